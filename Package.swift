@@ -1,0 +1,90 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Products are promises: only the four libraries a user links into a test target are products.
+// Everything else (the probe runner, the demo server, the command-line tool, benchmarks) is a target,
+// so a consumer of `HTTPStubs` never fetches Hummingbird or Yams.
+let package = Package(
+    name: "apiprobe",
+    platforms: [.macOS(.v14), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "HTTPFixtures", targets: ["HTTPFixtures"]),
+        .library(name: "HTTPStubs", targets: ["HTTPStubs"]),
+        .library(name: "JSONShape", targets: ["JSONShape"]),
+        .library(name: "ContractTesting", targets: ["ContractTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        // MARK: Core libraries (Foundation and the test frameworks only)
+        .target(name: "HTTPFixtures"),
+        .target(name: "HTTPStubs", dependencies: ["HTTPFixtures"]),
+        .target(name: "JSONShape"),
+        .target(name: "ContractTesting", dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape"]),
+
+        // MARK: Probe runner, sample client, demo server, command-line tool
+        .target(
+            name: "ProbeRunner",
+            dependencies: ["HTTPFixtures", "JSONShape", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "RecipesAPI"),
+        .target(name: "RecipesServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        .executableTarget(
+            name: "apiprobe",
+            dependencies: [
+                "HTTPFixtures", "HTTPStubs", "JSONShape", "ProbeRunner", "RecipesAPI", "RecipesServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Benchmarks (executables, no products)
+        .executableTarget(
+            name: "StubBenchmark",
+            dependencies: ["HTTPStubs", "HTTPFixtures"],
+            path: "Benchmarks/StubBenchmark"
+        ),
+        .executableTarget(name: "ShapeBenchmark", dependencies: ["JSONShape"], path: "Benchmarks/ShapeBenchmark"),
+        .executableTarget(
+            name: "ProbeBenchmark",
+            dependencies: ["ProbeRunner", "RecipesServer"],
+            path: "Benchmarks/ProbeBenchmark"
+        ),
+
+        // MARK: Tests
+        .target(
+            name: "APIProbeTestSupport",
+            dependencies: ["HTTPFixtures", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/APIProbeTestSupport"
+        ),
+        .testTarget(name: "HTTPFixturesTests", dependencies: ["HTTPFixtures"], exclude: ["Fixtures"]),
+        .testTarget(name: "HTTPStubsTests", dependencies: ["HTTPStubs", "HTTPFixtures"]),
+        .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape"]),
+        .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
+        .testTarget(
+            name: "ProbeRunnerTests",
+            dependencies: ["ProbeRunner", "RecipesServer", "APIProbeTestSupport"]
+        ),
+        .testTarget(name: "RecipesAPITests", dependencies: ["RecipesAPI", "HTTPStubs", "ContractTesting"]),
+        .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),
+        .testTarget(
+            name: "APIProbeCLITests",
+            dependencies: ["apiprobe", "HTTPFixtures", "RecipesServer", "APIProbeTestSupport"]
+        ),
+    ]
+)
+
+// One settings loop. Strictness (warnings as errors) only at home: `.ci/run` sets APIPROBE_STRICT,
+// so users who depend on the package never see unsafe flags.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings += ["ExistentialAny", "InternalImportsByDefault", "MemberImportVisibility"].map {
+        .enableUpcomingFeature($0)
+    }
+    if Context.environment["APIPROBE_STRICT"] != nil {
+        settings.append(.unsafeFlags(["-warnings-as-errors"]))
+    }
+    target.swiftSettings = settings
+}

@@ -1,0 +1,168 @@
+public import Foundation
+
+extension Exchange {
+    /// The fixture file's bytes: sorted keys, two-space indent, trailing newline.
+    public func encoded() -> Data {
+        var data = jsonValue.serialized(pretty: true, sortedKeys: true)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// The exchange as the JSON document stored in a fixture file.
+    public var jsonValue: JSONValue {
+        var metadataMembers: [(key: String, value: JSONValue)] = []
+        if let version = metadata.apiprobeVersion { metadataMembers.append(("apiprobeVersion", .string(version))) }
+        if let recordedAt = metadata.recordedAt { metadataMembers.append(("recordedAt", .string(recordedAt))) }
+        if !metadata.redactions.isEmpty { metadataMembers.append(("redactions", .array(metadata.redactions.map(JSONValue.string)))) }
+        if let source = metadata.source { metadataMembers.append(("source", .string(source))) }
+
+        var requestMembers: [(key: String, value: JSONValue)] = [
+            ("method", .string(request.method)),
+            ("url", .string(request.url)),
+        ]
+        if !request.headers.isEmpty { requestMembers.append(("headers", Self.encode(headers: request.headers))) }
+        Self.append(body: request.body, to: &requestMembers)
+
+        var responseMembers: [(key: String, value: JSONValue)] = [("status", .number(String(response.status)))]
+        if !response.headers.isEmpty { responseMembers.append(("headers", Self.encode(headers: response.headers))) }
+        Self.append(body: response.body, to: &responseMembers)
+
+        return .object([
+            ("metadata", .object(metadataMembers)),
+            ("request", .object(requestMembers)),
+            ("response", .object(responseMembers)),
+        ])
+    }
+
+    private static func encode(headers: [String: String]) -> JSONValue {
+        .object(headers.map { ($0.key, JSONValue.string($0.value)) })
+    }
+
+    private static func append(body: Body?, to members: inout [(key: String, value: JSONValue)]) {
+        switch body {
+        case nil: break
+        case .json(let value):
+            members.append(("body", value))
+            members.append(("bodyEncoding", .string("json")))
+        case .text(let text):
+            members.append(("body", .string(text)))
+            members.append(("bodyEncoding", .string("text")))
+        case .binary(let data):
+            members.append(("body", .string(data.base64EncodedString())))
+            members.append(("bodyEncoding", .string("base64")))
+        }
+    }
+
+    /// Reads a fixture file's bytes.
+    ///
+    /// - Parameter file: the name used in errors.
+    /// - Throws: ``FixtureError`` naming the line and column of a syntax error, or the JSON Pointer of a
+    ///   missing or mistyped field.
+    public init(decoding data: Data, file: String) throws(FixtureError) {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: data)
+        } catch {
+            throw FixtureError(file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected, found: error.found)
+        }
+        try self.init(document: document, file: file)
+    }
+
+    /// Reads an exchange from its JSON document.
+    public init(document: JSONValue, file: String) throws(FixtureError) {
+        let reader = FieldReader(file: file)
+        let root = try reader.object(document, at: "", expected: "a fixture object with \"request\" and \"response\"")
+
+        let requestValue = try reader.required(root, "request", at: "", expected: "a \"request\" object")
+        let request = try reader.object(requestValue, at: "/request", expected: "an object")
+        let method = try reader.string(try reader.required(request, "method", at: "/request", expected: "an HTTP method string"), at: "/request/method")
+        let url = try reader.string(try reader.required(request, "url", at: "/request", expected: "a URL string"), at: "/request/url")
+        let requestHeaders = try reader.headers(request["headers"], at: "/request/headers")
+        let requestBody = try reader.body(request, at: "/request")
+
+        let responseValue = try reader.required(root, "response", at: "", expected: "a \"response\" object")
+        let response = try reader.object(responseValue, at: "/response", expected: "an object")
+        let statusValue = try reader.required(response, "status", at: "/response", expected: "an integer HTTP status")
+        guard case .number(let literal) = statusValue, let status = Int(literal), (100...599).contains(status) else {
+            throw FixtureError(file: file, position: .jsonPointer("/response/status"), expected: "an integer HTTP status from 100 to 599", found: statusValue.briefDescription)
+        }
+        let responseHeaders = try reader.headers(response["headers"], at: "/response/headers")
+        let responseBody = try reader.body(response, at: "/response")
+
+        var metadata = FixtureMetadata()
+        if let metadataValue = root["metadata"] {
+            let fields = try reader.object(metadataValue, at: "/metadata", expected: "an object")
+            metadata.recordedAt = try fields["recordedAt"].map { value throws(FixtureError) in try reader.string(value, at: "/metadata/recordedAt") }
+            metadata.apiprobeVersion = try fields["apiprobeVersion"].map { value throws(FixtureError) in try reader.string(value, at: "/metadata/apiprobeVersion") }
+            metadata.source = try fields["source"].map { value throws(FixtureError) in try reader.string(value, at: "/metadata/source") }
+            if let redactions = fields["redactions"] {
+                guard case .array(let items) = redactions else {
+                    throw FixtureError(file: file, position: .jsonPointer("/metadata/redactions"), expected: "an array of strings", found: redactions.briefDescription)
+                }
+                metadata.redactions = try items.enumerated().map { offset, item throws(FixtureError) in
+                    try reader.string(item, at: "/metadata/redactions/\(offset)")
+                }
+            }
+        }
+
+        self.init(
+            request: RecordedRequest(method: method, url: url, headers: requestHeaders, body: requestBody),
+            response: RecordedResponse(status: status, headers: responseHeaders, body: responseBody),
+            metadata: metadata
+        )
+    }
+}
+
+private struct FieldReader {
+    let file: String
+
+    func fail(_ pointer: String, expected: String, found: String) -> FixtureError {
+        FixtureError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
+    }
+
+    func object(_ value: JSONValue, at pointer: String, expected: String) throws(FixtureError) -> JSONValue {
+        guard case .object = value else { throw fail(pointer, expected: expected, found: value.briefDescription) }
+        return value
+    }
+
+    func required(_ object: JSONValue, _ key: String, at pointer: String, expected: String) throws(FixtureError) -> JSONValue {
+        guard let value = object[key] else { throw fail("\(pointer)/\(key)", expected: expected, found: "nothing") }
+        return value
+    }
+
+    func string(_ value: JSONValue, at pointer: String) throws(FixtureError) -> String {
+        guard case .string(let text) = value else { throw fail(pointer, expected: "a string", found: value.briefDescription) }
+        return text
+    }
+
+    func headers(_ value: JSONValue?, at pointer: String) throws(FixtureError) -> [String: String] {
+        guard let value else { return [:] }
+        guard case .object(let members) = value else {
+            throw fail(pointer, expected: "an object of header names to strings", found: value.briefDescription)
+        }
+        var headers: [String: String] = [:]
+        for member in members {
+            headers[member.key] = try string(member.value, at: "\(pointer)/\(member.key)")
+        }
+        return headers
+    }
+
+    func body(_ message: JSONValue, at pointer: String) throws(FixtureError) -> Body? {
+        guard let body = message["body"] else { return nil }
+        let encoding = try message["bodyEncoding"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/bodyEncoding") } ?? "json"
+        switch encoding {
+        case "json":
+            return .json(body)
+        case "text":
+            return .text(try string(body, at: "\(pointer)/body"))
+        case "base64":
+            let text = try string(body, at: "\(pointer)/body")
+            guard let data = Data(base64Encoded: text) else {
+                throw fail("\(pointer)/body", expected: "base64 text", found: "text that is not base64")
+            }
+            return .binary(data)
+        default:
+            throw fail("\(pointer)/bodyEncoding", expected: "\"json\", \"text\" or \"base64\"", found: "\"\(encoding)\"")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+public import Foundation
+
+/// The version of apiprobe that writes fixtures and snapshots.
+public let apiprobeVersion = "0.1.0"
+
+/// One recorded HTTP exchange: the request, the response, and how it was recorded.
+///
+/// It is stored as `Stubs/<api>/<name>.json`. A JSON body is stored inline as JSON (so a reviewer reads a
+/// fixture change in a pull request), other bodies as text or base64. Keys are sorted and indented by two
+/// spaces, with a trailing newline, so re-writing an unchanged exchange changes no byte.
+///
+/// ```swift
+/// let store = try FixtureStore(relativeTo: #filePath)
+/// let exchange = try store.exchange(named: "recipes/search")
+/// exchange.response.status  // 200
+/// ```
+public struct Exchange: Sendable, Hashable {
+    public var request: RecordedRequest
+    public var response: RecordedResponse
+    public var metadata: FixtureMetadata
+
+    public init(request: RecordedRequest, response: RecordedResponse, metadata: FixtureMetadata = FixtureMetadata()) {
+        self.request = request
+        self.response = response
+        self.metadata = metadata
+    }
+}
+
+/// The request half of an ``Exchange``: what a matcher compares an outgoing request with.
+public struct RecordedRequest: Sendable, Hashable {
+    /// `GET`, `POST`, …, upper case.
+    public var method: String
+    /// The absolute URL, query included.
+    public var url: String
+    /// The headers that matter; names as recorded.
+    public var headers: [String: String]
+    public var body: Body?
+
+    public init(method: String = "GET", url: String, headers: [String: String] = [:], body: Body? = nil) {
+        self.method = method.uppercased()
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The response half of an ``Exchange``.
+public struct RecordedResponse: Sendable, Hashable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Body?
+
+    public init(status: Int = 200, headers: [String: String] = [:], body: Body? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header, looked up without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
+    }
+}
+
+extension RecordedRequest {
+    /// The value of a header, looked up without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
+    }
+}
+
+/// A message body as stored in a fixture.
+public enum Body: Sendable, Hashable {
+    /// A JSON document, stored inline.
+    case json(JSONValue)
+    /// UTF-8 text, stored as a JSON string.
+    case text(String)
+    /// Any other bytes, stored as base64.
+    case binary(Data)
+
+    /// The bytes sent on the wire (a JSON body compact, as a server sends it).
+    public var data: Data {
+        switch self {
+        case .json(let value): return value.serialized()
+        case .text(let text): return Data(text.utf8)
+        case .binary(let data): return data
+        }
+    }
+
+    /// A body for received bytes: JSON when the bytes parse as JSON (and the content type does not say
+    /// otherwise), text when they are UTF-8, binary otherwise.
+    public init(bytes: Data, contentType: String? = nil) {
+        let type = contentType?.lowercased() ?? ""
+        let mayBeJSON = type.isEmpty || type.contains("json") || type.hasPrefix("text/plain")
+        if mayBeJSON, !bytes.isEmpty, let value = try? JSONValue(parsing: bytes) {
+            self = .json(value)
+        } else if let text = String(data: bytes, encoding: .utf8) {
+            self = .text(text)
+        } else {
+            self = .binary(bytes)
+        }
+    }
+}
+
+/// How and when an exchange was recorded.
+public struct FixtureMetadata: Sendable, Hashable {
+    /// RFC 3339 time of recording.
+    public var recordedAt: String?
+    /// The apiprobe version that wrote the file.
+    public var apiprobeVersion: String?
+    /// What was redacted, as places: `request.headers.Authorization`, `request.query.api_key`,
+    /// `response.body/user/token`.
+    public var redactions: [String]
+    /// Where the exchange came from: `record`, `har`, `manual`.
+    public var source: String?
+
+    public init(recordedAt: String? = nil, apiprobeVersion: String? = nil, redactions: [String] = [], source: String? = nil) {
+        self.recordedAt = recordedAt
+        self.apiprobeVersion = apiprobeVersion
+        self.redactions = redactions
+        self.source = source
+    }
+}

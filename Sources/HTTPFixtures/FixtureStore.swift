@@ -1,0 +1,116 @@
+public import Foundation
+
+/// A folder of recorded exchanges, `Stubs/` by convention, each stored as `<api>/<name>.json`.
+///
+/// ```swift
+/// let store = try FixtureStore(relativeTo: #filePath)      // the nearest Stubs/ above this test file
+/// let search = try store.exchange(named: "recipes/search")
+/// ```
+public struct FixtureStore: Sendable, Hashable {
+    /// The folder that holds the fixtures.
+    public var directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory.standardizedFileURL
+    }
+
+    /// The nearest folder named `folder` in the ancestors of a source file.
+    ///
+    /// - Parameters:
+    ///   - filePath: pass `#filePath` from a test file.
+    ///   - folder: the folder's name, `Stubs` by default.
+    /// - Throws: ``FixtureError`` when no ancestor holds such a folder.
+    public init(relativeTo filePath: StaticString = #filePath, folder: String = "Stubs") throws(FixtureError) {
+        let path = "\(filePath)"
+        guard let found = Self.findAncestorFolder(named: folder, from: URL(fileURLWithPath: path)) else {
+            throw FixtureError(file: path, position: .file, expected: "a folder named \(folder) in one of its parent folders", found: "none")
+        }
+        self.init(directory: found)
+    }
+
+    /// Walks up from `start` and returns the first `<ancestor>/<name>` that is a folder.
+    public static func findAncestorFolder(named name: String, from start: URL) -> URL? {
+        var current = start.deletingLastPathComponent()
+        while true {
+            let candidate = current.appendingPathComponent(name, isDirectory: true)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
+        }
+    }
+
+    /// The file of a fixture: `recipes/search` is `<directory>/recipes/search.json`.
+    public func url(for name: String) -> URL {
+        let file = name.hasSuffix(".json") ? name : name + ".json"
+        return directory.appendingPathComponent(file)
+    }
+
+    /// The path used in messages: relative to the current folder when the store is below it.
+    public func displayPath(for url: URL) -> String {
+        displayPath(url)
+    }
+
+    /// Reads one fixture.
+    public func exchange(named name: String) throws(FixtureError) -> Exchange {
+        try Exchange.load(from: url(for: name), displayName: displayPath(url(for: name)))
+    }
+
+    /// The names of every fixture below the store (`recipes/search`, …), sorted; below `api` only when given.
+    public func names(in api: String? = nil) -> [String] {
+        let root = api.map { directory.appendingPathComponent($0, isDirectory: true) } ?? directory
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        let base = directory.standardizedFileURL.path
+        var names: [String] = []
+        for case let url as URL in enumerator where url.pathExtension == "json" {
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(base + "/") else { continue }
+            names.append(String(path.dropFirst(base.count + 1).dropLast(".json".count)))
+        }
+        return names.sorted()
+    }
+
+    /// Writes one fixture atomically; an unchanged exchange leaves the file byte-identical.
+    ///
+    /// - Returns: whether the file's bytes changed.
+    @discardableResult
+    public func write(_ exchange: Exchange, named name: String) throws(FixtureError) -> Bool {
+        let target = url(for: name)
+        let data = exchange.encoded()
+        if let existing = try? Data(contentsOf: target), existing == data { return false }
+        try AtomicFile.write(data, to: target, displayName: displayPath(target))
+        return true
+    }
+
+    private func displayPath(_ url: URL) -> String {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        if path.hasPrefix(cwd + "/") { return String(path.dropFirst(cwd.count + 1)) }
+        return path
+    }
+}
+
+extension Exchange {
+    /// Reads a fixture file.
+    ///
+    /// - Parameter displayName: the name used in errors; the file's path when `nil`.
+    public static func load(from url: URL, displayName: String? = nil) throws(FixtureError) -> Exchange {
+        let name = displayName ?? url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw FixtureError(file: name, position: .file, expected: "a readable fixture file", found: exists ? "a file that cannot be read" : "no such file")
+        }
+        return try Exchange(decoding: data, file: name)
+    }
+
+    /// Writes the fixture file atomically (a temporary file in the same folder, then a rename).
+    public func write(to url: URL) throws(FixtureError) {
+        try AtomicFile.write(encoded(), to: url, displayName: url.path)
+    }
+}

@@ -1,0 +1,457 @@
+public import Foundation
+
+/// A JSON document that keeps what `JSONSerialization` loses.
+///
+/// Numbers keep their literal text, so `1` stays an integer, `1.0` stays a number and an id beyond
+/// 2^53 survives a round trip; objects keep their members in document order (the writer sorts them
+/// when asked).
+///
+/// ```swift
+/// let value = try JSONValue(parsing: Data(#"{"id": 12345678901234567890}"#.utf8))
+/// value["id"]  // .number("12345678901234567890")
+/// ```
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// A number, as its literal text in the document.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// An object's members in document order.
+    case object([(key: String, value: JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b || (Double(a) != nil && Double(a) == Double(b))
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            guard a.count == b.count else { return false }
+            let sortedA = a.sorted { $0.key < $1.key }
+            let sortedB = b.sorted { $0.key < $1.key }
+            return zip(sortedA, sortedB).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .number(let literal): hasher.combine(Double(literal) ?? 0)
+        case .string(let value): hasher.combine(value)
+        case .array(let items): hasher.combine(items)
+        case .object(let members):
+            hasher.combine(members.count)
+            for member in members.sorted(by: { $0.key < $1.key }) {
+                hasher.combine(member.key)
+                hasher.combine(member.value)
+            }
+        }
+    }
+
+    /// The member named `key` of an object, or `nil`.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last(where: { $0.key == key })?.value
+    }
+
+    /// The value at a JSON Pointer (RFC 6901), or `nil` when the pointer leads nowhere.
+    public func value(at pointer: String) -> JSONValue? {
+        guard !pointer.isEmpty else { return self }
+        guard pointer.hasPrefix("/") else { return nil }
+        var current = self
+        for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            switch current {
+            case .object:
+                guard let next = current[token] else { return nil }
+                current = next
+            case .array(let items):
+                guard let index = Int(token), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// The name of this value's JSON type: `object`, `array`, `string`, `integer`, `number`, `boolean` or `null`.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number(let literal): return literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "number" : "integer"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}
+
+extension JSONValue {
+    /// Parses a JSON document.
+    ///
+    /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
+    public init(parsing data: Data) throws(JSONSyntaxError) {
+        var parser = JSONParser(bytes: [UInt8](data))
+        self = try parser.parseDocument()
+    }
+
+    /// Writes the document.
+    ///
+    /// - Parameters:
+    ///   - pretty: two-space indentation, one member or item a line.
+    ///   - sortedKeys: members sorted by key (byte order), for stable files.
+    /// - Returns: UTF-8 text, without a trailing newline.
+    public func serialized(pretty: Bool = false, sortedKeys: Bool = false) -> Data {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        JSONWriter(pretty: pretty, sortedKeys: sortedKeys).write(self, into: &out, depth: 0)
+        return Data(out)
+    }
+}
+
+/// A position in a text file, and what the reader expected there.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column, counted in bytes of UTF-8.
+    public var column: Int
+    public var expected: String
+    public var found: String
+
+    public init(line: Int, column: Int, expected: String, found: String) {
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.found = found
+    }
+
+    public var description: String { "\(line):\(column): expected \(expected), found \(found)" }
+}
+
+/// Maximum nesting of arrays and objects; deeper documents are rejected with a clear error
+/// instead of overflowing the stack.
+package let maximumJSONDepth = 512
+
+struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count { throw error(expected: "end of document") }
+        return value
+    }
+
+    func position(of offset: Int) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        var i = 0
+        let end = min(offset, bytes.count)
+        while i < end {
+            if bytes[i] == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        return (line, end - lineStart + 1)
+    }
+
+    func describeFound(at offset: Int) -> String {
+        guard offset < bytes.count else { return "end of file" }
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(UnicodeScalar(byte)))'" }
+        return String(format: "byte 0x%02X", byte)
+    }
+
+    func error(expected: String, at offset: Int? = nil, found: String? = nil) -> JSONSyntaxError {
+        let at = offset ?? index
+        let (line, column) = position(of: at)
+        return JSONSyntaxError(line: line, column: column, expected: expected, found: found ?? describeFound(at: at))
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error(expected: "a JSON value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error(expected: "a JSON value")
+        }
+    }
+
+    mutating func literal(_ word: String) throws(JSONSyntaxError) {
+        let utf8 = Array(word.utf8)
+        guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+            throw error(expected: "a JSON value")
+        }
+        index += utf8.count
+    }
+
+    mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > maximumJSONDepth {
+            throw error(expected: "at most \(maximumJSONDepth) levels of nesting", found: "deeper nesting")
+        }
+    }
+
+    mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error(expected: "a string key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error(expected: "':'") }
+            index += 1
+            skipWhitespace()
+            members.append((key, try parseValue()))
+            skipWhitespace()
+            guard index < bytes.count else { throw error(expected: "',' or '}'") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return .object(members)
+            }
+            throw error(expected: "',' or '}'")
+        }
+    }
+
+    mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(items)
+        }
+        while true {
+            skipWhitespace()
+            items.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error(expected: "',' or ']'") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return .array(items)
+            }
+            throw error(expected: "',' or ']'")
+        }
+    }
+
+    mutating func parseNumber() throws(JSONSyntaxError) -> String {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 }
+        guard isDigit(index) else { throw error(expected: "a digit") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(index) { throw error(expected: "'.', 'e' or the end of the number (no leading zeros)") }
+        } else {
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { throw error(expected: "a digit after '.'") }
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard isDigit(index) else { throw error(expected: "a digit in the exponent") }
+            while isDigit(index) { index += 1 }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    mutating func parseString() throws(JSONSyntaxError) -> String {
+        let open = index
+        index += 1
+        var scalars: [UInt8] = []
+        var runStart = index
+        while true {
+            guard index < bytes.count else { throw error(expected: "'\"' to close the string opened", at: open, found: "end of file") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                scalars.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                break
+            }
+            if byte < 0x20 { throw error(expected: "an escaped control character", found: describeFound(at: index)) }
+            if byte == UInt8(ascii: "\\") {
+                scalars.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                guard index < bytes.count else { throw error(expected: "an escape sequence") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append(0x22)
+                case UInt8(ascii: "\\"): scalars.append(0x5C)
+                case UInt8(ascii: "/"): scalars.append(0x2F)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                            index += 2
+                            let low = try hex4()
+                            if (0xDC00...0xDFFF).contains(low) {
+                                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                code = 0xFFFD
+                            }
+                        } else {
+                            code = 0xFFFD
+                        }
+                    } else if (0xDC00...0xDFFF).contains(code) {
+                        code = 0xFFFD
+                    }
+                    let scalar = UnicodeScalar(code) ?? "\u{FFFD}"
+                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default:
+                    throw error(expected: "a valid escape sequence", at: index - 1)
+                }
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        return String(decoding: scalars, as: UTF8.self)
+    }
+
+    mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error(expected: "four hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case 0x30...0x39: digit = UInt32(byte - 0x30)
+            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+            default: throw error(expected: "a hex digit")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+}
+
+struct JSONWriter {
+    var pretty: Bool
+    var sortedKeys: Bool
+
+    func write(_ value: JSONValue, into out: inout [UInt8], depth: Int) {
+        switch value {
+        case .null: out.append(contentsOf: Array("null".utf8))
+        case .bool(let flag): out.append(contentsOf: Array((flag ? "true" : "false").utf8))
+        case .number(let literal): out.append(contentsOf: Array(literal.utf8))
+        case .string(let text): Self.writeString(text, into: &out)
+        case .array(let items):
+            if items.isEmpty {
+                out.append(contentsOf: Array("[]".utf8))
+                return
+            }
+            out.append(UInt8(ascii: "["))
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                newline(&out, depth: depth + 1)
+                write(item, into: &out, depth: depth + 1)
+            }
+            newline(&out, depth: depth)
+            out.append(UInt8(ascii: "]"))
+        case .object(var members):
+            if members.isEmpty {
+                out.append(contentsOf: Array("{}".utf8))
+                return
+            }
+            if sortedKeys { members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } }
+            out.append(UInt8(ascii: "{"))
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                newline(&out, depth: depth + 1)
+                Self.writeString(member.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
+                write(member.value, into: &out, depth: depth + 1)
+            }
+            newline(&out, depth: depth)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    func newline(_ out: inout [UInt8], depth: Int) {
+        guard pretty else { return }
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+    }
+
+    static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                out.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,1 @@
+// The HTTPStubs module; see DESIGN.md.

@@ -1,0 +1,1 @@
+// The JSONShape module; see DESIGN.md.

@@ -1,0 +1,1 @@
+// The ProbeRunner module; see DESIGN.md.

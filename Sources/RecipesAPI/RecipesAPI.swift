@@ -1,0 +1,1 @@
+// The RecipesAPI module; see DESIGN.md.

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Standard output and error, with colour only on a terminal and never under `NO_COLOR`.
+struct Terminal: Sendable {
+    let fileDescriptor: Int32
+
+    static let standardOutput = Terminal(fileDescriptor: 1)
+    static let standardError = Terminal(fileDescriptor: 2)
+
+    /// Whether this stream is a terminal.
+    var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+
+    /// Colour is used on a terminal, unless `NO_COLOR` is set (https://no-color.org) or `TERM` is `dumb`.
+    var usesColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if environment["TERM"] == "dumb" { return false }
+        return isTerminal
+    }
+
+    func write(_ text: String) {
+        var data = Array(text.utf8)
+        var offset = 0
+        while offset < data.count {
+            let written = data.withUnsafeMutableBytes { buffer in
+                Foundation.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    /// Wraps `text` in an ANSI style when colour is on.
+    func styled(_ text: String, _ style: TextStyle) -> String {
+        usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// ANSI SGR codes.
+enum TextStyle: String {
+    case bold = "1"
+    case dim = "2"
+    case red = "31"
+    case green = "32"
+    case yellow = "33"
+    case blue = "34"
+    case cyan = "36"
+}
