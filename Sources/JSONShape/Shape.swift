@@ -1,0 +1,197 @@
+/// The shape of JSON values: which types were seen, and for objects, arrays and strings what they held.
+///
+/// A shape is what inference builds from samples and what a snapshot stores. Shapes merge: the merge
+/// of the shapes of two sets of samples is the shape of their union, whatever the grouping
+/// (`a.merging(b).merging(c) == a.merging(b.merging(c))`).
+///
+/// ```swift
+/// let shape = try Shape.infer(from: Data(#"{"id": 1, "name": null}"#.utf8))
+/// shape.types                          // [.object]
+/// shape.properties["name"]?.types      // [.null]
+/// shape.required                       // ["id", "name"]
+/// ```
+public struct Shape: Sendable, Hashable {
+    /// The JSON types seen; empty means nothing is known (any value).
+    public var types: JSONTypes {
+        didSet { types = types.normalized }
+    }
+    /// The properties of an object that is a record (fixed keys); empty for a map.
+    public var properties: [String: Shape]
+    /// The properties present in every object sample.
+    public var required: Set<String>
+    /// The format every string sample fits, or `nil`.
+    public var format: StringFormat?
+    /// The string values seen, sorted, when enums were asked for and there were few enough; else `nil`.
+    public var enumValues: [String]?
+
+    private var boxedItems: Boxed?
+    private var boxedAdditional: Boxed?
+
+    /// The shape of every array item, or `nil` when no item was seen.
+    public var items: Shape? {
+        get { boxedItems?.value }
+        set { boxedItems = newValue.map(Boxed.init) }
+    }
+
+    /// The shape of every value of an object whose keys are data (ids, dates), stored as JSON Schema's
+    /// `additionalProperties`; `nil` for a record.
+    public var additionalProperties: Shape? {
+        get { boxedAdditional?.value }
+        set { boxedAdditional = newValue.map(Boxed.init) }
+    }
+
+    /// Whether objects of this shape are maps (dynamic keys) rather than records.
+    public var isMap: Bool { boxedAdditional != nil }
+
+    public init(
+        types: JSONTypes = [],
+        properties: [String: Shape] = [:],
+        required: Set<String> = [],
+        items: Shape? = nil,
+        additionalProperties: Shape? = nil,
+        format: StringFormat? = nil,
+        enumValues: [String]? = nil
+    ) {
+        self.types = types.normalized
+        self.properties = properties
+        self.required = required
+        self.format = format
+        self.enumValues = enumValues
+        self.boxedItems = items.map(Boxed.init)
+        self.boxedAdditional = additionalProperties.map(Boxed.init)
+    }
+
+    /// The shape that knows nothing: the identity of ``merging(_:options:)``.
+    public static let empty = Shape()
+
+    private indirect enum Boxed: Sendable, Hashable {
+        case some(Shape)
+        init(_ value: Shape) { self = .some(value) }
+        var value: Shape {
+            switch self {
+            case .some(let shape): return shape
+            }
+        }
+    }
+}
+
+/// How inference reads samples.
+///
+/// ```swift
+/// var options = InferenceOptions()
+/// options.detectsEnums = true
+/// ```
+public struct InferenceOptions: Sendable, Hashable {
+    /// Record the string values of a field as an `enum` when there are at most ``maximumEnumValues``.
+    public var detectsEnums: Bool
+    /// The most distinct strings an enum holds; more make the field a plain string.
+    public var maximumEnumValues: Int
+    /// Recognise objects whose keys are data (all integers, UUIDs or dates) as maps.
+    public var detectsMaps: Bool
+    /// An object with more distinct keys than this across samples is stored as a map.
+    public var maximumProperties: Int
+    /// The deepest nesting of arrays and objects read; deeper input is an error, not a crash.
+    public var maximumDepth: Int
+
+    public init(
+        detectsEnums: Bool = false,
+        maximumEnumValues: Int = 16,
+        detectsMaps: Bool = true,
+        maximumProperties: Int = 1_000,
+        maximumDepth: Int = 512
+    ) {
+        self.detectsEnums = detectsEnums
+        self.maximumEnumValues = maximumEnumValues
+        self.detectsMaps = detectsMaps
+        self.maximumProperties = maximumProperties
+        self.maximumDepth = maximumDepth
+    }
+}
+
+extension Shape {
+    /// The shape of the samples of both shapes.
+    ///
+    /// A property is required only when both sides require it; types, formats and enums are joined;
+    /// a map absorbs a record's properties into its value shape. The operation is associative and
+    /// commutative, with ``empty`` as identity.
+    ///
+    /// ```swift
+    /// let both = first.merging(second)
+    /// ```
+    /// - Complexity: O(*n*) in the size of both shapes.
+    public func merging(_ other: Shape, options: InferenceOptions = InferenceOptions()) -> Shape {
+        var result = self
+        result.merge(other, options: options)
+        return result
+    }
+
+    /// Merges `other` into this shape; see ``merging(_:options:)``.
+    public mutating func merge(_ other: Shape, options: InferenceOptions = InferenceOptions()) {
+        let mine = types
+        let theirs = other.types
+        types = mine.union(theirs)
+
+        // Strings: the format and enum survive only when both sides agree (a side without strings is neutral).
+        if !theirs.contains(.string) {
+            // keep ours
+        } else if !mine.contains(.string) {
+            format = other.format
+            enumValues = other.enumValues
+        } else {
+            if format != other.format { format = nil }
+            if let a = enumValues, let b = other.enumValues {
+                let union = Set(a).union(b)
+                enumValues = union.count <= options.maximumEnumValues ? union.sorted() : nil
+            } else {
+                enumValues = nil
+            }
+        }
+
+        // Arrays: items merged across every element.
+        if let otherItems = other.items {
+            if var ownItems = items {
+                ownItems.merge(otherItems, options: options)
+                items = ownItems
+            } else {
+                items = otherItems
+            }
+        }
+
+        // Objects.
+        if !theirs.contains(.object) {
+            return
+        }
+        if !mine.contains(.object) {
+            properties = other.properties
+            required = other.required
+            additionalProperties = other.additionalProperties
+            return
+        }
+        if isMap || other.isMap {
+            var value = additionalProperties ?? .empty
+            for shape in properties.values { value.merge(shape, options: options) }
+            if let otherValue = other.additionalProperties { value.merge(otherValue, options: options) }
+            for shape in other.properties.values { value.merge(shape, options: options) }
+            properties = [:]
+            required = []
+            additionalProperties = value
+            return
+        }
+        required.formIntersection(other.required)
+        for (key, shape) in other.properties {
+            if var own = properties[key] {
+                own.merge(shape, options: options)
+                properties[key] = own
+            } else {
+                properties[key] = shape
+            }
+        }
+        if properties.count > options.maximumProperties {
+            var value = Shape.empty
+            for shape in properties.values { value.merge(shape, options: options) }
+            properties = [:]
+            required = []
+            additionalProperties = value
+        }
+    }
+}
