@@ -195,3 +195,32 @@ extension Shape {
         }
     }
 }
+
+extension Shape {
+    /// Whether this shape or any shape inside it holds an enum.
+    public var containsEnums: Bool {
+        if enumValues != nil { return true }
+        if items?.containsEnums == true || additionalProperties?.containsEnums == true { return true }
+        return properties.values.contains { $0.containsEnums }
+    }
+
+    /// This shape with enums kept only at the paths where `reference` has one, so a shape inferred with
+    /// enums compares fairly with a snapshot that has enums in some places only.
+    ///
+    /// ```swift
+    /// let inferred = try Shape.infer(from: body, options: InferenceOptions(detectsEnums: true))
+    /// let comparable = inferred.keepingEnums(presentIn: snapshot.shape)
+    /// ```
+    public func keepingEnums(presentIn reference: Shape) -> Shape {
+        var result = self
+        if reference.enumValues == nil { result.enumValues = nil }
+        if let items = result.items { result.items = items.keepingEnums(presentIn: reference.items ?? .empty) }
+        if let value = result.additionalProperties {
+            result.additionalProperties = value.keepingEnums(presentIn: reference.additionalProperties ?? .empty)
+        }
+        for (key, property) in result.properties {
+            result.properties[key] = property.keepingEnums(presentIn: reference.properties[key] ?? .empty)
+        }
+        return result
+    }
+}

@@ -203,30 +203,35 @@ public struct SchemaDiff: Sendable, Hashable {
 
     // MARK: Comparison
 
-    private static func describe(_ types: JSONTypes) -> String {
-        types.isEmpty ? "null" : types.description
-    }
-
     private static func compare(_ old: Shape, _ new: Shape, path: String, conformance: Bool, into changes: inout [SchemaChange]) {
         // Nothing known on one side (an array never seen with items, `{}`): nothing to compare.
         guard !old.types.isEmpty, !new.types.isEmpty else { return }
         let oldValues = old.types.subtracting(.null)
         let newValues = new.types.subtracting(.null)
+        if oldValues.isEmpty || newValues.isEmpty {
+            // One side is only ever `null`: one type change says it all.
+            if old.types != new.types {
+                let narrowing = new.types.isSubset(ofAccepted: old.types)
+                if !(narrowing && conformance) {
+                    changes.append(
+                        SchemaChange(path: path, kind: .typeChanged, severity: narrowing ? .info : .breaking, before: old.types.description, after: new.types.description)
+                    )
+                }
+            }
+            return
+        }
         if new.types.contains(.null) && !old.types.contains(.null) {
             changes.append(SchemaChange(path: path, kind: .becameNullable, severity: .breaking, before: old.types.description, after: new.types.description))
         } else if old.types.contains(.null) && !new.types.contains(.null) && !conformance {
             changes.append(SchemaChange(path: path, kind: .becameNonNullable, severity: .info, before: old.types.description, after: new.types.description))
         }
-        if oldValues != newValues && !newValues.isEmpty {
+        if oldValues != newValues {
             let narrowing = newValues.isSubset(ofAccepted: oldValues)
             if !(narrowing && conformance) {
                 changes.append(
-                    SchemaChange(path: path, kind: .typeChanged, severity: narrowing ? .info : .breaking, before: describe(oldValues), after: describe(newValues))
+                    SchemaChange(path: path, kind: .typeChanged, severity: narrowing ? .info : .breaking, before: oldValues.description, after: newValues.description)
                 )
             }
-        } else if oldValues != newValues && !conformance {
-            // Only null is left: the value lost every other type.
-            changes.append(SchemaChange(path: path, kind: .typeChanged, severity: .info, before: describe(oldValues), after: "null"))
         }
 
         if old.types.contains(.string) && new.types.contains(.string) {
