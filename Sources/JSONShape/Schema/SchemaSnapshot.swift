@@ -16,6 +16,9 @@ public import Foundation
 /// again == snapshot  // true
 /// ```
 public struct SchemaSnapshot: Sendable, Hashable {
+    /// The deepest nesting of schemas read, as deep as inference reads samples.
+    public static let maximumSchemaDepth = 512
+
     /// The JSON Schema dialect written in `$schema`.
     public static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
@@ -109,7 +112,10 @@ public struct SchemaSnapshot: Sendable, Hashable {
     }
 
     /// The shape of a schema at `pointer`.
-    static func shape(from tree: JSONTree, at pointer: String) throws(JSONShapeError) -> Shape {
+    static func shape(from tree: JSONTree, at pointer: String, depth: Int = 0) throws(JSONShapeError) -> Shape {
+        guard depth <= Self.maximumSchemaDepth else {
+            throw JSONShapeError(location: .jsonPointer(pointer), expected: "at most \(Self.maximumSchemaDepth) levels of nested schemas", found: "deeper nesting")
+        }
         guard case .object(let members) = tree else {
             throw JSONShapeError(location: .jsonPointer(pointer), expected: "a schema object", found: tree.typeDescription)
         }
@@ -141,7 +147,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     throw JSONShapeError(location: .jsonPointer(here), expected: "an object of schemas", found: value.typeDescription)
                 }
                 for (name, schema) in properties {
-                    shape.properties[name] = try Self.shape(from: schema, at: here + "/" + escapePointerToken(name))
+                    shape.properties[name] = try Self.shape(from: schema, at: here + "/" + escapePointerToken(name), depth: depth + 1)
                 }
             case "required":
                 guard case .array(let names) = value else {
@@ -154,10 +160,10 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     shape.required.insert(name)
                 }
             case "items":
-                shape.items = try Self.shape(from: value, at: here)
+                shape.items = try Self.shape(from: value, at: here, depth: depth + 1)
             case "additionalProperties":
                 if case .bool = value { continue }  // `true`/`false`: a record, as JSON Schema tools write it
-                shape.additionalProperties = try Self.shape(from: value, at: here)
+                shape.additionalProperties = try Self.shape(from: value, at: here, depth: depth + 1)
             case "format":
                 guard case .string(let name) = value else {
                     throw JSONShapeError(location: .jsonPointer(here), expected: "a format name", found: value.typeDescription)
