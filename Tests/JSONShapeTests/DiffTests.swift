@@ -173,3 +173,18 @@ struct DiffTests {
         #expect(elapsed < .seconds(2))  // debug build; the release benchmark measures the 50 ms target
     }
 }
+
+struct ConformanceTests {
+    @Test func bodyThatFitsTheSnapshotHasNoProblems() throws {
+        let snapshot = SchemaSnapshot(shape: try inferAll([#"{"s": "open", "n": 1}"#, #"{"s": "closed"}"#], enums: true), sampleCount: 2)
+        #expect(try snapshot.conformance(of: Data(#"{"s": "open", "extra": [1]}"#.utf8)).changes.isEmpty)
+    }
+
+    @Test func bodyWithAnUnknownEnumValueOrWrongTypeIsReported() throws {
+        let snapshot = SchemaSnapshot(shape: try inferAll([#"{"s": "open", "n": 1}"#, #"{"s": "closed"}"#], enums: true), sampleCount: 2)
+        let problems = try snapshot.conformance(of: Data(#"{"s": "archived", "n": 1.5}"#.utf8))
+        #expect(problems.changes.map(\.kind) == [.typeChanged, .enumChanged])
+        #expect(problems.changes.map(\.path) == ["/n", "/s"])
+        #expect(throws: JSONShapeError.self) { try snapshot.conformance(of: Data("{".utf8)) }
+    }
+}

@@ -31,6 +31,21 @@ public struct SchemaSnapshot: Sendable, Hashable {
         self.sampleCount = sampleCount
     }
 
+    /// The ways a response body breaks this snapshot: types or `null` it does not allow, required
+    /// properties missing, formats or enum values that do not fit. Properties the snapshot does not list
+    /// and optional properties left out are fine.
+    ///
+    /// ```swift
+    /// let snapshot = try SchemaSnapshot(decoding: Data(contentsOf: url), file: url.path)
+    /// let problems = try snapshot.conformance(of: responseBody)
+    /// problems.hasBreakingChanges  // false when the body fits
+    /// ```
+    /// - Throws: ``JSONShapeError`` when the body is not JSON.
+    public func conformance(of body: Data, usage: UsageManifest? = nil, file: String = "<response>") throws(JSONShapeError) -> SchemaDiff {
+        let sample = try Shape.infer(from: body, options: InferenceOptions(detectsEnums: shape.containsEnums), file: file)
+        return SchemaDiff(conformanceOf: sample.keepingEnums(presentIn: shape), to: shape, usage: usage)
+    }
+
     /// The file's bytes: sorted keys, two-space indent, trailing newline.
     public func encoded() -> Data {
         guard case .object(var members) = Self.tree(for: shape) else { return Data() }
