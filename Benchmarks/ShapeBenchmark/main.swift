@@ -10,9 +10,9 @@ import Foundation
 import JSONShape
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// SplitMix64: a seeded generator, so every run measures the same corpus.
@@ -29,12 +29,16 @@ struct SeededGenerator: RandomNumberGenerator {
 
 func argument(_ name: String, default value: Int) -> Int {
     let args = CommandLine.arguments
-    if let index = args.firstIndex(of: name), index + 1 < args.count, let parsed = Int(args[index + 1]) { return parsed }
+    if let index = args.firstIndex(of: name), index + 1 < args.count, let parsed = Int(args[index + 1]) {
+        return parsed
+    }
     return value
 }
 
-let words = ["tomato", "basil", "garlic", "onion", "olive oil", "salt", "pepper", "lemon", "chicken", "rice",
-             "butter", "flour", "sugar", "egg", "milk", "cream", "parsley", "thyme", "carrot", "potato"]
+let words = [
+    "tomato", "basil", "garlic", "onion", "olive oil", "salt", "pepper", "lemon", "chicken", "rice",
+    "butter", "flour", "sugar", "egg", "milk", "cream", "parsley", "thyme", "carrot", "potato",
+]
 let publishers = ["Closet Cooking", "101 Cookbooks", "The Pioneer Woman", "Simply Recipes", "Two Peas and Their Pod"]
 
 /// One recipe object, as the recipes API returns it.
@@ -43,15 +47,20 @@ func appendRecipe(_ out: inout String, _ rng: inout SeededGenerator, id: Int) {
     let rank = Double(rng.next() % 10_000) / 100
     let day = 1 + Int(rng.next() % 28)
     let month = 1 + Int(rng.next() % 12)
-    out += #"{"id":\#(UInt64(1) << 60 + UInt64(id)),"recipe_id":"\#(uuid)","title":"\#(words[Int(rng.next() % 20)].capitalized) \#(words[Int(rng.next() % 20)]) with \#(words[Int(rng.next() % 20)]) \#(id)","#
-    out += #""publisher":"\#(publishers[Int(rng.next() % 5)])","social_rank":\#(rank),"source_url":"https:\/\/example.com\/recipes\/\#(id)","image_url":"https://images.example.com/\#(id).jpg","#
-    out += #""published_at":"2026-\#(month < 10 ? "0" : "")\#(month)-\#(day < 10 ? "0" : "")\#(day)T12:00:00Z","author":{"name":"Cook \#(id % 97)","email":"cook\#(id % 97)@example.com"},"#
-    out += #""nutrition":{"calories":\#(rng.next() % 900),"fat":\#(Double(rng.next() % 500) / 10),"sugar":\#(rng.next() % 2 == 0 ? "null" : String(rng.next() % 40))},"ingredients":["#
+    out +=
+        #"{"id":\#(UInt64(1) << 60 + UInt64(id)),"recipe_id":"\#(uuid)","title":"\#(words[Int(rng.next() % 20)].capitalized) \#(words[Int(rng.next() % 20)]) with \#(words[Int(rng.next() % 20)]) \#(id)","#
+    out +=
+        #""publisher":"\#(publishers[Int(rng.next() % 5)])","social_rank":\#(rank),"source_url":"https:\/\/example.com\/recipes\/\#(id)","image_url":"https://images.example.com/\#(id).jpg","#
+    out +=
+        #""published_at":"2026-\#(month < 10 ? "0" : "")\#(month)-\#(day < 10 ? "0" : "")\#(day)T12:00:00Z","author":{"name":"Cook \#(id % 97)","email":"cook\#(id % 97)@example.com"},"#
+    out +=
+        #""nutrition":{"calories":\#(rng.next() % 900),"fat":\#(Double(rng.next() % 500) / 10),"sugar":\#(rng.next() % 2 == 0 ? "null" : String(rng.next() % 40))},"ingredients":["#
     for k in 0..<Int(4 + rng.next() % 8) {
         if k > 0 { out += "," }
         out += #""\#(1 + rng.next() % 4) cups \#(words[Int(rng.next() % 20)])""#
     }
-    out += #"],"tags":["quick","dinner"],"rating":\#(rng.next() % 3 == 0 ? "null" : String(Double(rng.next() % 50) / 10))"#
+    out +=
+        #"],"tags":["quick","dinner"],"rating":\#(rng.next() % 3 == 0 ? "null" : String(Double(rng.next() % 50) / 10))"#
     if rng.next() % 4 == 0 { out += #","video_url":"https://video.example.com/\#(id)""# }
     out += "}"
 }
@@ -77,11 +86,11 @@ func peakResidentMiB() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
         var usage = rusage()
         #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Double(usage.ru_maxrss) / 1024
         #else
-        getrusage(RUSAGE_SELF, &usage)
-        return Double(usage.ru_maxrss) / 1024 / 1024
+            getrusage(RUSAGE_SELF, &usage)
+            return Double(usage.ru_maxrss) / 1024 / 1024
         #endif
     }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
@@ -133,8 +142,12 @@ do {
     try inference.addJSONLines(contentsOf: url)
     let seconds = now() - start
     let peak = peakResidentMiB()
-    print("JSON Lines: \(inference.sampleCount) documents, \(format(Double(written) / 1_048_576, 0)) MiB in \(format(seconds, 2)) s (\(format(Double(written) / 1_048_576 / seconds, 0)) MiB/s)")
-    print("  peak resident memory while inferring: \(format(peak)) MiB (target < 64 MiB)\(reset ? "" : " [peak not reset; before: \(format(before)) MiB]")")
+    print(
+        "JSON Lines: \(inference.sampleCount) documents, \(format(Double(written) / 1_048_576, 0)) MiB in \(format(seconds, 2)) s (\(format(Double(written) / 1_048_576 / seconds, 0)) MiB/s)"
+    )
+    print(
+        "  peak resident memory while inferring: \(format(peak)) MiB (target < 64 MiB)\(reset ? "" : " [peak not reset; before: \(format(before)) MiB]")"
+    )
 }
 
 // MARK: 2. Throughput versus JSONSerialization
@@ -172,10 +185,19 @@ let shapeSeconds = try measure {
     lastShape = inference.shape
 }
 print("Throughput over \(documents.count) responses, \(format(corpusMiB)) MiB (best of 3):")
-print("  JSONSerialization parse only: \(format(foundationSeconds * 1000, 0)) ms  \(format(corpusMiB / foundationSeconds, 0)) MiB/s")
-print("  JSONShape inference:          \(format(shapeSeconds * 1000, 0)) ms  \(format(corpusMiB / shapeSeconds, 0)) MiB/s")
-print("  ratio (JSONSerialization time / inference time): \(format(foundationSeconds / shapeSeconds, 2)) (target ≥ 1.0)")
-precondition(lastShape.properties["recipes"]?.items?.properties["recipe_id"]?.format == .uuid, "inference lost the uuid format")
+print(
+    "  JSONSerialization parse only: \(format(foundationSeconds * 1000, 0)) ms  \(format(corpusMiB / foundationSeconds, 0)) MiB/s"
+)
+print(
+    "  JSONShape inference:          \(format(shapeSeconds * 1000, 0)) ms  \(format(corpusMiB / shapeSeconds, 0)) MiB/s"
+)
+print(
+    "  ratio (JSONSerialization time / inference time): \(format(foundationSeconds / shapeSeconds, 2)) (target ≥ 1.0)"
+)
+precondition(
+    lastShape.properties["recipes"]?.items?.properties["recipe_id"]?.format == .uuid,
+    "inference lost the uuid format"
+)
 
 // MARK: 3. Diff of two 10,000-property schemas
 
@@ -197,4 +219,6 @@ var diffChanges = 0
 let diffSeconds = measure {
     diffChanges = SchemaDiff(from: oldShape, to: newShape).changes.count
 }
-print("Diff of two schemas of 10,000 properties: \(format(diffSeconds * 1000, 2)) ms, \(diffChanges) changes (target < 50 ms)")
+print(
+    "Diff of two schemas of 10,000 properties: \(format(diffSeconds * 1000, 2)) ms, \(diffChanges) changes (target < 50 ms)"
+)

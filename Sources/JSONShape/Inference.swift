@@ -90,11 +90,18 @@ public struct ShapeInference {
     ///   - file: the name used in errors; the path when `nil`.
     ///   - chunkSize: bytes read at a time.
     /// - Throws: ``JSONShapeError`` naming the line and column of a syntax error, or an unreadable file.
-    public mutating func addJSONLines(contentsOf url: URL, file: String? = nil, chunkSize: Int = 1 << 20) throws(JSONShapeError) {
+    public mutating func addJSONLines(contentsOf url: URL, file: String? = nil, chunkSize: Int = 1 << 20)
+        throws(JSONShapeError)
+    {
         let name = file ?? url.path
         guard let handle = try? FileHandle(forReadingFrom: url) else {
             let exists = FileManager.default.fileExists(atPath: url.path)
-            throw JSONShapeError(file: name, location: .input, expected: "a readable file", found: exists ? "a file that cannot be read" : "no such file")
+            throw JSONShapeError(
+                file: name,
+                location: .input,
+                expected: "a readable file",
+                found: exists ? "a file that cannot be read" : "no such file"
+            )
         }
         defer { try? handle.close() }
         makeUnique()
@@ -193,7 +200,9 @@ extension Shape {
     /// shape.items?.types  // [.number, .null]
     /// ```
     /// - Throws: ``JSONShapeError`` with the line and column of a syntax error.
-    public static func infer(from data: Data, options: InferenceOptions = InferenceOptions(), file: String = "<input>") throws(JSONShapeError) -> Shape {
+    public static func infer(from data: Data, options: InferenceOptions = InferenceOptions(), file: String = "<input>")
+        throws(JSONShapeError) -> Shape
+    {
         var inference = ShapeInference(options: options)
         try inference.addSample(data, file: file)
         return inference.shape

@@ -105,7 +105,9 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
         var at = -1
         for i in 0..<s.count {
             let c = s[i]
-            if c <= 32 || c == 34 || c == 60 || c == 62 || c == 40 || c == 41 || c == 44 || c == 59 || c == 58 { return false }
+            if c <= 32 || c == 34 || c == 60 || c == 62 || c == 40 || c == 41 || c == 44 || c == 59 || c == 58 {
+                return false
+            }
             if c == 64 {
                 if at >= 0 { return false }
                 at = i

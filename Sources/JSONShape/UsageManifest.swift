@@ -54,10 +54,12 @@ public struct UsageManifest: Sendable, Hashable {
 
     /// The file's bytes: sorted keys, two-space indent, trailing newline.
     public func encoded() -> Data {
-        Data(JSONTree.object([
-            ("apiprobeVersion", .string(apiprobeVersion)),
-            ("paths", .array(paths.map(JSONTree.string))),
-        ]).fileBytes)
+        Data(
+            JSONTree.object([
+                ("apiprobeVersion", .string(apiprobeVersion)),
+                ("paths", .array(paths.map(JSONTree.string))),
+            ]).fileBytes
+        )
     }
 
     /// Reads a manifest file.
@@ -66,25 +68,50 @@ public struct UsageManifest: Sendable, Hashable {
     public init(decoding data: Data, file: String = "<input>") throws(JSONShapeError) {
         let tree = try JSONTree.parse(data, file: file)
         guard case .object = tree else {
-            throw JSONShapeError(file: file, location: .jsonPointer(""), expected: "an object with \"paths\"", found: tree.typeDescription)
+            throw JSONShapeError(
+                file: file,
+                location: .jsonPointer(""),
+                expected: "an object with \"paths\"",
+                found: tree.typeDescription
+            )
         }
         var version = "0.1.0"
         if let value = tree["apiprobeVersion"] {
             guard case .string(let text) = value else {
-                throw JSONShapeError(file: file, location: .jsonPointer("/apiprobeVersion"), expected: "a version string", found: value.typeDescription)
+                throw JSONShapeError(
+                    file: file,
+                    location: .jsonPointer("/apiprobeVersion"),
+                    expected: "a version string",
+                    found: value.typeDescription
+                )
             }
             version = text
         }
         guard let list = tree["paths"] else {
-            throw JSONShapeError(file: file, location: .jsonPointer("/paths"), expected: "an array of JSON Pointers", found: "nothing")
+            throw JSONShapeError(
+                file: file,
+                location: .jsonPointer("/paths"),
+                expected: "an array of JSON Pointers",
+                found: "nothing"
+            )
         }
         guard case .array(let items) = list else {
-            throw JSONShapeError(file: file, location: .jsonPointer("/paths"), expected: "an array of JSON Pointers", found: list.typeDescription)
+            throw JSONShapeError(
+                file: file,
+                location: .jsonPointer("/paths"),
+                expected: "an array of JSON Pointers",
+                found: list.typeDescription
+            )
         }
         var paths: [String] = []
         for (index, item) in items.enumerated() {
             guard case .string(let path) = item, path.isEmpty || path.hasPrefix("/") else {
-                throw JSONShapeError(file: file, location: .jsonPointer("/paths/\(index)"), expected: "a JSON Pointer (\"\" or starting with \"/\")", found: item.typeDescription)
+                throw JSONShapeError(
+                    file: file,
+                    location: .jsonPointer("/paths/\(index)"),
+                    expected: "a JSON Pointer (\"\" or starting with \"/\")",
+                    found: item.typeDescription
+                )
             }
             paths.append(path)
         }

@@ -82,9 +82,14 @@ struct SchemaCommandTests {
             "new.json": #"{"recipes": [{"social_rank": "99.5"}]}"#,
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(["schema", "diff", "old.json", "new.json", "--format", "json"], in: directory)
+        let result = try CommandLineRunner.run(
+            ["schema", "diff", "old.json", "new.json", "--format", "json"],
+            in: directory
+        )
         #expect(result.status == 1, "\(result)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        )
         #expect(report["breaking"] as? Int == 1)
         #expect(report["warnings"] as? Int == 0)
         #expect(report["info"] as? Int == 0)
@@ -117,17 +122,26 @@ struct SchemaCommandTests {
             "usage.json": #"{"apiprobeVersion": "0.1.0", "paths": ["/count", "/recipes", "/recipes/*/title"]}"#,
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(["schema", "diff", "old.json", "new.json", "--usage", "usage.json"], in: directory)
+        let result = try CommandLineRunner.run(
+            ["schema", "diff", "old.json", "new.json", "--usage", "usage.json"],
+            in: directory
+        )
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.hasPrefix("info     /recipes/*/social_rank type-changed: number → string\n"))
     }
 
     @Test func diffOnBadSnapshotNamesThePointer() throws {
-        let directory = try folder(["old.schema.json": #"{"type": "object", "properties": {"a": {"type": "int"}}}"#, "new.json": "{}"])
+        let directory = try folder([
+            "old.schema.json": #"{"type": "object", "properties": {"a": {"type": "int"}}}"#, "new.json": "{}",
+        ])
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try CommandLineRunner.run(["schema", "diff", "old.schema.json", "new.json"], in: directory)
         #expect(result.status == 2, "\(result)")
-        #expect(result.standardError.contains(#"old.schema.json: /properties/a/type: expected a JSON type name, found string "int""#))
+        #expect(
+            result.standardError.contains(
+                #"old.schema.json: /properties/a/type: expected a JSON type name, found string "int""#
+            )
+        )
     }
 
     @Test func diffWithUnknownFormatIsBadUsage() throws {

@@ -66,11 +66,17 @@ struct SnapshotCommandTests {
 
         let text = try CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(text.status == 1, "\(text)")
-        #expect(text.standardOutput.contains("Snapshots/recipes/search.schema.json:\n  breaking /recipes/*/social_rank type-changed: number → string\n"))
+        #expect(
+            text.standardOutput.contains(
+                "Snapshots/recipes/search.schema.json:\n  breaking /recipes/*/social_rank type-changed: number → string\n"
+            )
+        )
 
         let result = try CommandLineRunner.run(["snapshot", "check", "--format", "json"], in: directory)
         #expect(result.status == 1, "\(result)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        )
         let changes = try #require(report["changes"] as? [[String: Any]])
         #expect(changes.first?["file"] as? String == "Snapshots/recipes/search.schema.json")
         #expect(changes.first?["kind"] as? String == "type-changed")
@@ -84,18 +90,28 @@ struct SnapshotCommandTests {
         #expect(demoted.standardOutput.contains("  info     /recipes/*/social_rank type-changed: number → string\n"))
 
         let update = try CommandLineRunner.run(["snapshot", "update"], in: directory)
-        #expect(update.standardOutput.contains("updated Snapshots/recipes/search.schema.json\n  breaking /recipes/*/social_rank type-changed: number → string\n"), "\(update)")
+        #expect(
+            update.standardOutput.contains(
+                "updated Snapshots/recipes/search.schema.json\n  breaking /recipes/*/social_rank type-changed: number → string\n"
+            ),
+            "\(update)"
+        )
     }
 
     @Test func checkReportsMissingSnapshotsAndSnapshotsWithoutFixtures() throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
         defer { try? FileManager.default.removeItem(at: directory) }
         let orphan = directory.appendingPathComponent("Snapshots/recipes/gone.schema.json")
-        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: orphan.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try Data("{}\n".utf8).write(to: orphan)
         let result = try CommandLineRunner.run(["snapshot", "check", "--format", "json"], in: directory)
         #expect(result.status == 1, "\(result)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        )
         #expect(report["missing"] as? [String] == ["Snapshots/recipes/search.schema.json"])
         #expect(report["orphaned"] as? [String] == ["Snapshots/recipes/gone.schema.json"])
         let text = try CommandLineRunner.run(["snapshot", "check"], in: directory)
@@ -107,13 +123,22 @@ struct SnapshotCommandTests {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
         defer { try? FileManager.default.removeItem(at: directory) }
         let snapshot = directory.appendingPathComponent("Snapshots/recipes/search.schema.json")
-        try FileManager.default.createDirectory(at: snapshot.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: snapshot.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try Data(#"{"type": "object", "required": 3}"#.utf8).write(to: snapshot)
         let badSnapshot = try CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(badSnapshot.status == 2, "\(badSnapshot)")
-        #expect(badSnapshot.standardError.contains("Snapshots/recipes/search.schema.json: /required: expected an array of property names, found number 3"))
+        #expect(
+            badSnapshot.standardError.contains(
+                "Snapshots/recipes/search.schema.json: /required: expected an array of property names, found number 3"
+            )
+        )
 
-        try Data("{\n  \"request\": oops\n}".utf8).write(to: directory.appendingPathComponent("Stubs/recipes/search.json"))
+        try Data("{\n  \"request\": oops\n}".utf8).write(
+            to: directory.appendingPathComponent("Stubs/recipes/search.json")
+        )
         let badFixture = try CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(badFixture.status == 2, "\(badFixture)")
         #expect(badFixture.standardError.contains("Stubs/recipes/search.json:2:"), "\(badFixture)")
@@ -127,8 +152,15 @@ struct SnapshotCommandTests {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = directory.appendingPathComponent("Stubs").path
-        let update = try CommandLineRunner.run(["snapshot", "update", "--stubs", stubs, "--snapshots", "Schemas"], in: directory)
+        let update = try CommandLineRunner.run(
+            ["snapshot", "update", "--stubs", stubs, "--snapshots", "Schemas"],
+            in: directory
+        )
         #expect(update.status == 0, "\(update)")
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("Schemas/recipes/search.schema.json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("Schemas/recipes/search.schema.json").path
+            )
+        )
     }
 }

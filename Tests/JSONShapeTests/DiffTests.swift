@@ -28,7 +28,16 @@ struct DiffTests {
 
     @Test func typeChangeIsBreaking() throws {
         let change = try only(try diff(#"{"r": [{"rank": 1.5}]}"#, #"{"r": [{"rank": "1.5"}]}"#))
-        #expect(change == SchemaChange(path: "/r/*/rank", kind: .typeChanged, severity: .breaking, before: "number", after: "string"))
+        #expect(
+            change
+                == SchemaChange(
+                    path: "/r/*/rank",
+                    kind: .typeChanged,
+                    severity: .breaking,
+                    before: "number",
+                    after: "string"
+                )
+        )
     }
 
     @Test func integerBecomingNumberIsBreakingButNumberBecomingIntegerIsNot() throws {
@@ -40,7 +49,10 @@ struct DiffTests {
 
     @Test func arrayBecomingObjectIsBreakingAndReportedOnce() throws {
         let change = try only(try diff(#"{"a": [{"b": 1}]}"#, #"{"a": {"b": 1}}"#))
-        #expect(change == SchemaChange(path: "/a", kind: .typeChanged, severity: .breaking, before: "array", after: "object"))
+        #expect(
+            change
+                == SchemaChange(path: "/a", kind: .typeChanged, severity: .breaking, before: "array", after: "object")
+        )
     }
 
     @Test func changeIsReportedAtTheHighestPathOnly() throws {
@@ -50,13 +62,37 @@ struct DiffTests {
     }
 
     @Test func becomingNullableIsBreaking() throws {
-        let nullable = try only(SchemaDiff(from: try inferAll([#"{"a": "x"}"#]), to: try inferAll([#"{"a": "x"}"#, #"{"a": null}"#])).changes)
-        #expect(nullable == SchemaChange(path: "/a", kind: .becameNullable, severity: .breaking, before: "string", after: "string|null"))
+        let nullable = try only(
+            SchemaDiff(from: try inferAll([#"{"a": "x"}"#]), to: try inferAll([#"{"a": "x"}"#, #"{"a": null}"#]))
+                .changes
+        )
+        #expect(
+            nullable
+                == SchemaChange(
+                    path: "/a",
+                    kind: .becameNullable,
+                    severity: .breaking,
+                    before: "string",
+                    after: "string|null"
+                )
+        )
     }
 
     @Test func becomingNonNullableIsInfo() throws {
-        let change = try only(SchemaDiff(from: try inferAll([#"{"a": "x"}"#, #"{"a": null}"#]), to: try inferAll([#"{"a": "x"}"#])).changes)
-        #expect(change == SchemaChange(path: "/a", kind: .becameNonNullable, severity: .info, before: "string|null", after: "string"))
+        let change = try only(
+            SchemaDiff(from: try inferAll([#"{"a": "x"}"#, #"{"a": null}"#]), to: try inferAll([#"{"a": "x"}"#]))
+                .changes
+        )
+        #expect(
+            change
+                == SchemaChange(
+                    path: "/a",
+                    kind: .becameNonNullable,
+                    severity: .info,
+                    before: "string|null",
+                    after: "string"
+                )
+        )
     }
 
     @Test func becomingOptionalIsBreakingAndBecomingRequiredIsInfo() throws {
@@ -64,17 +100,38 @@ struct DiffTests {
         let sometimes = try inferAll([#"{"a": 1}"#, #"{}"#])
         #expect(
             try only(SchemaDiff(from: always, to: sometimes).changes)
-                == SchemaChange(path: "/a", kind: .becameOptional, severity: .breaking, before: "required", after: "optional")
+                == SchemaChange(
+                    path: "/a",
+                    kind: .becameOptional,
+                    severity: .breaking,
+                    before: "required",
+                    after: "optional"
+                )
         )
         #expect(
             try only(SchemaDiff(from: sometimes, to: always).changes)
-                == SchemaChange(path: "/a", kind: .becameRequired, severity: .info, before: "optional", after: "required")
+                == SchemaChange(
+                    path: "/a",
+                    kind: .becameRequired,
+                    severity: .info,
+                    before: "optional",
+                    after: "required"
+                )
         )
     }
 
     @Test func formatChangeIsAWarning() throws {
         let change = try only(try diff(#"{"d": "2026-11-22T18:00:00Z"}"#, #"{"d": "2026-11-22"}"#))
-        #expect(change == SchemaChange(path: "/d", kind: .formatChanged, severity: .warning, before: "date-time", after: "date"))
+        #expect(
+            change
+                == SchemaChange(
+                    path: "/d",
+                    kind: .formatChanged,
+                    severity: .warning,
+                    before: "date-time",
+                    after: "date"
+                )
+        )
         let lost = try only(try diff(#"{"d": "2026-11-22"}"#, #"{"d": "soon"}"#))
         #expect(lost == SchemaChange(path: "/d", kind: .formatChanged, severity: .warning, before: "date", after: nil))
     }
@@ -83,7 +140,16 @@ struct DiffTests {
         let old = try infer(#"["open", "closed"]"#, enums: true)
         let new = try infer(#"["open", "closed", "archived"]"#, enums: true)
         let change = try only(SchemaDiff(from: old, to: new).changes)
-        #expect(change == SchemaChange(path: "/*", kind: .enumChanged, severity: .warning, before: "closed|open", after: "archived|closed|open"))
+        #expect(
+            change
+                == SchemaChange(
+                    path: "/*",
+                    kind: .enumChanged,
+                    severity: .warning,
+                    before: "closed|open",
+                    after: "archived|closed|open"
+                )
+        )
     }
 
     @Test func mapValuesAreComparedUnderStar() throws {
@@ -151,8 +217,13 @@ struct DiffTests {
     }
 
     @Test func conformanceReportsOnlyWhatTheSampleBreaks() throws {
-        let schema = try inferAll([#"{"id": 1, "note": "x", "d": "2026-11-22"}"#, #"{"id": 2, "d": "2026-11-23", "n": null}"#])
-        #expect(SchemaDiff(conformanceOf: try infer(#"{"id": 3, "d": "2026-01-01", "new": true}"#), to: schema).changes.isEmpty)
+        let schema = try inferAll([
+            #"{"id": 1, "note": "x", "d": "2026-11-22"}"#, #"{"id": 2, "d": "2026-11-23", "n": null}"#,
+        ])
+        #expect(
+            SchemaDiff(conformanceOf: try infer(#"{"id": 3, "d": "2026-01-01", "new": true}"#), to: schema).changes
+                .isEmpty
+        )
         let problems = SchemaDiff(conformanceOf: try infer(#"{"id": "3", "n": 1}"#), to: schema).changes
         #expect(problems.map(\.kind) == [.removed, .typeChanged, .typeChanged])
         #expect(problems.map(\.path) == ["/d", "/id", "/n"])
@@ -176,12 +247,18 @@ struct DiffTests {
 
 struct ConformanceTests {
     @Test func bodyThatFitsTheSnapshotHasNoProblems() throws {
-        let snapshot = SchemaSnapshot(shape: try inferAll([#"{"s": "open", "n": 1}"#, #"{"s": "closed"}"#], enums: true), sampleCount: 2)
+        let snapshot = SchemaSnapshot(
+            shape: try inferAll([#"{"s": "open", "n": 1}"#, #"{"s": "closed"}"#], enums: true),
+            sampleCount: 2
+        )
         #expect(try snapshot.conformance(of: Data(#"{"s": "open", "extra": [1]}"#.utf8)).changes.isEmpty)
     }
 
     @Test func bodyWithAnUnknownEnumValueOrWrongTypeIsReported() throws {
-        let snapshot = SchemaSnapshot(shape: try inferAll([#"{"s": "open", "n": 1}"#, #"{"s": "closed"}"#], enums: true), sampleCount: 2)
+        let snapshot = SchemaSnapshot(
+            shape: try inferAll([#"{"s": "open", "n": 1}"#, #"{"s": "closed"}"#], enums: true),
+            sampleCount: 2
+        )
         let problems = try snapshot.conformance(of: Data(#"{"s": "archived", "n": 1.5}"#.utf8))
         #expect(problems.changes.map(\.kind) == [.typeChanged, .enumChanged])
         #expect(problems.changes.map(\.path) == ["/n", "/s"])

@@ -37,7 +37,9 @@ struct InferenceRuleTests {
     }
 
     @Test func arrayItemsMergeAcrossEveryElementAndSample() throws {
-        let shape = try inferAll([#"{"xs": [{"a": 1}, {"a": 2, "b": "x"}]}"#, #"{"xs": []}"#, #"{"xs": [{"a": null}]}"#])
+        let shape = try inferAll([
+            #"{"xs": [{"a": 1}, {"a": 2, "b": "x"}]}"#, #"{"xs": []}"#, #"{"xs": [{"a": null}]}"#,
+        ])
         let items = try #require(shape.properties["xs"]?.items)
         #expect(items.required == ["a"])
         #expect(items.properties["a"]?.types == [.integer, .null])

@@ -18,12 +18,18 @@ struct PropertyTests {
             let left = sa.merging(sb, options: options).merging(sc, options: options)
             let right = sa.merging(sb.merging(sc, options: options), options: options)
             #expect(left == right, "seed \(seed), round \(round): \(a) | \(b) | \(c)")
-            #expect(sa.merging(sb, options: options) == sb.merging(sa, options: options), "seed \(seed), round \(round)")
+            #expect(
+                sa.merging(sb, options: options) == sb.merging(sa, options: options),
+                "seed \(seed), round \(round)"
+            )
             #expect(sa.merging(.empty, options: options) == sa)
 
             var streamed = ShapeInference(options: options)
             for text in [a, b, c] { try streamed.addSample(Data(text.utf8)) }
-            #expect(streamed.shape == left, "streaming differs from merging; seed \(seed), round \(round): \(a) | \(b) | \(c)")
+            #expect(
+                streamed.shape == left,
+                "streaming differs from merging; seed \(seed), round \(round): \(a) | \(b) | \(c)"
+            )
         }
     }
 

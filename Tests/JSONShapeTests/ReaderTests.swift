@@ -28,7 +28,8 @@ struct ReaderTests {
             _ = try Shape.infer(from: Data(input.utf8), file: "sample.json")
         } throws: { error in
             guard let error = error as? JSONShapeError else { return false }
-            return error.file == "sample.json" && error.location == .lineColumn(line: line, column: column) && error.expected == expected
+            return error.file == "sample.json" && error.location == .lineColumn(line: line, column: column)
+                && error.expected == expected
         }
     }
 

@@ -4,7 +4,9 @@ import Testing
 
 struct SnapshotCodecTests {
     @Test func writesSortedKeysTwoSpaceIndentAndTrailingNewline() throws {
-        let shape = try inferAll([#"{"b": [1], "a": "2026-11-22", "m": {"1": null}}"#, #"{"b": [], "a": "2026-11-23"}"#])
+        let shape = try inferAll([
+            #"{"b": [1], "a": "2026-11-22", "m": {"1": null}}"#, #"{"b": [], "a": "2026-11-23"}"#,
+        ])
         let text = String(decoding: SchemaSnapshot(shape: shape, sampleCount: 2).encoded(), as: UTF8.self)
         #expect(
             text == """
@@ -55,7 +57,8 @@ struct SnapshotCodecTests {
     }
 
     @Test func readsSchemasOtherToolsWrite() throws {
-        let text = #"{"type": "object", "title": "T", "additionalProperties": false, "properties": {"n": {"type": ["integer", "number"]}}}"#
+        let text =
+            #"{"type": "object", "title": "T", "additionalProperties": false, "properties": {"n": {"type": ["integer", "number"]}}}"#
         let snapshot = try SchemaSnapshot(decoding: Data(text.utf8))
         #expect(snapshot.shape.isMap == false)
         #expect(snapshot.shape.properties["n"]?.types == .number)
@@ -66,7 +69,10 @@ struct SnapshotCodecTests {
         (#"[]"#, "", "a JSON Schema object"),
         (#"{"type": "int"}"#, "/type", "a JSON type name"),
         (#"{"type": ["string", 3]}"#, "/type/1", "a JSON type name"),
-        (#"{"type": "object", "properties": {"a/b": {"type": 1}}}"#, "/properties/a~1b/type", "a type name or an array of them"),
+        (
+            #"{"type": "object", "properties": {"a/b": {"type": 1}}}"#, "/properties/a~1b/type",
+            "a type name or an array of them"
+        ),
         (#"{"type": "object", "properties": {}, "required": ["x"]}"#, "/required", "names listed in properties"),
         (#"{"type": "array", "items": []}"#, "/items", "a schema object"),
         (#"{"type": "string", "format": "ipv4"}"#, "/format", "one of the formats date-time, date, uri, uuid, email"),
@@ -78,7 +84,8 @@ struct SnapshotCodecTests {
             _ = try SchemaSnapshot(decoding: Data(text.utf8), file: "s.schema.json")
         } throws: { error in
             guard let error = error as? JSONShapeError else { return false }
-            return error.file == "s.schema.json" && error.location == .jsonPointer(pointer) && error.expected == expected
+            return error.file == "s.schema.json" && error.location == .jsonPointer(pointer)
+                && error.expected == expected
         }
     }
 
@@ -117,7 +124,8 @@ struct UsageManifestTests {
         #expect {
             _ = try UsageManifest(decoding: Data(#"{"paths": ["/a", "b"]}"#.utf8), file: "u.json")
         } throws: { error in
-            (error as? JSONShapeError)?.description == #"u.json: /paths/1: expected a JSON Pointer ("" or starting with "/"), found string "b""#
+            (error as? JSONShapeError)?.description
+                == #"u.json: /paths/1: expected a JSON Pointer ("" or starting with "/"), found string "b""#
         }
     }
 }

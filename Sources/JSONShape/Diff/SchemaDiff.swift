@@ -75,7 +75,14 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
     /// The snapshot file the change was found in, when there are several (`snapshot check`).
     public var file: String?
 
-    public init(path: String, kind: ChangeKind, severity: ChangeSeverity, before: String?, after: String?, file: String? = nil) {
+    public init(
+        path: String,
+        kind: ChangeKind,
+        severity: ChangeSeverity,
+        before: String?,
+        after: String?,
+        file: String? = nil
+    ) {
         self.path = path
         self.kind = kind
         self.severity = severity
@@ -191,7 +198,10 @@ public struct SchemaDiff: Sendable, Hashable {
         }
         let count = { (severity: ChangeSeverity) in JSONTree.number(String(changes.count { $0.severity == severity })) }
         return .object(
-            [("changes", .array(items)), ("breaking", count(.breaking)), ("warnings", count(.warning)), ("info", count(.info))] + extra
+            [
+                ("changes", .array(items)), ("breaking", count(.breaking)), ("warnings", count(.warning)),
+                ("info", count(.info)),
+            ] + extra
         )
     }
 
@@ -203,7 +213,13 @@ public struct SchemaDiff: Sendable, Hashable {
 
     // MARK: Comparison
 
-    private static func compare(_ old: Shape, _ new: Shape, path: String, conformance: Bool, into changes: inout [SchemaChange]) {
+    private static func compare(
+        _ old: Shape,
+        _ new: Shape,
+        path: String,
+        conformance: Bool,
+        into changes: inout [SchemaChange]
+    ) {
         // Nothing known on one side (an array never seen with items, `{}`): nothing to compare.
         guard !old.types.isEmpty, !new.types.isEmpty else { return }
         let oldValues = old.types.subtracting(.null)
@@ -214,29 +230,65 @@ public struct SchemaDiff: Sendable, Hashable {
                 let narrowing = new.types.isSubset(ofAccepted: old.types)
                 if !(narrowing && conformance) {
                     changes.append(
-                        SchemaChange(path: path, kind: .typeChanged, severity: narrowing ? .info : .breaking, before: old.types.description, after: new.types.description)
+                        SchemaChange(
+                            path: path,
+                            kind: .typeChanged,
+                            severity: narrowing ? .info : .breaking,
+                            before: old.types.description,
+                            after: new.types.description
+                        )
                     )
                 }
             }
             return
         }
         if new.types.contains(.null) && !old.types.contains(.null) {
-            changes.append(SchemaChange(path: path, kind: .becameNullable, severity: .breaking, before: old.types.description, after: new.types.description))
+            changes.append(
+                SchemaChange(
+                    path: path,
+                    kind: .becameNullable,
+                    severity: .breaking,
+                    before: old.types.description,
+                    after: new.types.description
+                )
+            )
         } else if old.types.contains(.null) && !new.types.contains(.null) && !conformance {
-            changes.append(SchemaChange(path: path, kind: .becameNonNullable, severity: .info, before: old.types.description, after: new.types.description))
+            changes.append(
+                SchemaChange(
+                    path: path,
+                    kind: .becameNonNullable,
+                    severity: .info,
+                    before: old.types.description,
+                    after: new.types.description
+                )
+            )
         }
         if oldValues != newValues {
             let narrowing = newValues.isSubset(ofAccepted: oldValues)
             if !(narrowing && conformance) {
                 changes.append(
-                    SchemaChange(path: path, kind: .typeChanged, severity: narrowing ? .info : .breaking, before: oldValues.description, after: newValues.description)
+                    SchemaChange(
+                        path: path,
+                        kind: .typeChanged,
+                        severity: narrowing ? .info : .breaking,
+                        before: oldValues.description,
+                        after: newValues.description
+                    )
                 )
             }
         }
 
         if old.types.contains(.string) && new.types.contains(.string) {
             if old.format != new.format && !(conformance && old.format == nil) {
-                changes.append(SchemaChange(path: path, kind: .formatChanged, severity: .warning, before: old.format?.rawValue, after: new.format?.rawValue))
+                changes.append(
+                    SchemaChange(
+                        path: path,
+                        kind: .formatChanged,
+                        severity: .warning,
+                        before: old.format?.rawValue,
+                        after: new.format?.rawValue
+                    )
+                )
             }
             if old.enumValues != new.enumValues {
                 let report: Bool
@@ -252,15 +304,19 @@ public struct SchemaDiff: Sendable, Hashable {
                 if report {
                     changes.append(
                         SchemaChange(
-                            path: path, kind: .enumChanged, severity: .warning,
-                            before: old.enumValues?.joined(separator: "|"), after: new.enumValues?.joined(separator: "|")
+                            path: path,
+                            kind: .enumChanged,
+                            severity: .warning,
+                            before: old.enumValues?.joined(separator: "|"),
+                            after: new.enumValues?.joined(separator: "|")
                         )
                     )
                 }
             }
         }
 
-        if old.types.contains(.array) && new.types.contains(.array), let oldItems = old.items, let newItems = new.items {
+        if old.types.contains(.array) && new.types.contains(.array), let oldItems = old.items, let newItems = new.items
+        {
             compare(oldItems, newItems, path: path + "/*", conformance: conformance, into: &changes)
         }
 
@@ -270,38 +326,88 @@ public struct SchemaDiff: Sendable, Hashable {
             compare(oldValue, newValue, path: path + "/*", conformance: conformance, into: &changes)
         case (let oldValue?, nil):
             for key in new.properties.keys.sorted() {
-                compare(oldValue, new.properties[key] ?? .empty, path: path + "/" + escapePointerToken(key), conformance: conformance, into: &changes)
+                compare(
+                    oldValue,
+                    new.properties[key] ?? .empty,
+                    path: path + "/" + escapePointerToken(key),
+                    conformance: conformance,
+                    into: &changes
+                )
             }
         case (nil, let newValue?):
             for key in old.properties.keys.sorted() {
-                compare(old.properties[key] ?? .empty, newValue, path: path + "/" + escapePointerToken(key), conformance: conformance, into: &changes)
+                compare(
+                    old.properties[key] ?? .empty,
+                    newValue,
+                    path: path + "/" + escapePointerToken(key),
+                    conformance: conformance,
+                    into: &changes
+                )
             }
         case (nil, nil):
             compareProperties(old, new, path: path, conformance: conformance, into: &changes)
         }
     }
 
-    private static func compareProperties(_ old: Shape, _ new: Shape, path: String, conformance: Bool, into changes: inout [SchemaChange]) {
+    private static func compareProperties(
+        _ old: Shape,
+        _ new: Shape,
+        path: String,
+        conformance: Bool,
+        into changes: inout [SchemaChange]
+    ) {
         for (key, oldProperty) in old.properties {
             let here = path + "/" + escapePointerToken(key)
             let wasRequired = old.required.contains(key)
             guard let newProperty = new.properties[key] else {
                 if !conformance || wasRequired {
-                    changes.append(SchemaChange(path: here, kind: .removed, severity: .breaking, before: oldProperty.types.description, after: nil))
+                    changes.append(
+                        SchemaChange(
+                            path: here,
+                            kind: .removed,
+                            severity: .breaking,
+                            before: oldProperty.types.description,
+                            after: nil
+                        )
+                    )
                 }
                 continue
             }
             let isRequired = new.required.contains(key)
             if wasRequired && !isRequired {
-                changes.append(SchemaChange(path: here, kind: .becameOptional, severity: .breaking, before: "required", after: "optional"))
+                changes.append(
+                    SchemaChange(
+                        path: here,
+                        kind: .becameOptional,
+                        severity: .breaking,
+                        before: "required",
+                        after: "optional"
+                    )
+                )
             } else if !wasRequired && isRequired && !conformance {
-                changes.append(SchemaChange(path: here, kind: .becameRequired, severity: .info, before: "optional", after: "required"))
+                changes.append(
+                    SchemaChange(
+                        path: here,
+                        kind: .becameRequired,
+                        severity: .info,
+                        before: "optional",
+                        after: "required"
+                    )
+                )
             }
             compare(oldProperty, newProperty, path: here, conformance: conformance, into: &changes)
         }
         guard !conformance else { return }
         for (key, newProperty) in new.properties where old.properties[key] == nil {
-            changes.append(SchemaChange(path: path + "/" + escapePointerToken(key), kind: .added, severity: .info, before: nil, after: newProperty.types.description))
+            changes.append(
+                SchemaChange(
+                    path: path + "/" + escapePointerToken(key),
+                    kind: .added,
+                    severity: .info,
+                    before: nil,
+                    after: newProperty.types.description
+                )
+            )
         }
     }
 }

@@ -22,7 +22,9 @@ struct StreamingReader {
     /// - Parameters:
     ///   - firstLine: the line number of the first byte, for errors (JSON Lines).
     /// - Throws: ``JSONShapeError`` with the line and column of the first syntax error.
-    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, into root: ShapeNode, firstLine: Int = 1) throws(JSONShapeError) {
+    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, into root: ShapeNode, firstLine: Int = 1)
+        throws(JSONShapeError)
+    {
         var cursor = Cursor(bytes: bytes, firstLine: firstLine)
         var stack: [Frame] = []
         var target = root
@@ -117,7 +119,9 @@ struct StreamingReader {
     }
 
     /// Reads `"key" :` and returns the node the member's value merges into.
-    private func readKey(_ cursor: inout Cursor, _ frame: inout Frame, tracksEnums: Bool) throws(JSONShapeError) -> ShapeNode {
+    private func readKey(_ cursor: inout Cursor, _ frame: inout Frame, tracksEnums: Bool) throws(JSONShapeError)
+        -> ShapeNode
+    {
         cursor.skipWhitespace()
         guard cursor.peek() == UInt8(ascii: "\"") else { throw cursor.error(expected: "a string key") }
         let (start, end, escaped) = try cursor.scanString()
@@ -146,11 +150,18 @@ struct StreamingReader {
             slot = found
         } else {
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            let key = escaped ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
+            let key =
+                escaped
+                ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
             if let existing = node.slots[key] {
                 slot = existing
             } else {
-                slot = PropertySlot(key: key, bytes: Array(raw), node: ShapeNode(tracksEnums: tracksEnums), index: node.order.count)
+                slot = PropertySlot(
+                    key: key,
+                    bytes: Array(raw),
+                    node: ShapeNode(tracksEnums: tracksEnums),
+                    index: node.order.count
+                )
                 node.slots[key] = slot
                 node.order.append(slot)
             }
@@ -252,7 +263,9 @@ struct Cursor {
                 case UInt8(ascii: "u"):
                     index += 1
                     for _ in 0..<4 {
-                        guard let h = peek(), StringFormat.isHex(h) else { throw error(expected: "four hexadecimal digits after \\u") }
+                        guard let h = peek(), StringFormat.isHex(h) else {
+                            throw error(expected: "four hexadecimal digits after \\u")
+                        }
                         index += 1
                     }
                 default:
@@ -370,7 +383,9 @@ func unescapeJSONString(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         case UInt8(ascii: "u"):
             var scalar = hex4(i)
             i += 4
-            if (0xD800..<0xDC00).contains(scalar), i + 5 < raw.count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") {
+            if (0xD800..<0xDC00).contains(scalar), i + 5 < raw.count, raw[i] == UInt8(ascii: "\\"),
+                raw[i + 1] == UInt8(ascii: "u")
+            {
                 let low = hex4(i + 2)
                 if (0xDC00..<0xE000).contains(low) {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)

@@ -62,7 +62,8 @@ indirect enum JSONTree: Hashable {
     }
 
     /// Parses a document, with an explicit stack (no recursion) and line:column errors.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = 2_048) throws(JSONShapeError) -> JSONTree {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = 2_048) throws(JSONShapeError) -> JSONTree
+    {
         var cursor = Cursor(bytes: bytes, firstLine: 1)
         enum Container {
             case array([JSONTree])
@@ -96,11 +97,17 @@ indirect enum JSONTree: Hashable {
             case UInt8(ascii: "\""):
                 let (start, end, escaped) = try cursor.scanString()
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                value = .string(escaped ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self))
+                value = .string(
+                    escaped
+                        ? String(decoding: unescapeJSONString(raw), as: UTF8.self)
+                        : String(decoding: raw, as: UTF8.self)
+                )
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = cursor.index
                 _ = try cursor.scanNumber()
-                value = .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor.index]), as: UTF8.self))
+                value = .number(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor.index]), as: UTF8.self)
+                )
             case UInt8(ascii: "t"):
                 try cursor.scanLiteral("true")
                 value = .bool(true)
@@ -157,7 +164,8 @@ indirect enum JSONTree: Hashable {
         guard cursor.peek() == UInt8(ascii: "\"") else { throw cursor.error(expected: "a string key") }
         let (start, end, escaped) = try cursor.scanString()
         let raw = UnsafeBufferPointer(rebasing: cursor.bytes[start..<end])
-        let key = escaped ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
+        let key =
+            escaped ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
         cursor.skipWhitespace()
         guard cursor.peek() == UInt8(ascii: ":") else { throw cursor.error(expected: "':'") }
         cursor.index += 1

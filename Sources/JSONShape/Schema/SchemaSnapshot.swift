@@ -41,8 +41,14 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// problems.hasBreakingChanges  // false when the body fits
     /// ```
     /// - Throws: ``JSONShapeError`` when the body is not JSON.
-    public func conformance(of body: Data, usage: UsageManifest? = nil, file: String = "<response>") throws(JSONShapeError) -> SchemaDiff {
-        let sample = try Shape.infer(from: body, options: InferenceOptions(detectsEnums: shape.containsEnums), file: file)
+    public func conformance(of body: Data, usage: UsageManifest? = nil, file: String = "<response>")
+        throws(JSONShapeError) -> SchemaDiff
+    {
+        let sample = try Shape.infer(
+            from: body,
+            options: InferenceOptions(detectsEnums: shape.containsEnums),
+            file: file
+        )
         return SchemaDiff(conformanceOf: sample.keepingEnums(presentIn: shape), to: shape, usage: usage)
     }
 
@@ -70,21 +76,37 @@ public struct SchemaSnapshot: Sendable, Hashable {
 
     private init(tree: JSONTree) throws(JSONShapeError) {
         guard case .object = tree else {
-            throw JSONShapeError(location: .jsonPointer(""), expected: "a JSON Schema object", found: tree.typeDescription)
+            throw JSONShapeError(
+                location: .jsonPointer(""),
+                expected: "a JSON Schema object",
+                found: tree.typeDescription
+            )
         }
         if let dialect = tree["$schema"] {
             guard case .string = dialect else {
-                throw JSONShapeError(location: .jsonPointer("/$schema"), expected: "a string", found: dialect.typeDescription)
+                throw JSONShapeError(
+                    location: .jsonPointer("/$schema"),
+                    expected: "a string",
+                    found: dialect.typeDescription
+                )
             }
         }
         var samples = 0
         if let facts = tree["x-apiprobe"] {
             guard case .object = facts else {
-                throw JSONShapeError(location: .jsonPointer("/x-apiprobe"), expected: "an object", found: facts.typeDescription)
+                throw JSONShapeError(
+                    location: .jsonPointer("/x-apiprobe"),
+                    expected: "an object",
+                    found: facts.typeDescription
+                )
             }
             if let count = facts["samples"] {
                 guard case .number(let literal) = count, let value = Int(literal), value >= 0 else {
-                    throw JSONShapeError(location: .jsonPointer("/x-apiprobe/samples"), expected: "a count of samples (an integer ≥ 0)", found: count.typeDescription)
+                    throw JSONShapeError(
+                        location: .jsonPointer("/x-apiprobe/samples"),
+                        expected: "a count of samples (an integer ≥ 0)",
+                        found: count.typeDescription
+                    )
                 }
                 samples = value
             }
@@ -129,10 +151,18 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// The shape of a schema at `pointer`.
     static func shape(from tree: JSONTree, at pointer: String, depth: Int = 0) throws(JSONShapeError) -> Shape {
         guard depth <= Self.maximumSchemaDepth else {
-            throw JSONShapeError(location: .jsonPointer(pointer), expected: "at most \(Self.maximumSchemaDepth) levels of nested schemas", found: "deeper nesting")
+            throw JSONShapeError(
+                location: .jsonPointer(pointer),
+                expected: "at most \(Self.maximumSchemaDepth) levels of nested schemas",
+                found: "deeper nesting"
+            )
         }
         guard case .object(let members) = tree else {
-            throw JSONShapeError(location: .jsonPointer(pointer), expected: "a schema object", found: tree.typeDescription)
+            throw JSONShapeError(
+                location: .jsonPointer(pointer),
+                expected: "a schema object",
+                found: tree.typeDescription
+            )
         }
         var shape = Shape()
         for (key, value) in members {
@@ -142,35 +172,63 @@ public struct SchemaSnapshot: Sendable, Hashable {
                 switch value {
                 case .string(let name):
                     guard let type = JSONTypes(name: name) else {
-                        throw JSONShapeError(location: .jsonPointer(here), expected: "a JSON type name", found: value.typeDescription)
+                        throw JSONShapeError(
+                            location: .jsonPointer(here),
+                            expected: "a JSON type name",
+                            found: value.typeDescription
+                        )
                     }
                     shape.types = type
                 case .array(let items):
                     var types: JSONTypes = []
                     for (index, item) in items.enumerated() {
                         guard case .string(let name) = item, let type = JSONTypes(name: name) else {
-                            throw JSONShapeError(location: .jsonPointer("\(here)/\(index)"), expected: "a JSON type name", found: item.typeDescription)
+                            throw JSONShapeError(
+                                location: .jsonPointer("\(here)/\(index)"),
+                                expected: "a JSON type name",
+                                found: item.typeDescription
+                            )
                         }
                         types.insert(type)
                     }
                     shape.types = types
                 default:
-                    throw JSONShapeError(location: .jsonPointer(here), expected: "a type name or an array of them", found: value.typeDescription)
+                    throw JSONShapeError(
+                        location: .jsonPointer(here),
+                        expected: "a type name or an array of them",
+                        found: value.typeDescription
+                    )
                 }
             case "properties":
                 guard case .object(let properties) = value else {
-                    throw JSONShapeError(location: .jsonPointer(here), expected: "an object of schemas", found: value.typeDescription)
+                    throw JSONShapeError(
+                        location: .jsonPointer(here),
+                        expected: "an object of schemas",
+                        found: value.typeDescription
+                    )
                 }
                 for (name, schema) in properties {
-                    shape.properties[name] = try Self.shape(from: schema, at: here + "/" + escapePointerToken(name), depth: depth + 1)
+                    shape.properties[name] = try Self.shape(
+                        from: schema,
+                        at: here + "/" + escapePointerToken(name),
+                        depth: depth + 1
+                    )
                 }
             case "required":
                 guard case .array(let names) = value else {
-                    throw JSONShapeError(location: .jsonPointer(here), expected: "an array of property names", found: value.typeDescription)
+                    throw JSONShapeError(
+                        location: .jsonPointer(here),
+                        expected: "an array of property names",
+                        found: value.typeDescription
+                    )
                 }
                 for (index, item) in names.enumerated() {
                     guard case .string(let name) = item else {
-                        throw JSONShapeError(location: .jsonPointer("\(here)/\(index)"), expected: "a property name", found: item.typeDescription)
+                        throw JSONShapeError(
+                            location: .jsonPointer("\(here)/\(index)"),
+                            expected: "a property name",
+                            found: item.typeDescription
+                        )
                     }
                     shape.required.insert(name)
                 }
@@ -181,16 +239,28 @@ public struct SchemaSnapshot: Sendable, Hashable {
                 shape.additionalProperties = try Self.shape(from: value, at: here, depth: depth + 1)
             case "format":
                 guard case .string(let name) = value else {
-                    throw JSONShapeError(location: .jsonPointer(here), expected: "a format name", found: value.typeDescription)
+                    throw JSONShapeError(
+                        location: .jsonPointer(here),
+                        expected: "a format name",
+                        found: value.typeDescription
+                    )
                 }
                 let format = StringFormat(rawValue: name)
                 guard StringFormat.all.contains(format) else {
-                    throw JSONShapeError(location: .jsonPointer(here), expected: "one of the formats date-time, date, uri, uuid, email", found: value.typeDescription)
+                    throw JSONShapeError(
+                        location: .jsonPointer(here),
+                        expected: "one of the formats date-time, date, uri, uuid, email",
+                        found: value.typeDescription
+                    )
                 }
                 shape.format = format
             case "enum":
                 guard case .array(let values) = value else {
-                    throw JSONShapeError(location: .jsonPointer(here), expected: "an array of strings", found: value.typeDescription)
+                    throw JSONShapeError(
+                        location: .jsonPointer(here),
+                        expected: "an array of strings",
+                        found: value.typeDescription
+                    )
                 }
                 var strings: [String] = []
                 for (index, item) in values.enumerated() {
@@ -198,7 +268,11 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     case .string(let text): strings.append(text)
                     case .null: continue
                     default:
-                        throw JSONShapeError(location: .jsonPointer("\(here)/\(index)"), expected: "a string (apiprobe's enums hold strings)", found: item.typeDescription)
+                        throw JSONShapeError(
+                            location: .jsonPointer("\(here)/\(index)"),
+                            expected: "a string (apiprobe's enums hold strings)",
+                            found: item.typeDescription
+                        )
                     }
                 }
                 shape.enumValues = Array(Set(strings)).sorted()
@@ -208,7 +282,11 @@ public struct SchemaSnapshot: Sendable, Hashable {
         }
         let declared = shape.types
         if let missing = shape.required.subtracting(shape.properties.keys).sorted().first {
-            throw JSONShapeError(location: .jsonPointer(pointer + "/required"), expected: "names listed in properties", found: "string \"\(missing)\"")
+            throw JSONShapeError(
+                location: .jsonPointer(pointer + "/required"),
+                expected: "names listed in properties",
+                found: "string \"\(missing)\""
+            )
         }
         // Keep only what the declared types can hold, so reading back is the identity.
         if !declared.contains(.object) {

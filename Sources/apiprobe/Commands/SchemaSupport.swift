@@ -28,7 +28,12 @@ enum SchemaInput {
             throw JSONShapeError(file: path, location: .input, expected: "a readable file", found: "no such file")
         }
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw JSONShapeError(file: path, location: .input, expected: "a readable file", found: isDirectory.boolValue ? "a folder" : "a file that cannot be read")
+            throw JSONShapeError(
+                file: path,
+                location: .input,
+                expected: "a readable file",
+                found: isDirectory.boolValue ? "a folder" : "a file that cannot be read"
+            )
         }
         return data
     }

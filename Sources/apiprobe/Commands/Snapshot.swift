@@ -30,7 +30,8 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Compare the schema of every endpoint's fixtures with its snapshot.",
-        discussion: "Exit status 1 on breaking drift or a missing snapshot; a usage manifest beside a snapshot ranks unread paths as info."
+        discussion:
+            "Exit status 1 on breaking drift or a missing snapshot; a usage manifest beside a snapshot ranks unread paths as info."
     )
 
     @OptionGroup var folders: SnapshotFolders
@@ -53,7 +54,9 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
             }
             guard let old = try workspace.existingSnapshot(for: endpoint.key) else {
                 missing.append(file)
-                text += out.styled("missing ", .red) + "\(file): no snapshot for \(endpoint.key); run `apiprobe snapshot update`\n"
+                text +=
+                    out.styled("missing ", .red)
+                    + "\(file): no snapshot for \(endpoint.key); run `apiprobe snapshot update`\n"
                 continue
             }
             let inferred = endpoint.shape.keepingEnums(presentIn: old.shape)
@@ -94,7 +97,8 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Write the snapshots inferred from the fixtures, printing what changed.",
-        discussion: "Writes are atomic; an unchanged snapshot keeps its bytes. Snapshots without fixtures are reported, not removed."
+        discussion:
+            "Writes are atomic; an unchanged snapshot keeps its bytes. Snapshots without fixtures are reported, not removed."
     )
 
     @OptionGroup var folders: SnapshotFolders
@@ -146,7 +150,9 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
                 written += 1
             }
         }
-        for orphan in workspace.orphanedSnapshots() { text += out.styled("orphan  ", .yellow) + "\(orphan): a snapshot without fixtures (not removed)\n" }
+        for orphan in workspace.orphanedSnapshots() {
+            text += out.styled("orphan  ", .yellow) + "\(orphan): a snapshot without fixtures (not removed)\n"
+        }
         text += dryRun ? "Dry run: nothing written.\n" : "\(written) snapshot\(written == 1 ? "" : "s") written.\n"
         out.write(text)
     }

@@ -21,7 +21,12 @@ struct SnapshotWorkspace {
     init(stubs: String, snapshots: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: stubs, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw FixtureError(file: stubs, position: .file, expected: "a folder of fixtures", found: isDirectory.boolValue ? "a file" : "no such folder")
+            throw FixtureError(
+                file: stubs,
+                position: .file,
+                expected: "a folder of fixtures",
+                found: isDirectory.boolValue ? "a file" : "no such folder"
+            )
         }
         store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
         snapshotsDirectory = URL(fileURLWithPath: snapshots, isDirectory: true).standardizedFileURL
@@ -58,7 +63,8 @@ struct SnapshotWorkspace {
         let slash = name.lastIndex(of: "/")
         let folder = slash.map { String(name[...$0]) } ?? ""
         let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
-        let endpoint = base.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? base
+        let endpoint =
+            base.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? base
         return folder + endpoint
     }
 
@@ -90,7 +96,8 @@ struct SnapshotWorkspace {
     /// Snapshots whose endpoint has no fixture, as paths.
     func orphanedSnapshots() -> [String] {
         let keys = Set(endpoints.map(\.key))
-        guard let enumerator = FileManager.default.enumerator(at: snapshotsDirectory, includingPropertiesForKeys: nil) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: snapshotsDirectory, includingPropertiesForKeys: nil)
+        else { return [] }
         let base = snapshotsDirectory.path
         var orphans: [String] = []
         for case let url as URL in enumerator where url.lastPathComponent.hasSuffix(".schema.json") {
