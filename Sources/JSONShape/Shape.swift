@@ -24,6 +24,8 @@ public struct Shape: Sendable, Hashable {
     /// The string values seen, sorted, when enums were asked for and there were few enough; else `nil`.
     public var enumValues: [String]?
 
+    /// Property names in the order the samples first showed them (display only; not part of equality).
+    private var firstSeenKeys: [String] = []
     private var boxedItems: Boxed?
     private var boxedAdditional: Boxed?
 
@@ -38,6 +40,39 @@ public struct Shape: Sendable, Hashable {
     public var additionalProperties: Shape? {
         get { boxedAdditional?.value }
         set { boxedAdditional = newValue.map(Boxed.init) }
+    }
+
+    /// The property names in the order the samples first showed them, for display; names added to
+    /// ``properties`` by hand come last, sorted. Key order is not part of a shape's equality.
+    public var orderedPropertyNames: [String] {
+        var seen = Set<String>()
+        var names: [String] = []
+        for key in firstSeenKeys where properties[key] != nil && seen.insert(key).inserted { names.append(key) }
+        if names.count < properties.count {
+            names += properties.keys.filter { !seen.contains($0) }.sorted()
+        }
+        return names
+    }
+
+    /// Records the order in which property names were first seen.
+    mutating func setFirstSeenKeys(_ keys: [String]) {
+        firstSeenKeys = keys
+    }
+
+    public static func == (lhs: Shape, rhs: Shape) -> Bool {
+        lhs.types == rhs.types && lhs.properties == rhs.properties && lhs.required == rhs.required
+            && lhs.format == rhs.format && lhs.enumValues == rhs.enumValues && lhs.boxedItems == rhs.boxedItems
+            && lhs.boxedAdditional == rhs.boxedAdditional
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(types)
+        hasher.combine(properties)
+        hasher.combine(required)
+        hasher.combine(format)
+        hasher.combine(enumValues)
+        hasher.combine(boxedItems)
+        hasher.combine(boxedAdditional)
     }
 
     /// Whether objects of this shape are maps (dynamic keys) rather than records.
@@ -163,6 +198,7 @@ extension Shape {
         }
         if !mine.contains(.object) {
             properties = other.properties
+            firstSeenKeys = other.firstSeenKeys
             required = other.required
             additionalProperties = other.additionalProperties
             return
@@ -173,11 +209,14 @@ extension Shape {
             if let otherValue = other.additionalProperties { value.merge(otherValue, options: options) }
             for shape in other.properties.values { value.merge(shape, options: options) }
             properties = [:]
+            firstSeenKeys = []
             required = []
             additionalProperties = value
             return
         }
         required.formIntersection(other.required)
+        let known = Set(firstSeenKeys)
+        firstSeenKeys += other.orderedPropertyNames.filter { !known.contains($0) && properties[$0] == nil }
         for (key, shape) in other.properties {
             if var own = properties[key] {
                 own.merge(shape, options: options)
@@ -190,6 +229,7 @@ extension Shape {
             var value = Shape.empty
             for shape in properties.values { value.merge(shape, options: options) }
             properties = [:]
+            firstSeenKeys = []
             required = []
             additionalProperties = value
         }

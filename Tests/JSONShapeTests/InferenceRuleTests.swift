@@ -147,4 +147,12 @@ struct InferenceRuleTests {
         #expect(first.shape.required == ["a"])
         #expect(second.shape.required == [])
     }
+
+    @Test func keyOrderIsKeptForDisplay() throws {
+        let shape = try inferAll([#"{"zeta": 1, "alpha": 2, "mid": 3}"#, #"{"beta": 1, "zeta": 2}"#])
+        #expect(shape.orderedPropertyNames == ["zeta", "alpha", "mid", "beta"])
+        let merged = try infer(#"{"b": 1, "a": 1}"#).merging(try infer(#"{"c": 1, "a": 2}"#))
+        #expect(merged.orderedPropertyNames == ["b", "a", "c"])
+        #expect(merged == (try infer(#"{"c": 1, "a": 2}"#).merging(try infer(#"{"b": 1, "a": 1}"#))))
+    }
 }

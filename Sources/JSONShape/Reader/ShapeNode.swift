@@ -30,7 +30,7 @@ final class ShapeNode {
         items = shape.items.map { ShapeNode($0, options: options) }
         if shape.types.contains(.object) {
             objectCount = 1
-            for key in shape.properties.keys.sorted() {
+            for key in shape.orderedPropertyNames {
                 let node = ShapeNode(shape.properties[key] ?? .empty, options: options)
                 let slot = PropertySlot(key: key, bytes: Array(key.utf8), node: node, index: order.count)
                 slot.presentCount = shape.required.contains(key) ? 1 : 0
@@ -68,6 +68,7 @@ final class ShapeNode {
                     if slot.presentCount == objectCount { required.insert(slot.key) }
                 }
                 result.properties = properties
+                result.setFirstSeenKeys(order.map(\.key))
                 result.required = required
             }
         }

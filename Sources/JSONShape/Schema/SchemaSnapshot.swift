@@ -207,6 +207,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
                         found: value.typeDescription
                     )
                 }
+                shape.setFirstSeenKeys(properties.map(\.0))
                 for (name, schema) in properties {
                     shape.properties[name] = try Self.shape(
                         from: schema,
