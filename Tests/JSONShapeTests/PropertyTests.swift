@@ -49,3 +49,30 @@ struct PropertyTests {
         }
     }
 }
+
+/// Damaged input never crashes a reader: it is read, or refused with a positioned error.
+struct DamagedInputTests {
+    @Test func damagedDocumentsAreReadOrRefused() throws {
+        let seed = seedFromEnvironment()
+        print("DamagedInputTests.damagedDocumentsAreReadOrRefused seed: \(seed)")
+        var random = RandomJSON(seed: seed)
+        let schema = SchemaSnapshot(shape: try infer(#"{"a": [{"b": "2026-11-22", "c": null}], "m": {"1": 2}}"#), sampleCount: 1)
+        let inputs = [Array(schema.encoded()), Array(UsageManifest(paths: ["/a", "/b/*"]).encoded())]
+        for round in 0..<500 {
+            var bytes = round % 5 == 0 ? inputs[round % 2] : Array(random.document().utf8)
+            for _ in 0..<(1 + random.pick(3)) where !bytes.isEmpty {
+                switch random.pick(3) {
+                case 0: bytes[random.pick(bytes.count)] = UInt8(random.pick(256))
+                case 1: bytes.removeSubrange(random.pick(bytes.count)...)
+                default: bytes.insert(UInt8(random.pick(128)), at: random.pick(bytes.count))
+                }
+            }
+            let data = Data(bytes)
+            do { _ = try Shape.infer(from: data) } catch { #expect(!error.description.isEmpty) }
+            do { _ = try SchemaSnapshot(decoding: data) } catch { #expect(!error.description.isEmpty) }
+            do { _ = try UsageManifest(decoding: data) } catch { #expect(!error.description.isEmpty) }
+            var lines = ShapeInference()
+            do { try lines.addJSONLines(data) } catch { #expect(!error.description.isEmpty) }
+        }
+    }
+}
