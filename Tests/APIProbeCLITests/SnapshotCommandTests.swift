@@ -163,4 +163,19 @@ struct SnapshotCommandTests {
             )
         )
     }
+
+    @Test func updateReplacesAnUnreadableSnapshot() throws {
+        let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let snapshot = directory.appendingPathComponent("Snapshots/recipes/search.schema.json")
+        try FileManager.default.createDirectory(
+            at: snapshot.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data("{ not json".utf8).write(to: snapshot)
+        let update = try CommandLineRunner.run(["snapshot", "update"], in: directory)
+        #expect(update.status == 0, "\(update)")
+        #expect(update.standardOutput.contains("replaced unreadable Snapshots/recipes/search.schema.json"))
+        #expect(try CommandLineRunner.run(["snapshot", "check"], in: directory).status == 0)
+    }
 }

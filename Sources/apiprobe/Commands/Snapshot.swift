@@ -121,21 +121,24 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
                 text += out.styled("skipped ", .dim) + "\(endpoint.key): no 2xx JSON samples\n"
                 continue
             }
+            let url = workspace.snapshotURL(for: endpoint.key)
+            let exists = FileManager.default.fileExists(atPath: url.path)
             let old = try? workspace.existingSnapshot(for: endpoint.key)
             let shape = enums ? endpoint.shape : endpoint.shape.keepingEnums(presentIn: old?.shape ?? .empty)
             let snapshot = SchemaSnapshot(shape: shape, sampleCount: endpoint.sampleCount)
             let data = snapshot.encoded()
-            let url = workspace.snapshotURL(for: endpoint.key)
             if let existing = try? Data(contentsOf: url), existing == data {
                 text += out.styled("same    ", .dim) + "\(file)\n"
                 continue
             }
             let verb: String
-            switch (old, dryRun) {
-            case (nil, false): verb = "created "
-            case (nil, true): verb = "would create "
-            case (_, false): verb = "updated "
-            case (_, true): verb = "would update "
+            switch (exists, old == nil, dryRun) {
+            case (false, _, false): verb = "created "
+            case (false, _, true): verb = "would create "
+            case (true, true, false): verb = "replaced unreadable "
+            case (true, true, true): verb = "would replace unreadable "
+            case (true, false, false): verb = "updated "
+            case (true, false, true): verb = "would update "
             }
             text += out.styled(verb, .green) + file + "\n"
             if let old {
