@@ -104,8 +104,8 @@ struct DiffTests {
                     path: "/a",
                     kind: .becameOptional,
                     severity: .breaking,
-                    before: "required",
-                    after: "optional"
+                    before: "integer",
+                    after: "integer"
                 )
         )
         #expect(
@@ -114,8 +114,8 @@ struct DiffTests {
                     path: "/a",
                     kind: .becameRequired,
                     severity: .info,
-                    before: "optional",
-                    after: "required"
+                    before: "integer",
+                    after: "integer"
                 )
         )
     }

@@ -68,7 +68,7 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     public var kind: ChangeKind
     public var severity: ChangeSeverity
-    /// The old types (`string|null`), format or enum values; `nil` when there was none.
+    /// The old types (`string|null`), format, or enum values joined with `|`; `nil` when there was none.
     public var before: String?
     /// The new types, format or enum values; `nil` when there is none.
     public var after: String?
@@ -94,6 +94,7 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
     /// `path kind: before → after`, as one line of text output: `/recipes/*/rank added: integer`.
     public var summary: String {
         let shownPath = path.isEmpty ? "/" : path
+        if kind == .becameOptional || kind == .becameRequired { return "\(shownPath) \(kind)" }
         switch (before, after) {
         case (let b?, let a?): return "\(shownPath) \(kind): \(b) → \(a)"
         case (nil, let a?): return "\(shownPath) \(kind): \(a)"
@@ -380,8 +381,8 @@ public struct SchemaDiff: Sendable, Hashable {
                         path: here,
                         kind: .becameOptional,
                         severity: .breaking,
-                        before: "required",
-                        after: "optional"
+                        before: oldProperty.types.description,
+                        after: newProperty.types.description
                     )
                 )
             } else if !wasRequired && isRequired && !conformance {
@@ -390,8 +391,8 @@ public struct SchemaDiff: Sendable, Hashable {
                         path: here,
                         kind: .becameRequired,
                         severity: .info,
-                        before: "optional",
-                        after: "required"
+                        before: oldProperty.types.description,
+                        after: newProperty.types.description
                     )
                 )
             }
