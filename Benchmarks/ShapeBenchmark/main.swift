@@ -1,1 +1,224 @@
-print("benchmark not built yet")
+// ShapeBenchmark: JSONShape's speed and memory, measured side by side in one run.
+//
+//   swift run -c release ShapeBenchmark [--corpus-mb 100] [--lines-mb 1024]
+//
+// 1. Peak memory while inferring over 1 GB of JSON Lines streamed from a temporary file (target < 64 MiB).
+// 2. Inference throughput over ~100 MB of generated API responses versus JSONSerialization parsing the
+//    same bytes (target ratio ≥ 1.0).
+// 3. Diff of two schemas of 10,000 properties (target < 50 ms).
+import Foundation
+import JSONShape
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// SplitMix64: a seeded generator, so every run measures the same corpus.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func argument(_ name: String, default value: Int) -> Int {
+    let args = CommandLine.arguments
+    if let index = args.firstIndex(of: name), index + 1 < args.count, let parsed = Int(args[index + 1]) {
+        return parsed
+    }
+    return value
+}
+
+let words = [
+    "tomato", "basil", "garlic", "onion", "olive oil", "salt", "pepper", "lemon", "chicken", "rice",
+    "butter", "flour", "sugar", "egg", "milk", "cream", "parsley", "thyme", "carrot", "potato",
+]
+let publishers = ["Closet Cooking", "101 Cookbooks", "The Pioneer Woman", "Simply Recipes", "Two Peas and Their Pod"]
+
+/// One recipe object, as the recipes API returns it.
+func appendRecipe(_ out: inout String, _ rng: inout SeededGenerator, id: Int) {
+    let uuid = UUID().uuidString.lowercased()
+    let rank = Double(rng.next() % 10_000) / 100
+    let day = 1 + Int(rng.next() % 28)
+    let month = 1 + Int(rng.next() % 12)
+    out +=
+        #"{"id":\#(UInt64(1) << 60 + UInt64(id)),"recipe_id":"\#(uuid)","title":"\#(words[Int(rng.next() % 20)].capitalized) \#(words[Int(rng.next() % 20)]) with \#(words[Int(rng.next() % 20)]) \#(id)","#
+    out +=
+        #""publisher":"\#(publishers[Int(rng.next() % 5)])","social_rank":\#(rank),"source_url":"https:\/\/example.com\/recipes\/\#(id)","image_url":"https://images.example.com/\#(id).jpg","#
+    out +=
+        #""published_at":"2026-\#(month < 10 ? "0" : "")\#(month)-\#(day < 10 ? "0" : "")\#(day)T12:00:00Z","author":{"name":"Cook \#(id % 97)","email":"cook\#(id % 97)@example.com"},"#
+    out +=
+        #""nutrition":{"calories":\#(rng.next() % 900),"fat":\#(Double(rng.next() % 500) / 10),"sugar":\#(rng.next() % 2 == 0 ? "null" : String(rng.next() % 40))},"ingredients":["#
+    for k in 0..<Int(4 + rng.next() % 8) {
+        if k > 0 { out += "," }
+        out += #""\#(1 + rng.next() % 4) cups \#(words[Int(rng.next() % 20)])""#
+    }
+    out +=
+        #"],"tags":["quick","dinner"],"rating":\#(rng.next() % 3 == 0 ? "null" : String(Double(rng.next() % 50) / 10))"#
+    if rng.next() % 4 == 0 { out += #","video_url":"https://video.example.com/\#(id)""# }
+    out += "}"
+}
+
+/// A search response with `count` recipes.
+func makeResponse(_ rng: inout SeededGenerator, count: Int, firstID: Int) -> String {
+    var out = #"{"count":\#(count),"page":\#(firstID / max(count, 1)),"recipes":["#
+    for i in 0..<count {
+        if i > 0 { out += "," }
+        appendRecipe(&out, &rng, id: firstID + i)
+    }
+    out += #"],"facets":{"2026-01-01":{"hits":3},"2026-01-02":{"hits":5}}}"#
+    return out
+}
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func peakResidentMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Double(usage.ru_maxrss) / 1024
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+            return Double(usage.ru_maxrss) / 1024 / 1024
+        #endif
+    }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+        return kilobytes / 1024
+    }
+    return 0
+}
+
+/// Resets the peak resident size (Linux ≥ 4.0), so a later phase is measured alone.
+func resetPeak() -> Bool {
+    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+    defer { try? handle.close() }
+    return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+}
+
+func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+
+let linesMB = argument("--lines-mb", default: 1024)
+let corpusMB = argument("--corpus-mb", default: 100)
+
+// MARK: 1. Peak memory over JSON Lines streamed from a file
+
+do {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("shape-benchmark-\(getpid()).jsonl")
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: url) }
+    guard let handle = FileHandle(forWritingAtPath: url.path) else { fatalError("cannot write \(url.path)") }
+    var rng = SeededGenerator(state: 42)
+    var written = 0
+    var buffer = ""
+    var id = 0
+    let target = linesMB << 20
+    while written < target {
+        buffer += makeResponse(&rng, count: 3, firstID: id) + "\n"
+        id += 3
+        if buffer.utf8.count >= 1 << 20 {
+            let data = Data(buffer.utf8)
+            try handle.write(contentsOf: data)
+            written += data.count
+            buffer = ""
+        }
+    }
+    try handle.close()
+    let before = peakResidentMiB()
+    let reset = resetPeak()
+    let start = now()
+    var inference = ShapeInference()
+    try inference.addJSONLines(contentsOf: url)
+    let seconds = now() - start
+    let peak = peakResidentMiB()
+    print(
+        "JSON Lines: \(inference.sampleCount) documents, \(format(Double(written) / 1_048_576, 0)) MiB in \(format(seconds, 2)) s (\(format(Double(written) / 1_048_576 / seconds, 0)) MiB/s)"
+    )
+    print(
+        "  peak resident memory while inferring: \(format(peak)) MiB (target < 64 MiB)\(reset ? "" : " [peak not reset; before: \(format(before)) MiB]")"
+    )
+}
+
+// MARK: 2. Throughput versus JSONSerialization
+
+var rng = SeededGenerator(state: 7)
+var documents: [Data] = []
+var corpusBytes = 0
+var nextID = 0
+while corpusBytes < corpusMB << 20 {
+    let count = 20 + Int(rng.next() % 180)
+    let data = Data(makeResponse(&rng, count: count, firstID: nextID).utf8)
+    nextID += count
+    corpusBytes += data.count
+    documents.append(data)
+}
+let corpusMiB = Double(corpusBytes) / 1_048_576
+
+func measure(_ body: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<3 {
+        let start = now()
+        try body()
+        best = min(best, now() - start)
+    }
+    return best
+}
+
+let foundationSeconds = try measure {
+    for data in documents { _ = try JSONSerialization.jsonObject(with: data) }
+}
+var lastShape = Shape.empty
+let shapeSeconds = try measure {
+    var inference = ShapeInference()
+    for data in documents { try inference.addSample(data) }
+    lastShape = inference.shape
+}
+print("Throughput over \(documents.count) responses, \(format(corpusMiB)) MiB (best of 3):")
+print(
+    "  JSONSerialization parse only: \(format(foundationSeconds * 1000, 0)) ms  \(format(corpusMiB / foundationSeconds, 0)) MiB/s"
+)
+print(
+    "  JSONShape inference:          \(format(shapeSeconds * 1000, 0)) ms  \(format(corpusMiB / shapeSeconds, 0)) MiB/s"
+)
+print(
+    "  ratio (JSONSerialization time / inference time): \(format(foundationSeconds / shapeSeconds, 2)) (target ≥ 1.0)"
+)
+precondition(
+    lastShape.properties["recipes"]?.items?.properties["recipe_id"]?.format == .uuid,
+    "inference lost the uuid format"
+)
+
+// MARK: 3. Diff of two 10,000-property schemas
+
+var oldShape = Shape(types: .object)
+var newShape = Shape(types: .object)
+for index in 0..<10_000 {
+    let key = "field_\(index)"
+    let child = Shape(types: index % 3 == 0 ? .string : .integer, format: index % 3 == 0 ? .dateTime : nil)
+    oldShape.properties[key] = child
+    oldShape.required.insert(key)
+    var changed = child
+    if index % 100 == 0 { changed.types = .number }
+    if index % 250 == 0 { changed.types.insert(.null) }
+    if index % 333 != 0 { newShape.properties[key] = changed }
+    if index % 10 != 0 { newShape.required.insert(key) }
+}
+newShape.required.formIntersection(newShape.properties.keys)
+var diffChanges = 0
+let diffSeconds = measure {
+    diffChanges = SchemaDiff(from: oldShape, to: newShape).changes.count
+}
+print(
+    "Diff of two schemas of 10,000 properties: \(format(diffSeconds * 1000, 2)) ms, \(diffChanges) changes (target < 50 ms)"
+)

@@ -1,1 +1,0 @@
-// The JSONShape module; see DESIGN.md.

@@ -1,0 +1,266 @@
+/// The shape of JSON values: which types were seen, and for objects, arrays and strings what they held.
+///
+/// A shape is what inference builds from samples and what a snapshot stores. Shapes merge: the merge
+/// of the shapes of two sets of samples is the shape of their union, whatever the grouping
+/// (`a.merging(b).merging(c) == a.merging(b.merging(c))`).
+///
+/// ```swift
+/// let shape = try Shape.infer(from: Data(#"{"id": 1, "name": null}"#.utf8))
+/// shape.types                          // [.object]
+/// shape.properties["name"]?.types      // [.null]
+/// shape.required                       // ["id", "name"]
+/// ```
+public struct Shape: Sendable, Hashable {
+    /// The JSON types seen; empty means nothing is known (any value).
+    public var types: JSONTypes {
+        didSet { types = types.normalized }
+    }
+    /// The properties of an object that is a record (fixed keys); empty for a map.
+    public var properties: [String: Shape]
+    /// The properties present in every object sample.
+    public var required: Set<String>
+    /// The format every string sample fits, or `nil`.
+    public var format: StringFormat?
+    /// The string values seen, sorted, when enums were asked for and there were few enough; else `nil`.
+    public var enumValues: [String]?
+
+    /// Property names in the order the samples first showed them (display only; not part of equality).
+    private var firstSeenKeys: [String] = []
+    private var boxedItems: Boxed?
+    private var boxedAdditional: Boxed?
+
+    /// The shape of every array item, or `nil` when no item was seen.
+    public var items: Shape? {
+        get { boxedItems?.value }
+        set { boxedItems = newValue.map(Boxed.init) }
+    }
+
+    /// The shape of every value of an object whose keys are data (ids, dates), stored as JSON Schema's
+    /// `additionalProperties`; `nil` for a record.
+    public var additionalProperties: Shape? {
+        get { boxedAdditional?.value }
+        set { boxedAdditional = newValue.map(Boxed.init) }
+    }
+
+    /// The property names in the order the samples first showed them, for display; names added to
+    /// ``properties`` by hand come last, sorted. Key order is not part of a shape's equality.
+    public var orderedPropertyNames: [String] {
+        var seen = Set<String>()
+        var names: [String] = []
+        for key in firstSeenKeys where properties[key] != nil && seen.insert(key).inserted { names.append(key) }
+        if names.count < properties.count {
+            names += properties.keys.filter { !seen.contains($0) }.sorted()
+        }
+        return names
+    }
+
+    /// Records the order in which property names were first seen.
+    mutating func setFirstSeenKeys(_ keys: [String]) {
+        firstSeenKeys = keys
+    }
+
+    public static func == (lhs: Shape, rhs: Shape) -> Bool {
+        lhs.types == rhs.types && lhs.properties == rhs.properties && lhs.required == rhs.required
+            && lhs.format == rhs.format && lhs.enumValues == rhs.enumValues && lhs.boxedItems == rhs.boxedItems
+            && lhs.boxedAdditional == rhs.boxedAdditional
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(types)
+        hasher.combine(properties)
+        hasher.combine(required)
+        hasher.combine(format)
+        hasher.combine(enumValues)
+        hasher.combine(boxedItems)
+        hasher.combine(boxedAdditional)
+    }
+
+    /// Whether objects of this shape are maps (dynamic keys) rather than records.
+    public var isMap: Bool { boxedAdditional != nil }
+
+    public init(
+        types: JSONTypes = [],
+        properties: [String: Shape] = [:],
+        required: Set<String> = [],
+        items: Shape? = nil,
+        additionalProperties: Shape? = nil,
+        format: StringFormat? = nil,
+        enumValues: [String]? = nil
+    ) {
+        self.types = types.normalized
+        self.properties = properties
+        self.required = required
+        self.format = format
+        self.enumValues = enumValues
+        self.boxedItems = items.map(Boxed.init)
+        self.boxedAdditional = additionalProperties.map(Boxed.init)
+    }
+
+    /// The shape that knows nothing: the identity of ``merging(_:options:)``.
+    public static let empty = Shape()
+
+    private indirect enum Boxed: Sendable, Hashable {
+        case some(Shape)
+        init(_ value: Shape) { self = .some(value) }
+        var value: Shape {
+            switch self {
+            case .some(let shape): return shape
+            }
+        }
+    }
+}
+
+/// How inference reads samples.
+///
+/// ```swift
+/// var options = InferenceOptions()
+/// options.detectsEnums = true
+/// ```
+public struct InferenceOptions: Sendable, Hashable {
+    /// Record the string values of a field as an `enum` when there are at most ``maximumEnumValues``.
+    public var detectsEnums: Bool
+    /// The most distinct strings an enum holds; more make the field a plain string.
+    public var maximumEnumValues: Int
+    /// Recognise objects whose keys are data (all integers, UUIDs or dates) as maps.
+    public var detectsMaps: Bool
+    /// An object with more distinct keys than this across samples is stored as a map.
+    public var maximumProperties: Int
+    /// The deepest nesting of arrays and objects read; deeper input is an error, not a crash.
+    public var maximumDepth: Int
+
+    public init(
+        detectsEnums: Bool = false,
+        maximumEnumValues: Int = 16,
+        detectsMaps: Bool = true,
+        maximumProperties: Int = 1_000,
+        maximumDepth: Int = 512
+    ) {
+        self.detectsEnums = detectsEnums
+        self.maximumEnumValues = maximumEnumValues
+        self.detectsMaps = detectsMaps
+        self.maximumProperties = maximumProperties
+        self.maximumDepth = maximumDepth
+    }
+}
+
+extension Shape {
+    /// The shape of the samples of both shapes.
+    ///
+    /// A property is required only when both sides require it; types, formats and enums are joined;
+    /// a map absorbs a record's properties into its value shape. The operation is associative and
+    /// commutative, with ``empty`` as identity.
+    ///
+    /// ```swift
+    /// let both = first.merging(second)
+    /// ```
+    /// - Complexity: O(*n*) in the size of both shapes.
+    public func merging(_ other: Shape, options: InferenceOptions = InferenceOptions()) -> Shape {
+        var result = self
+        result.merge(other, options: options)
+        return result
+    }
+
+    /// Merges `other` into this shape; see ``merging(_:options:)``.
+    public mutating func merge(_ other: Shape, options: InferenceOptions = InferenceOptions()) {
+        let mine = types
+        let theirs = other.types
+        types = mine.union(theirs)
+
+        // Strings: the format and enum survive only when both sides agree (a side without strings is neutral).
+        if !theirs.contains(.string) {
+            // keep ours
+        } else if !mine.contains(.string) {
+            format = other.format
+            enumValues = other.enumValues
+        } else {
+            if format != other.format { format = nil }
+            if let a = enumValues, let b = other.enumValues {
+                let union = Set(a).union(b)
+                enumValues = union.count <= options.maximumEnumValues ? union.sorted() : nil
+            } else {
+                enumValues = nil
+            }
+        }
+
+        // Arrays: items merged across every element.
+        if let otherItems = other.items {
+            if var ownItems = items {
+                ownItems.merge(otherItems, options: options)
+                items = ownItems
+            } else {
+                items = otherItems
+            }
+        }
+
+        // Objects.
+        if !theirs.contains(.object) {
+            return
+        }
+        if !mine.contains(.object) {
+            properties = other.properties
+            firstSeenKeys = other.firstSeenKeys
+            required = other.required
+            additionalProperties = other.additionalProperties
+            return
+        }
+        if isMap || other.isMap {
+            var value = additionalProperties ?? .empty
+            for shape in properties.values { value.merge(shape, options: options) }
+            if let otherValue = other.additionalProperties { value.merge(otherValue, options: options) }
+            for shape in other.properties.values { value.merge(shape, options: options) }
+            properties = [:]
+            firstSeenKeys = []
+            required = []
+            additionalProperties = value
+            return
+        }
+        required.formIntersection(other.required)
+        let known = Set(firstSeenKeys)
+        firstSeenKeys += other.orderedPropertyNames.filter { !known.contains($0) && properties[$0] == nil }
+        for (key, shape) in other.properties {
+            if var own = properties[key] {
+                own.merge(shape, options: options)
+                properties[key] = own
+            } else {
+                properties[key] = shape
+            }
+        }
+        if properties.count > options.maximumProperties {
+            var value = Shape.empty
+            for shape in properties.values { value.merge(shape, options: options) }
+            properties = [:]
+            firstSeenKeys = []
+            required = []
+            additionalProperties = value
+        }
+    }
+}
+
+extension Shape {
+    /// Whether this shape or any shape inside it holds an enum.
+    public var containsEnums: Bool {
+        if enumValues != nil { return true }
+        if items?.containsEnums == true || additionalProperties?.containsEnums == true { return true }
+        return properties.values.contains { $0.containsEnums }
+    }
+
+    /// This shape with enums kept only at the paths where `reference` has one, so a shape inferred with
+    /// enums compares fairly with a snapshot that has enums in some places only.
+    ///
+    /// ```swift
+    /// let inferred = try Shape.infer(from: body, options: InferenceOptions(detectsEnums: true))
+    /// let comparable = inferred.keepingEnums(presentIn: snapshot.shape)
+    /// ```
+    public func keepingEnums(presentIn reference: Shape) -> Shape {
+        var result = self
+        if reference.enumValues == nil { result.enumValues = nil }
+        if let items = result.items { result.items = items.keepingEnums(presentIn: reference.items ?? .empty) }
+        if let value = result.additionalProperties {
+            result.additionalProperties = value.keepingEnums(presentIn: reference.additionalProperties ?? .empty)
+        }
+        for (key, property) in result.properties {
+            result.properties[key] = property.keepingEnums(presentIn: reference.properties[key] ?? .empty)
+        }
+        return result
+    }
+}

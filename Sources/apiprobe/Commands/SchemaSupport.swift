@@ -1,0 +1,92 @@
+import Foundation
+import HTTPFixtures
+import JSONShape
+
+extension JSONShapeError: BadInput {}
+
+/// Reading schema inputs and printing diffs, shared by `schema` and `snapshot`.
+enum SchemaInput {
+    /// Whether a file holds JSON Lines, by its extension.
+    static func isJSONLines(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson")
+    }
+
+    /// Adds the samples of a file (one document, or JSON Lines) to an inference.
+    static func addSamples(from path: String, to inference: inout ShapeInference) throws(JSONShapeError) {
+        let url = URL(fileURLWithPath: path)
+        if isJSONLines(path) {
+            try inference.addJSONLines(contentsOf: url, file: path)
+        } else {
+            try inference.addSample(try read(path), file: path)
+        }
+    }
+
+    static func read(_ path: String) throws(JSONShapeError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw JSONShapeError(file: path, location: .input, expected: "a readable file", found: "no such file")
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw JSONShapeError(
+                file: path,
+                location: .input,
+                expected: "a readable file",
+                found: isDirectory.boolValue ? "a folder" : "a file that cannot be read"
+            )
+        }
+        return data
+    }
+
+    /// One side of `schema diff`: a `*.schema.json` snapshot, or samples.
+    static func shape(of path: String, detectsEnums: Bool) throws(JSONShapeError) -> Shape {
+        if path.lowercased().hasSuffix(".schema.json") {
+            return try SchemaSnapshot(decoding: read(path), file: path).shape
+        }
+        var inference = ShapeInference(options: InferenceOptions(detectsEnums: detectsEnums))
+        try addSamples(from: path, to: &inference)
+        return inference.shape
+    }
+
+    static func usage(at path: String?) throws(JSONShapeError) -> UsageManifest? {
+        guard let path else { return nil }
+        return try UsageManifest(decoding: read(path), file: path)
+    }
+}
+
+/// Text output of changes: one line a change, severity marked (coloured on a terminal), a summary line.
+enum ChangeReport {
+    static func line(for change: SchemaChange, on terminal: Terminal) -> String {
+        let label = change.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+        let styled: String
+        switch change.severity {
+        case .breaking: styled = terminal.styled(label, .red)
+        case .warning: styled = terminal.styled(label, .yellow)
+        default: styled = terminal.styled(label, .dim)
+        }
+        return "\(styled) \(change.summary)"
+    }
+
+    static func summary(_ diff: SchemaDiff) -> String {
+        let warnings = diff.warningCount == 1 ? "1 warning" : "\(diff.warningCount) warnings"
+        return "\(diff.breakingCount) breaking, \(warnings), \(diff.infoCount) info"
+    }
+
+    static func text(for diff: SchemaDiff, on terminal: Terminal) -> String {
+        var out = ""
+        for change in diff.changes { out += line(for: change, on: terminal) + "\n" }
+        if diff.changes.isEmpty {
+            out += "No changes.\n"
+        } else {
+            let summary = summary(diff)
+            out += (diff.hasBreakingChanges ? terminal.styled(summary, .bold) : summary) + "\n"
+        }
+        return out
+    }
+}
+
+/// The output formats of `schema diff` and `snapshot check`.
+enum ReportFormat: String, CaseIterable, Sendable {
+    case text
+    case json
+}

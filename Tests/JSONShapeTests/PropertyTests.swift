@@ -1,0 +1,78 @@
+import Foundation
+import JSONShape
+import Testing
+
+/// Property-style tests over random documents from a seeded generator; the seed is printed (replay with
+/// `APIPROBE_SEED=<seed> swift test --filter PropertyTests`).
+struct PropertyTests {
+    @Test func mergeIsAssociativeAndCommutative() throws {
+        let seed = seedFromEnvironment()
+        print("PropertyTests.mergeIsAssociativeAndCommutative seed: \(seed)")
+        var random = RandomJSON(seed: seed)
+        for round in 0..<300 {
+            let (a, b, c) = (random.document(), random.document(), random.document())
+            let options = InferenceOptions(detectsEnums: round % 2 == 0, maximumEnumValues: 3, maximumProperties: 6)
+            let sa = try Shape.infer(from: Data(a.utf8), options: options)
+            let sb = try Shape.infer(from: Data(b.utf8), options: options)
+            let sc = try Shape.infer(from: Data(c.utf8), options: options)
+            let left = sa.merging(sb, options: options).merging(sc, options: options)
+            let right = sa.merging(sb.merging(sc, options: options), options: options)
+            #expect(left == right, "seed \(seed), round \(round): \(a) | \(b) | \(c)")
+            #expect(
+                sa.merging(sb, options: options) == sb.merging(sa, options: options),
+                "seed \(seed), round \(round)"
+            )
+            #expect(sa.merging(.empty, options: options) == sa)
+
+            var streamed = ShapeInference(options: options)
+            for text in [a, b, c] { try streamed.addSample(Data(text.utf8)) }
+            #expect(
+                streamed.shape == left,
+                "streaming differs from merging; seed \(seed), round \(round): \(a) | \(b) | \(c)"
+            )
+        }
+    }
+
+    @Test func snapshotCodecRoundTripsExactly() throws {
+        let seed = seedFromEnvironment()
+        print("PropertyTests.snapshotCodecRoundTripsExactly seed: \(seed)")
+        var random = RandomJSON(seed: seed)
+        for round in 0..<300 {
+            var inference = ShapeInference(options: InferenceOptions(detectsEnums: round % 2 == 0))
+            for _ in 0..<3 { try inference.addSample(Data(random.document().utf8)) }
+            let snapshot = SchemaSnapshot(shape: inference.shape, sampleCount: inference.sampleCount)
+            let bytes = snapshot.encoded()
+            let decoded = try SchemaSnapshot(decoding: bytes)
+            #expect(decoded == snapshot, "seed \(seed), round \(round)")
+            #expect(decoded.encoded() == bytes, "seed \(seed), round \(round)")
+            #expect(SchemaDiff(from: snapshot.shape, to: decoded.shape).changes.isEmpty)
+        }
+    }
+}
+
+/// Damaged input never crashes a reader: it is read, or refused with a positioned error.
+struct DamagedInputTests {
+    @Test func damagedDocumentsAreReadOrRefused() throws {
+        let seed = seedFromEnvironment()
+        print("DamagedInputTests.damagedDocumentsAreReadOrRefused seed: \(seed)")
+        var random = RandomJSON(seed: seed)
+        let schema = SchemaSnapshot(shape: try infer(#"{"a": [{"b": "2026-11-22", "c": null}], "m": {"1": 2}}"#), sampleCount: 1)
+        let inputs = [Array(schema.encoded()), Array(UsageManifest(paths: ["/a", "/b/*"]).encoded())]
+        for round in 0..<500 {
+            var bytes = round % 5 == 0 ? inputs[round % 2] : Array(random.document().utf8)
+            for _ in 0..<(1 + random.pick(3)) where !bytes.isEmpty {
+                switch random.pick(3) {
+                case 0: bytes[random.pick(bytes.count)] = UInt8(random.pick(256))
+                case 1: bytes.removeSubrange(random.pick(bytes.count)...)
+                default: bytes.insert(UInt8(random.pick(128)), at: random.pick(bytes.count))
+                }
+            }
+            let data = Data(bytes)
+            do { _ = try Shape.infer(from: data) } catch { #expect(!error.description.isEmpty) }
+            do { _ = try SchemaSnapshot(decoding: data) } catch { #expect(!error.description.isEmpty) }
+            do { _ = try UsageManifest(decoding: data) } catch { #expect(!error.description.isEmpty) }
+            var lines = ShapeInference()
+            do { try lines.addJSONLines(data) } catch { #expect(!error.description.isEmpty) }
+        }
+    }
+}
