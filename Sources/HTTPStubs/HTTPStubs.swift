@@ -1,1 +1,0 @@
-// The HTTPStubs module; see DESIGN.md.

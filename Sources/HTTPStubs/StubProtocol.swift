@@ -1,0 +1,212 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// MARK: One URLProtocol class per stub set
+//
+// On Linux a URLProtocol sees neither the session's `httpAdditionalHeaders` nor the test's task-local
+// values, so nothing in a request can say which stub set it belongs to. The protocol class can: every
+// stub set gets its own class, a generic subclass specialised on a marker type built from the set's
+// slot number (one nested generic per binary digit, so the depth stays logarithmic), and the class
+// finds its set through `ObjectIdentifier(Self.self)`.
+
+protocol SlotMarker {
+    static var withZero: any SlotMarker.Type { get }
+    static var withOne: any SlotMarker.Type { get }
+    static var protocolClass: StubURLProtocol.Type { get }
+}
+
+extension SlotMarker {
+    static var withZero: any SlotMarker.Type { SlotDigit0<Self>.self }
+    static var withOne: any SlotMarker.Type { SlotDigit1<Self>.self }
+    static var protocolClass: StubURLProtocol.Type { SlotURLProtocol<Self>.self }
+}
+
+enum SlotEnd: SlotMarker {}
+enum SlotDigit0<Rest: SlotMarker>: SlotMarker {}
+enum SlotDigit1<Rest: SlotMarker>: SlotMarker {}
+
+/// The protocol class of one slot.
+final class SlotURLProtocol<Marker: SlotMarker>: StubURLProtocol {}
+
+/// The protocol class registered with `URLProtocol.registerClass` for the global mode.
+final class GlobalStubURLProtocol: StubURLProtocol {}
+
+/// Which stub set each protocol class serves.
+///
+/// Slots are never reused: a session that outlives its stub set then fails with a clear error instead
+/// of being answered by an unrelated set that took over the slot. A class costs a few hundred bytes of
+/// metadata, so even a test run that makes a hundred thousand sets stays small.
+enum StubRegistry {
+    private struct Entry {
+        weak var set: StubSet?
+    }
+
+    private struct State {
+        var nextSlot = 0
+        var sets: [ObjectIdentifier: Entry] = [:]
+        var global: Entry?
+    }
+
+    private static let state = LockedBox(State())
+
+    /// The protocol class of a new slot.
+    static func makeProtocolClass() -> StubURLProtocol.Type {
+        let slot = state.withLock { state -> Int in
+            defer { state.nextSlot += 1 }
+            return state.nextSlot
+        }
+        return markerType(for: slot).protocolClass
+    }
+
+    /// Makes `protocolClass` answer from `set`.
+    static func bind(_ protocolClass: StubURLProtocol.Type, to set: StubSet) {
+        state.withLock { $0.sets[ObjectIdentifier(protocolClass)] = Entry(set: set) }
+    }
+
+    static func unregister(_ protocolClass: StubURLProtocol.Type) {
+        state.withLock { _ = $0.sets.removeValue(forKey: ObjectIdentifier(protocolClass)) }
+    }
+
+    static func set(for protocolClass: StubURLProtocol.Type) -> StubSet? {
+        if protocolClass == GlobalStubURLProtocol.self {
+            return state.withLock { $0.global?.set }
+        }
+        return state.withLock { $0.sets[ObjectIdentifier(protocolClass)]?.set }
+    }
+
+    /// Sets the set that answers the global protocol class; returns the one it replaces.
+    @discardableResult
+    static func setGlobal(_ set: StubSet?) -> StubSet? {
+        state.withLock { state in
+            let previous = state.global?.set
+            state.global = set.map { Entry(set: $0) }
+            return previous
+        }
+    }
+
+    static func markerType(for slot: Int) -> any SlotMarker.Type {
+        var type: any SlotMarker.Type = SlotEnd.self
+        var remaining = slot
+        repeat {
+            type = remaining & 1 == 0 ? type.withZero : type.withOne
+            remaining >>= 1
+        } while remaining > 0
+        return type
+    }
+}
+
+/// Moves a non-Sendable Foundation object to the queue that delivers its response. The URL loading
+/// system calls a protocol's client from any thread; the object is only used there.
+struct UncheckedTransfer<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+/// The URLProtocol that answers requests from a stub set. Never used directly: each set has its own
+/// subclass (see ``StubSet/sessionConfiguration(from:)``).
+class StubURLProtocol: URLProtocol {
+    private let isStopped = LockedBox(false)
+
+    override class func canInit(with request: URLRequest) -> Bool {
+        // A stub set's session never reaches the network: requests that match nothing fail with a
+        // diagnostic instead. The global class answers only while a set is installed.
+        if self == GlobalStubURLProtocol.self { return StubRegistry.set(for: self) != nil }
+        return true
+    }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override class func requestIsCacheEquivalent(_ a: URLRequest, to b: URLRequest) -> Bool { false }
+
+    override func startLoading() {
+        let request = StubRequest(self.request)
+        let outcome: StubOutcome
+        if let set = StubRegistry.set(for: type(of: self)) {
+            outcome = set.answer(request)
+        } else {
+            outcome = .failure(
+                URLError(.unknown, userInfo: [
+                    NSLocalizedDescriptionKey: "HTTPStubs: the StubSet of this session was released; keep the StubSet alive as long as the sessions made from its configuration",
+                    NSURLErrorFailingURLErrorKey: request.url,
+                ]),
+                latency: .zero
+            )
+        }
+        let transfer = UncheckedTransfer(value: self)
+        let deliver: @Sendable () -> Void = { transfer.value.deliver(outcome) }
+        let latency = outcome.latency
+        if latency > .zero {
+            let (seconds, attoseconds) = latency.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: deliver)
+        } else {
+            DispatchQueue.global().async(execute: deliver)
+        }
+    }
+
+    override func stopLoading() {
+        isStopped.withLock { $0 = true }
+    }
+
+    private func deliver(_ outcome: StubOutcome) {
+        guard !isStopped.withLock({ $0 }), let client else { return }
+        switch outcome {
+        case .failure(let error, _):
+            client.urlProtocol(self, didFailWithError: error)
+        case .response(let response, let url, _):
+            var headers = response.headers
+            var body = response.body
+            var failure: URLError?
+            switch response.fault?.storage {
+            case .dropped(let bytes)?:
+                body = body.prefix(bytes)
+                failure = URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: url])
+            case .malformed?:
+                body = body.isEmpty ? Data("{".utf8) : body.prefix(max(1, body.count / 2))
+            case .error(let code)?:
+                client.urlProtocol(self, didFailWithError: URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url]))
+                return
+            case nil:
+                break
+            }
+            #if canImport(FoundationNetworking)
+            // swift-corelibs-foundation treats a 401 with a `WWW-Authenticate` challenge as the start of
+            // its authentication path and, with no credential to offer, never completes the task. Apple's
+            // Foundation hands such a response to the client; so that clients see the same on Linux, the
+            // challenge travels as `X-WWW-Authenticate` there.
+            if response.status == 401, let name = headers.keys.first(where: { $0.caseInsensitiveCompare("WWW-Authenticate") == .orderedSame }) {
+                headers["X-WWW-Authenticate"] = headers.removeValue(forKey: name)
+            }
+            #endif
+            if failure == nil, !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
+                headers["Content-Length"] = String(body.count)
+            }
+            guard let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: headers) else {
+                client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+                return
+            }
+            client.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
+            // One didLoad call: on Linux several calls deliver only the last chunk.
+            if !body.isEmpty { client.urlProtocol(self, didLoad: body) }
+            if let failure {
+                client.urlProtocol(self, didFailWithError: failure)
+            } else {
+                client.urlProtocolDidFinishLoading(self)
+            }
+        }
+    }
+}
+
+/// What a stub set decided for one request.
+enum StubOutcome: Sendable {
+    case response(StubResponse, url: URL, latency: Duration)
+    case failure(URLError, latency: Duration)
+
+    var latency: Duration {
+        switch self {
+        case .response(_, _, let latency), .failure(_, let latency): return latency
+        }
+    }
+}

@@ -1,0 +1,362 @@
+#if canImport(FoundationNetworking)
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+
+/// A set of stubs that answers the requests of the sessions made from its configuration, offline.
+///
+/// Each set is isolated: tests that run in parallel, each with its own set, never see each other's
+/// stubs or requests, even for the same URL.
+///
+/// ```swift
+/// let stubs = StubSet()
+/// try stubs.stubAll(from: FixtureStore(relativeTo: #filePath), in: "recipes")
+/// stubs.stub(.get("https://recipes.example.com/api/get").query(["rId": "0"]), response: .status(404))
+/// let service = NetworkService(baseURL: url, configuration: stubs.sessionConfiguration())
+/// ```
+///
+/// **Order.** The most recently added stub that matches answers, so a test can override a general stub
+/// with a specific one. A stub with several responses gives them in turn and repeats the last.
+///
+/// **No match.** A request that matches no stub fails with a `URLError` (`.resourceUnavailable`) whose
+/// description lists the closest stubs and why each did not match; it never reaches the network.
+///
+/// **Redirects.** A 301, 302, 303, 307 or 308 response with a `Location` is followed inside the set, as
+/// URLSession would (303, and 301/302 after a POST, become GET), up to 16 hops: the client receives the
+/// final response, whose `url` is the last location, and the request log holds every hop. The session
+/// delegate's `willPerformHTTPRedirection` is not called (on Linux a URLProtocol that reports a redirect
+/// crashes the process). Set ``followsRedirects`` to `false` to receive the 3xx response itself.
+///
+/// **401 challenges.** On Linux, swift-corelibs-foundation starts its authentication path on a 401
+/// with a `WWW-Authenticate` challenge and, with no credential, never completes the task; the stub
+/// layer therefore serves that header as `X-WWW-Authenticate` on Linux, so the client receives the 401
+/// as it does on Apple platforms.
+///
+/// **Bodies.** Matchers read a request's body from `httpBody` or `httpBodyStream`. A body given to
+/// `upload(for:from:)` is not visible to a URLProtocol on Linux: set `httpBody` on the request instead.
+///
+/// Keep the set alive as long as the sessions made from its configuration: a request that arrives
+/// after the set is released fails with an error that says so.
+public final class StubSet: Sendable {
+    private let state = LockedBox(State())
+    private let protocolClass: StubURLProtocol.Type
+    private let redirects = LockedBox(true)
+
+    /// Whether 3xx responses with a `Location` are followed inside the set (the default), as URLSession does.
+    public var followsRedirects: Bool {
+        get { redirects.withLock { $0 } }
+        set { redirects.withLock { $0 = newValue } }
+    }
+
+    public init() {
+        protocolClass = StubRegistry.makeProtocolClass()
+        StubRegistry.bind(protocolClass, to: self)
+    }
+
+    deinit {
+        StubRegistry.unregister(protocolClass)
+    }
+
+    // MARK: Sessions
+
+    /// A configuration whose sessions are answered by this set only.
+    ///
+    /// It copies `base` (ephemeral by default), puts the set's protocol class first and turns off the
+    /// credential store, the URL cache and cookies, so a stubbed 401 with `WWW-Authenticate` reaches the
+    /// client instead of the authentication path.
+    public func sessionConfiguration(from base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        // swift-format-ignore: NeverForceUnwrap
+        let configuration = base.copy() as! URLSessionConfiguration
+        let others = (configuration.protocolClasses ?? []).filter { !($0 is StubURLProtocol.Type) }
+        configuration.protocolClasses = [protocolClass] + others
+        configuration.urlCredentialStorage = nil
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    /// A new session answered by this set.
+    public func makeSession(delegate: (any URLSessionDelegate)? = nil) -> URLSession {
+        URLSession(configuration: sessionConfiguration(), delegate: delegate, delegateQueue: nil)
+    }
+
+    /// Answers requests made through `URLSession.shared` (and any session whose configuration does not
+    /// name another protocol) until ``uninstallGlobally()``, for apps with a networking singleton.
+    ///
+    /// There is one global slot per process, so tests that use it must not run in parallel with each
+    /// other (`@Suite(.serialized)`). Installing a set replaces the one installed before.
+    ///
+    /// The global protocol class is registered with `URLProtocol.registerClass` on first use and stays
+    /// registered (it declines every request while no set is installed). On Linux, `URLSession.shared`
+    /// takes the registered classes when it is first used: install a set before the code under test
+    /// first touches `URLSession.shared`.
+    public func installGlobally() {
+        StubRegistry.setGlobal(self)
+        Self.registerGlobalClass
+    }
+
+    /// Stops answering global requests, if this set is the one installed.
+    public func uninstallGlobally() {
+        guard StubRegistry.set(for: GlobalStubURLProtocol.self) === self else { return }
+        StubRegistry.setGlobal(nil)
+    }
+
+    private static let registerGlobalClass: Void = {
+        _ = URLProtocol.registerClass(GlobalStubURLProtocol.self)
+    }()
+
+    // MARK: Stubs
+
+    /// Adds a stub that gives `response` to every request `matcher` accepts.
+    @discardableResult
+    public func stub(_ matcher: RequestMatcher, response: StubResponse, name: String? = nil) -> StubHandle {
+        stub(matcher, responses: [response], name: name)
+    }
+
+    /// Adds a stub that gives `responses` in turn, then repeats the last: `[.status(503), .json(…)]`.
+    @discardableResult
+    public func stub(_ matcher: RequestMatcher, responses: [StubResponse], name: String? = nil) -> StubHandle {
+        precondition(!responses.isEmpty, "a stub needs at least one response")
+        return state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            let stub = Stub(id: id, name: name ?? matcher.description, matcher: matcher, responses: responses)
+            state.stubs[id] = stub
+            if let method = matcher.exactMethod, let path = matcher.exactPath {
+                state.index["\(method) \(path)", default: []].append(id)
+            } else {
+                state.unindexed.append(id)
+            }
+            return StubHandle(id: id, name: stub.name)
+        }
+    }
+
+    /// Adds a stub that answers the recorded request of a fixture with its recorded response.
+    ///
+    /// The request must have the recorded method, scheme, host, path and query items (no more, no
+    /// fewer); a query item whose recorded value was redacted matches any value.
+    @discardableResult
+    public func stub(_ exchange: Exchange, name: String? = nil) -> StubHandle {
+        stub(Self.matcher(for: exchange.request), response: .fixture(exchange), name: name ?? "\(exchange.request.method) \(exchange.request.url)")
+    }
+
+    /// Adds a stub for every fixture below `api` in `store` (every fixture when `api` is `nil`), named after its file.
+    @discardableResult
+    public func stubAll(from store: FixtureStore, in api: String? = nil) throws(FixtureError) -> [StubHandle] {
+        var handles: [StubHandle] = []
+        for name in store.names(in: api) {
+            handles.append(stub(try store.exchange(named: name), name: name))
+        }
+        return handles
+    }
+
+    /// Removes a stub; requests it would have answered go to the next match.
+    public func remove(_ handle: StubHandle) {
+        state.withLock { state in
+            if let removed = state.stubs.removeValue(forKey: handle.id) { state.removedHits[handle.id] = removed.hits }
+        }
+    }
+
+    /// Removes every stub and clears the request log.
+    public func reset() {
+        state.withLock { $0 = State(nextID: $0.nextID) }
+    }
+
+    static func matcher(for request: RecordedRequest) -> RequestMatcher {
+        var matcher = RequestMatcher().method(request.method)
+        guard let components = URLComponents(string: request.url) else { return matcher.path(request.url) }
+        if let scheme = components.scheme { matcher = matcher.scheme(scheme) }
+        if let host = components.host { matcher = matcher.host(host, port: components.port) }
+        matcher = matcher.path(components.path.isEmpty ? "/" : components.path)
+        let items = components.queryItems ?? []
+        let redacted = Set(items.filter { $0.value.map(Self.isRedactionMarker) ?? false }.map(\.name))
+        let fixed = items.filter { !redacted.contains($0.name) }
+        let recorded = items.map(\.name)
+        matcher = matcher.adding(.init(items.isEmpty ? "no query" : "query \(components.percentEncodedQuery ?? "")") { actual in
+            let actualItems = actual.queryItems
+            for item in fixed where !actualItems.contains(where: { $0.name == item.name && $0.value == item.value }) {
+                if actualItems.contains(where: { $0.name == item.name }) {
+                    return "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(actualItems.filter { $0.name == item.name }.map { $0.value ?? "" }.joined(separator: ", "))"
+                }
+                return "query item \(item.name) missing"
+            }
+            for name in redacted where !actualItems.contains(where: { $0.name == name }) {
+                return "query item \(name) missing"
+            }
+            if let extra = actualItems.first(where: { !recorded.contains($0.name) }) {
+                return "query has unexpected item \(extra.name)"
+            }
+            return nil
+        })
+        return matcher
+    }
+
+    static func isRedactionMarker(_ value: String) -> Bool {
+        value == "REDACTED" || value == "[REDACTED]" || value == "<redacted>"
+    }
+
+    // MARK: Request log and verification
+
+    /// Every request the set received, in order (redirect hops included).
+    public var requests: [StubRequest] { state.withLock { $0.log.map(\.request) } }
+
+    /// Every request with the stub that answered it.
+    public var log: [LoggedRequest] { state.withLock { $0.log } }
+
+    /// The requests that matched no stub.
+    public var unmatchedRequests: [StubRequest] { state.withLock { $0.log.filter { $0.stub == nil }.map(\.request) } }
+
+    /// How many requests a stub answered.
+    public func hitCount(of handle: StubHandle) -> Int {
+        state.withLock { $0.stubs[handle.id]?.hits ?? $0.removedHits[handle.id] ?? 0 }
+    }
+
+    /// The logged requests that `matcher` accepts.
+    public func requests(matching matcher: RequestMatcher) -> [StubRequest] {
+        requests.filter { request in matcher.conditions.allSatisfy { $0.evaluate(request) == nil } }
+    }
+
+    /// Throws unless the stub answered exactly `count` requests.
+    public func verify(_ handle: StubHandle, calledTimes count: Int) throws(StubVerificationError) {
+        let hits = hitCount(of: handle)
+        guard hits == count else {
+            throw StubVerificationError(message: "stub \"\(handle.name)\" was called \(hits) time(s), expected \(count)")
+        }
+    }
+
+    /// Throws when a request matched no stub, listing them.
+    public func verifyNoUnmatchedRequests() throws(StubVerificationError) {
+        let unmatched = unmatchedRequests
+        guard unmatched.isEmpty else {
+            throw StubVerificationError(message: "\(unmatched.count) request(s) matched no stub: " + unmatched.map { "\($0.method) \($0.url.absoluteString)" }.joined(separator: "; "))
+        }
+    }
+
+    // MARK: Answering
+
+    func answer(_ first: StubRequest) -> StubOutcome {
+        var request = first
+        var latency = Duration.zero
+        for _ in 0..<17 {
+            let candidates = state.withLock { $0.candidates(for: request) }
+            guard let chosen = candidates.first(where: { stub in stub.matcher.conditions.allSatisfy { $0.evaluate(request) == nil } }) else {
+                let message = diagnose(request)
+                state.withLock { $0.log.append(LoggedRequest(request: request, stub: nil, status: nil)) }
+                return .failure(
+                    URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: request.url]),
+                    latency: latency
+                )
+            }
+            let response = state.withLock { state -> StubResponse in
+                let hits = state.stubs[chosen.id]?.hits ?? 0
+                state.stubs[chosen.id]?.hits = hits + 1
+                let response = chosen.responses[min(hits, chosen.responses.count - 1)]
+                state.log.append(LoggedRequest(request: request, stub: StubHandle(id: chosen.id, name: chosen.name), status: response.fault == nil ? response.status : nil))
+                return response
+            }
+            latency += response.latency
+            guard followsRedirects, response.fault == nil, [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.headers.first(where: { $0.key.caseInsensitiveCompare("Location") == .orderedSame })?.value,
+                let next = URL(string: location, relativeTo: request.url)?.absoluteURL
+            else {
+                return .response(response, url: request.url, latency: latency)
+            }
+            let becomesGet = response.status == 303 || ([301, 302].contains(response.status) && request.method == "POST")
+            request = StubRequest(
+                method: becomesGet ? "GET" : request.method,
+                url: next,
+                headers: request.headers,
+                body: becomesGet ? nil : request.body
+            )
+        }
+        return .failure(URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]), latency: latency)
+    }
+
+    /// The message of a request that matched nothing: the closest stubs and why each did not match.
+    func diagnose(_ request: StubRequest) -> String {
+        let stubs = state.withLock { Array($0.stubs.values) }
+        var lines = ["HTTPStubs: no stub matches \(request.method) \(request.url.absoluteString)"]
+        if stubs.isEmpty {
+            lines.append("The stub set has no stubs.")
+            return lines.joined(separator: "\n")
+        }
+        let ranked = stubs.map { stub -> (stub: Stub, passed: Int, reasons: [String]) in
+            let reasons = stub.matcher.conditions.compactMap { $0.evaluate(request) }
+            return (stub, stub.matcher.conditions.count - reasons.count, reasons)
+        }
+        .sorted { ($0.passed, $0.stub.id) > ($1.passed, $1.stub.id) }
+        lines.append("Closest stubs (\(min(3, ranked.count)) of \(stubs.count)):")
+        for (offset, entry) in ranked.prefix(3).enumerated() {
+            lines.append("  \(offset + 1). \(entry.stub.name): \(entry.reasons.joined(separator: "; "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension StubSet {
+    private struct State {
+        var nextID = 0
+        var stubs: [Int: Stub] = [:]
+        var index: [String: [Int]] = [:]
+        var unindexed: [Int] = []
+        var log: [LoggedRequest] = []
+        var removedHits: [Int: Int] = [:]
+
+        /// The stubs that may match, most recent first.
+        func candidates(for request: StubRequest) -> [Stub] {
+            let bucket = index["\(request.method) \(request.path)"] ?? []
+            var result: [Stub] = []
+            result.reserveCapacity(bucket.count + unindexed.count)
+            var i = bucket.count - 1
+            var j = unindexed.count - 1
+            while i >= 0 || j >= 0 {
+                let id: Int
+                if j < 0 || (i >= 0 && bucket[i] > unindexed[j]) {
+                    id = bucket[i]
+                    i -= 1
+                } else {
+                    id = unindexed[j]
+                    j -= 1
+                }
+                if let stub = stubs[id] { result.append(stub) }
+            }
+            return result
+        }
+    }
+}
+
+struct Stub: Sendable {
+    var id: Int
+    var name: String
+    var matcher: RequestMatcher
+    var responses: [StubResponse]
+    var hits = 0
+}
+
+/// Names a stub of a set, for verification and removal.
+public struct StubHandle: Sendable, Hashable, CustomStringConvertible {
+    let id: Int
+    /// The stub's name: the fixture name, or a description of its matcher.
+    public let name: String
+
+    public var description: String { name }
+}
+
+/// One request a set received, with the stub that answered it.
+public struct LoggedRequest: Sendable, Hashable {
+    public var request: StubRequest
+    /// The stub that answered, or `nil` when none matched.
+    public var stub: StubHandle?
+    /// The status served, or `nil` for a fault or no match.
+    public var status: Int?
+}
+
+/// A verification of the request log that did not hold.
+public struct StubVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

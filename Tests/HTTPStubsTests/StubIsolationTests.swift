@@ -1,0 +1,84 @@
+import Foundation
+import HTTPStubs
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct StubIsolationTests {
+    @Test func parallelSetsForTheSameURLEachAnswerTheirOwnRequests() async throws {
+        let sets = (0..<50).map { index -> (StubSet, URLSession) in
+            let set = StubSet()
+            set.stub(.get(base + "/same"), response: .text("set \(index)"))
+            return (set, set.makeSession())
+        }
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for request in 0..<1_000 {
+                let index = request % sets.count
+                let session = sets[index].1
+                group.addTask {
+                    let (data, _) = try await get("/same", on: session)
+                    return (index, text(data))
+                }
+            }
+            var answered = 0
+            for try await (index, body) in group {
+                #expect(body == "set \(index)")
+                answered += 1
+            }
+            #expect(answered == 1_000)
+        }
+        for (index, (set, _)) in sets.enumerated() {
+            #expect(set.requests.count == 20, "set \(index) saw \(set.requests.count) requests")
+        }
+    }
+
+    @Test func eachSetHasItsOwnProtocolClass() {
+        let first: AnyClass? = StubSet().sessionConfiguration().protocolClasses?.first
+        let second: AnyClass? = StubSet().sessionConfiguration().protocolClasses?.first
+        #expect(first != nil && second != nil)
+        #expect(ObjectIdentifier(first!) != ObjectIdentifier(second!))
+    }
+
+    @Test func aSessionThatOutlivesItsSetFailsWithAClearError() async throws {
+        var set: StubSet? = StubSet()
+        set?.stub(.any, response: .text("hi"))
+        let session = URLSession(configuration: set!.sessionConfiguration())
+        set = nil
+        let error = await urlError { _ = try await get("/x", on: session) }
+        #expect(error?.localizedDescription.contains("StubSet of this session was released") == true)
+    }
+
+    @Test func requestsNeverReachTheNetworkWhenNothingMatches() async throws {
+        let set = StubSet()
+        let session = set.makeSession()
+        let error = await urlError { _ = try await send(URLRequest(url: URL(string: "http://127.0.0.1:9/")!), on: session) }
+        #expect(error?.code == .resourceUnavailable)
+        #expect(set.unmatchedRequests.count == 1)
+    }
+}
+
+@Suite(.serialized)
+struct GlobalModeTests {
+    @Test func installedSetAnswersURLSessionShared() async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/global"), response: .json(text: #"{"ok":true}"#))
+        set.installGlobally()
+        defer { set.uninstallGlobally() }
+        let (data, response) = try await get("/global", on: URLSession.shared)
+        #expect(response.statusCode == 200)
+        #expect(text(data) == #"{"ok":true}"#)
+        #expect(set.requests.map(\.url.path) == ["/global"])
+    }
+
+    @Test func uninstallingStopsAnsweringGlobalRequests() async throws {
+        let set = StubSet()
+        set.stub(.any, response: .text("stubbed"))
+        set.installGlobally()
+        set.uninstallGlobally()
+        let error = await urlError { _ = try await send(URLRequest(url: URL(string: "http://127.0.0.1:9/")!, timeoutInterval: 5), on: URLSession.shared) }
+        #expect(error != nil)
+        #expect(set.requests.isEmpty)
+    }
+}

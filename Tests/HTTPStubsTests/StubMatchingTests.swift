@@ -1,0 +1,135 @@
+import Foundation
+import HTTPStubs
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct StubMatchingTests {
+    @Test(arguments: [
+        ("/api/recipes/42", true),
+        ("/api/recipes/", false),
+        ("/api/recipes/42/x", false),
+    ])
+    func pathTemplatesMatchOneSegmentPerPlaceholder(path: String, matches: Bool) async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/api/recipes/{id}"), response: .text("recipe"))
+        let session = set.makeSession()
+        let error = await urlError { _ = try await get(path, on: session) }
+        #expect((error == nil) == matches)
+    }
+
+    @Test func pathRegularExpressions() async throws {
+        let set = StubSet()
+        set.stub(RequestMatcher().method("GET").pathMatching("^/v[0-9]+/items$"), response: .text("items"))
+        let session = set.makeSession()
+        #expect(text(try await get("/v2/items", on: session).0) == "items")
+        #expect(await urlError { _ = try await get("/vx/items", on: session) } != nil)
+    }
+
+    @Test func querySubsetAndExact() async throws {
+        let set = StubSet()
+        set.stub(RequestMatcher().path("/s").query(["q": "soup"], exact: true), response: .text("exact"))
+        set.stub(RequestMatcher().path("/t").query(["q": "soup"]), response: .text("subset"))
+        let session = set.makeSession()
+        #expect(text(try await get("/s?q=soup", on: session).0) == "exact")
+        #expect(await urlError { _ = try await get("/s?q=soup&page=2", on: session) } != nil)
+        #expect(text(try await get("/t?page=2&q=soup", on: session).0) == "subset")
+    }
+
+    @Test func headersAndMethods() async throws {
+        let set = StubSet()
+        set.stub(.delete(base + "/item").header("Authorization"), response: .status(204))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/item"))
+        request.httpMethod = "DELETE"
+        request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
+        #expect(try await send(request, on: session).1.statusCode == 204)
+        request.setValue(nil, forHTTPHeaderField: "Authorization")
+        let error = await urlError { _ = try await send(request, on: session) }
+        #expect(error?.localizedDescription.contains("header Authorization missing") == true)
+    }
+
+    @Test func jsonBodyEqualAndSubsetReadFromHTTPBody() async throws {
+        let set = StubSet()
+        let expected = try JSONValue(parsing: Data(#"{"title":"Soup","tags":["hot"]}"#.utf8))
+        set.stub(.post(base + "/equal").jsonBody(expected), response: .status(201))
+        set.stub(.post(base + "/subset").jsonBody(try JSONValue(parsing: Data(#"{"title":"Soup"}"#.utf8)), subset: true), response: .status(201))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/equal"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"tags": ["hot"], "title": "Soup"}"#.utf8)
+        #expect(try await send(request, on: session).1.statusCode == 201)
+        request.url = url("/subset")
+        request.httpBody = Data(#"{"title": "Soup", "extra": 1}"#.utf8)
+        #expect(try await send(request, on: session).1.statusCode == 201)
+        request.httpBody = Data(#"{"title": "Stew"}"#.utf8)
+        let error = await urlError { _ = try await send(request, on: session) }
+        #expect(error?.localizedDescription.contains("JSON body differs at /title") == true)
+    }
+
+    @Test func bodiesArriveFromAStreamToo() async throws {
+        let set = StubSet()
+        set.stub(.post(base + "/stream").body(Data("payload".utf8)), response: .status(200))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/stream"))
+        request.httpMethod = "POST"
+        request.httpBodyStream = InputStream(data: Data("payload".utf8))
+        #expect(try await send(request, on: session).1.statusCode == 200)
+        #expect(set.requests.first?.body == Data("payload".utf8))
+    }
+
+    @Test func uploadBodiesAreExplainedWhenTheProtocolCannotSeeThem() async throws {
+        let set = StubSet()
+        set.stub(.post(base + "/upload").body(Data("payload".utf8)), response: .status(200))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/upload"))
+        request.httpMethod = "POST"
+        do {
+            _ = try await session.upload(for: request, from: Data("payload".utf8))
+            // Apple's Foundation passes the body on as a stream: the stub matched.
+            #expect(set.requests.first?.body == Data("payload".utf8))
+        } catch let error as URLError {
+            #expect(error.localizedDescription.contains("upload(for:from:) is not visible to a URLProtocol on Linux"))
+        }
+    }
+
+    @Test func closureMatchers() async throws {
+        let set = StubSet()
+        set.stub(RequestMatcher().matching("even id") { ($0.url.lastPathComponent as NSString).integerValue % 2 == 0 }, response: .text("even"))
+        let session = set.makeSession()
+        #expect(text(try await get("/n/4", on: session).0) == "even")
+        let error = await urlError { _ = try await get("/n/3", on: session) }
+        #expect(error?.localizedDescription.contains("even id did not accept the request") == true)
+    }
+
+    @Test func theMostRecentlyAddedMatchingStubAnswers() async throws {
+        let set = StubSet()
+        set.stub(RequestMatcher().pathMatching("^/api/"), response: .text("general"))
+        let specific = set.stub(.get(base + "/api/search"), response: .text("specific"))
+        let session = set.makeSession()
+        #expect(text(try await get("/api/search", on: session).0) == "specific")
+        #expect(text(try await get("/api/other", on: session).0) == "general")
+        set.remove(specific)
+        #expect(text(try await get("/api/search", on: session).0) == "general")
+        #expect(set.hitCount(of: specific) == 1)
+    }
+
+    @Test func unmatchedRequestListsTheClosestStubsAndWhy() async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/api/search").query(["q": "chicken"]), response: .text("a"), name: "search")
+        set.stub(.post(base + "/api/search"), response: .text("b"), name: "create")
+        set.stub(.get("https://other.example.com/x"), response: .text("c"), name: "other")
+        set.stub(.get(base + "/api/get"), response: .text("d"), name: "get")
+        let session = set.makeSession()
+        let error = await urlError { _ = try await get("/api/search?page=2", on: session) }
+        let message = try #require(error?.localizedDescription)
+        #expect(error?.code == .resourceUnavailable)
+        #expect(message.hasPrefix("HTTPStubs: no stub matches GET https://api.example.com/api/search?page=2"))
+        #expect(message.contains("Closest stubs (3 of 4):"))
+        #expect(message.contains("1. search: query item q missing"))
+        #expect(message.contains("create: method differs: expected POST, got GET"))
+        #expect(!message.contains("other:"))
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import HTTPStubs
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct StubResponseTests {
+    @Test func inlineJSONDataAndTextWithStatusAndHeaders() async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/json"), response: .json(try JSONValue(parsing: Data(#"{"a": 1}"#.utf8)), status: 201, headers: ["X-Id": "7"]))
+        set.stub(.get(base + "/data"), response: .data(Data([0, 1, 2])))
+        set.stub(.get(base + "/text"), response: .text("hello", status: 418))
+        let session = set.makeSession()
+        let (json, jsonResponse) = try await get("/json", on: session)
+        #expect(text(json) == #"{"a":1}"#)
+        #expect(jsonResponse.statusCode == 201)
+        #expect(jsonResponse.value(forHTTPHeaderField: "X-Id") == "7")
+        #expect(jsonResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(try await get("/data", on: session).0 == Data([0, 1, 2]))
+        let (hello, teapot) = try await get("/text", on: session)
+        #expect(text(hello) == "hello")
+        #expect(teapot.statusCode == 418)
+    }
+
+    @Test func sequencesGiveResponsesInTurnThenRepeatTheLast() async throws {
+        let set = StubSet()
+        let handle = set.stub(.get(base + "/flaky"), responses: [.status(503), .text("ok")])
+        let session = set.makeSession()
+        #expect(try await get("/flaky", on: session).1.statusCode == 503)
+        #expect(try await get("/flaky", on: session).1.statusCode == 200)
+        #expect(try await get("/flaky", on: session).1.statusCode == 200)
+        try set.verify(handle, calledTimes: 3)
+        #expect(throws: StubVerificationError.self) { try set.verify(handle, calledTimes: 2) }
+    }
+
+    @Test func latencyDelaysTheResponse() async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/slow"), response: .text("late").delayed(by: .milliseconds(300)))
+        let session = set.makeSession()
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = try await get("/slow", on: session)
+        #expect(clock.now - start >= .milliseconds(300))
+    }
+
+    @Test(arguments: [
+        (StubFault.timedOut, URLError.Code.timedOut),
+        (.notConnectedToInternet, .notConnectedToInternet),
+        (.networkConnectionLost, .networkConnectionLost),
+        (.cannotFindHost, .cannotFindHost),
+    ])
+    func faultsAreTheURLErrorsARealClientSees(fault: StubFault, code: URLError.Code) async throws {
+        let set = StubSet()
+        set.stub(.any, response: .failure(fault))
+        let session = set.makeSession()
+        let error = await urlError { _ = try await get("/x", on: session) }
+        #expect(error?.code == code)
+    }
+
+    @Test func droppedConnectionAfterPartOfTheBody() async throws {
+        let set = StubSet()
+        set.stub(.any, response: .text(String(repeating: "x", count: 1_000)).dropped(afterBytes: 100))
+        let session = set.makeSession()
+        let error = await urlError { _ = try await get("/x", on: session) }
+        #expect(error?.code == .networkConnectionLost)
+    }
+
+    @Test func droppedConnectionDeliversThePartialBodyToADelegate() async throws {
+        let set = StubSet()
+        set.stub(.any, response: .text(String(repeating: "x", count: 1_000)).dropped(afterBytes: 100))
+        let collector = DataCollector()
+        let session = URLSession(configuration: set.sessionConfiguration(), delegate: collector, delegateQueue: nil)
+        let task = session.dataTask(with: url("/x"))
+        task.resume()
+        let (received, error) = await collector.result()
+        #expect(received.count == 100)
+        #expect((error as? URLError)?.code == .networkConnectionLost)
+    }
+
+    @Test func malformedBodyFailsToDecode() async throws {
+        struct Item: Decodable { var id: Int }
+        let set = StubSet()
+        set.stub(.any, response: .json(text: #"{"id": 12345}"#).malformed())
+        let session = set.makeSession()
+        let (data, response) = try await get("/x", on: session)
+        #expect(response.statusCode == 200)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Item.self, from: data) }
+    }
+
+    @Test func redirectsAreFollowedWithoutReportingThemToFoundation() async throws {
+        let set = StubSet()
+        set.stub(.post(base + "/old"), response: .redirect(to: "/new", status: 302))
+        set.stub(.get(base + "/new"), response: .text("moved here"))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/old"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("x".utf8)
+        let (data, response) = try await send(request, on: session)
+        #expect(text(data) == "moved here")
+        #expect(response.url?.path == "/new")
+        #expect(set.requests.map { "\($0.method) \($0.url.path)" } == ["POST /old", "GET /new"])
+    }
+
+    @Test func redirectsCanBeReturnedAsIs() async throws {
+        let set = StubSet()
+        set.followsRedirects = false
+        set.stub(.get(base + "/old"), response: .redirect(to: "/new", status: 301))
+        let session = set.makeSession()
+        let (_, response) = try await get("/old", on: session)
+        #expect(response.statusCode == 301)
+        #expect(response.value(forHTTPHeaderField: "Location") == "/new")
+    }
+
+    @Test func unauthorizedWithChallengeReachesTheClient() async throws {
+        let set = StubSet()
+        set.stub(.any, response: .json(text: #"{"error":{"message":"bad key"}}"#, status: 401, headers: ["WWW-Authenticate": #"Basic realm="api""#]))
+        let session = set.makeSession()
+        let (data, response) = try await get("/secret", on: session)
+        #expect(response.statusCode == 401)
+        #expect(text(data).contains("bad key"))
+        #if canImport(FoundationNetworking)
+        #expect(response.value(forHTTPHeaderField: "X-WWW-Authenticate") == #"Basic realm="api""#)
+        #else
+        #expect(response.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="api""#)
+        #endif
+    }
+
+    @Test func fixturesAnswerTheirRecordedRequests() async throws {
+        let exchange = Exchange(
+            request: RecordedRequest(method: "GET", url: base + "/api/search?q=chicken&key=REDACTED"),
+            response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "999"], body: .json(try JSONValue(parsing: Data(#"{"count": 0, "recipes": []}"#.utf8))))
+        )
+        let set = StubSet()
+        set.stub(exchange, name: "recipes/search")
+        let session = set.makeSession()
+        let (data, response) = try await get("/api/search?key=secret-from-env&q=chicken", on: session)
+        #expect(text(data) == #"{"count":0,"recipes":[]}"#)
+        #expect(response.value(forHTTPHeaderField: "Content-Length") == String(data.count))
+        let error = await urlError { _ = try await get("/api/search?q=chicken&key=k&page=2", on: session) }
+        #expect(error?.localizedDescription.contains("recipes/search: query has unexpected item page") == true)
+    }
+
+    @Test func requestLogKeepsEveryRequestInOrder() async throws {
+        let set = StubSet()
+        let handle = set.stub(.get(base + "/a"), response: .text("a"))
+        let session = set.makeSession()
+        _ = try await get("/a?n=1", on: session)
+        _ = await urlError { _ = try await get("/b", on: session) }
+        _ = try await get("/a?n=2", on: session)
+        #expect(set.log.map(\.stub) == [handle, nil, handle])
+        #expect(set.requests(matching: .get(base + "/a").query(["n": "2"])).count == 1)
+        #expect(throws: StubVerificationError.self) { try set.verifyNoUnmatchedRequests() }
+        set.reset()
+        #expect(set.requests.isEmpty)
+    }
+}
+
+/// Collects what a data task delivers to its delegate.
+final class DataCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private var continuation: CheckedContinuation<(Data, (any Error)?), Never>?
+    private var finished: (Data, (any Error)?)?
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        self.data.append(data)
+        lock.unlock()
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock()
+        let result = (data, error)
+        let waiting = continuation
+        continuation = nil
+        if waiting == nil { finished = result }
+        lock.unlock()
+        waiting?.resume(returning: result)
+    }
+
+    func result() async -> (Data, (any Error)?) {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if let finished {
+                lock.unlock()
+                continuation.resume(returning: finished)
+            } else {
+                self.continuation = continuation
+                lock.unlock()
+            }
+        }
+    }
+}
