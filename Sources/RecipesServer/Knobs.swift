@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Added latency for every response: none, fixed, or drawn from a seeded distribution.
 ///

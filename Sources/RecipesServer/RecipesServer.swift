@@ -139,21 +139,19 @@ private struct Routes: Sendable {
     let knobs: RecipesServerKnobs
 
     func register(on router: Router<BasicRequestContext>) {
+        router.add(middleware: JSONNotFoundMiddleware())
         router.get("/api/health") { _, _ in
             Self.json(.ok, #"{"status":"ok"}"#)
         }
         router.get("/api/search") { request, _ in
-            await respond(to: request) { state in
+            await respond(to: request) { state throws(APIError) in
                 try search(request, drifted: state.isDrifted)
             }
         }
         router.get("/api/get") { request, _ in
-            await respond(to: request) { state in
+            await respond(to: request) { state throws(APIError) in
                 try get(request, drifted: state.isDrifted)
             }
-        }
-        router.get("**") { request, _ in
-            Self.error(.notFound, "no route for \(request.uri.path); try /api/search?q=chicken or /api/get?rId=35382")
         }
     }
 
@@ -235,6 +233,19 @@ private struct Routes: Sendable {
         body.string(message)
         body.raw("}}")
         return json(status, body.text)
+    }
+}
+
+/// Answers a request for an unknown route with a JSON 404, like every other error of the API.
+private struct JSONNotFoundMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return Routes.error(.notFound, "no route for \(request.method) \(request.uri.path); try /api/search?q=chicken or /api/get?rId=35382")
+        }
     }
 }
 

@@ -125,21 +125,18 @@ struct ImportHARTests {
 
     @Test func unwritableFolderGivesAClearErrorAndWritesNothing() throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer {
-            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.appendingPathComponent("locked").path)
-            try? FileManager.default.removeItem(at: folder)
-        }
+        defer { try? FileManager.default.removeItem(at: folder) }
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
-        let locked = folder.appendingPathComponent("locked")
-        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
-        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
-        // Root ignores permissions; the test means nothing there.
-        try #require(!FileManager.default.isWritableFile(atPath: locked.path), "running as root")
+        // A regular file where a folder should be: no folder can be made below it, even as root
+        // (which ignores permission bits).
+        try Data("not a folder\n".utf8).write(to: folder.appendingPathComponent("blocked"))
 
-        let result = try CommandLineRunner.run(["import", "har", "session.har", "--into", "locked"], in: folder)
+        let result = try CommandLineRunner.run(["import", "har", "session.har", "--into", "blocked/stubs"], in: folder)
         #expect(result.status == 2, "\(result)")
-        #expect(result.standardError.contains("is not writable"), "\(result)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path).isEmpty)
+        #expect(result.standardError.contains("get-api-search.json: expected a folder that can be created"), "\(result)")
+        #expect(result.standardOutput.isEmpty, "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["blocked", "session.har"])
+        #expect(try String(contentsOf: folder.appendingPathComponent("blocked"), encoding: .utf8) == "not a folder\n")
     }
 
     @Test func aFailureHalfwayRestoresTheFilesAlreadyWritten() throws {

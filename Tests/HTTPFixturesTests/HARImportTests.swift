@@ -112,7 +112,7 @@ struct HARImportTests {
     }
 
     static let malformed: [(data: Data, message: String)] = [
-        (Data("{\"log\": ".utf8), "session.har:1:9: expected a JSON value"),
+        (Data("{\"log\": ".utf8), "session.har:1:9: expected a JSON value, found end of file"),
         (Data("{}".utf8), "session.har: /log: expected a \"log\" field, found nothing"),
         (Data(#"{"log": {"entries": {}}}"#.utf8), "session.har: /log/entries: expected an array, found object"),
         (HAR.document([HAR.entry(url: "https://a/x", text: "{}"), HAR.entry(url: "https://a/x", status: #""x""#)]),

@@ -161,13 +161,15 @@ struct RecipesGetTests {
 
     @Test func theFirstRecipeHasTheContractsExampleID() async throws {
         try await RecipesServer.with { server in
-            #expect(try await server.get("/api/get?rId=35382").status == 200)
+            let reply = try await server.get("/api/get?rId=35382")
+            #expect(reply.status == 200)
         }
     }
 
     @Test func healthAnswersOK() async throws {
         try await RecipesServer.with { server in
-            #expect(try await server.get("/api/health").json == .object([("status", .string("ok"))]))
+            let reply = try await server.get("/api/health")
+            #expect(reply.json == .object([("status", .string("ok"))]))
         }
     }
 }
@@ -210,14 +212,9 @@ struct RecipesServerKnobTests {
         }
     }
 
-    @Test func normalLatencyIsNeverNegativeAndCentresOnItsMean() async throws {
+    @Test func normalLatencyDelaysResponsesAroundItsMean() async throws {
         try await RecipesServer.with(.init(latency: .normal(mean: .milliseconds(60), standardDeviation: .milliseconds(10)))) { server in
             let clock = ContinuousClock()
-            var total = Duration.zero
-            for _ in 0..<6 { total += try await clock.measure { _ = try await server.get("/api/health") } }
-            #expect(try await clock.measure { _ = try await server.get("/api/search?q=a") } >= .zero)
-            // /api/health is not delayed; the search is.
-            #expect(total < .milliseconds(300))
             var searches = Duration.zero
             for _ in 0..<6 { searches += try await clock.measure { _ = try await server.get("/api/search?q=a") } }
             #expect(searches >= .milliseconds(6 * 35))
@@ -259,7 +256,8 @@ struct RecipesServerKnobTests {
 
     @Test func driftedCanBeSetAtStart() async throws {
         try await RecipesServer.with(.init(isDrifted: true)) { server in
-            #expect(try await server.get("/api/get?rId=35382").json?.value(at: "/recipe/rank") != nil)
+            let reply = try await server.get("/api/get?rId=35382")
+            #expect(reply.json?.value(at: "/recipe/rank") != nil)
         }
     }
 }
