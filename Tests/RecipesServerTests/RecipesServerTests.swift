@@ -20,12 +20,13 @@ struct Reply {
 }
 
 extension RecipesServer {
+    /// One session for every test: connections to a stopped server fail, new servers get new ports.
+    static let session = URLSession(configuration: .ephemeral)
+
     /// GET `pathAndQuery` (`/api/search?q=x`) from this server with an ephemeral session.
     func get(_ pathAndQuery: String) async throws -> Reply {
         let url = try #require(URL(string: baseURL.absoluteString + pathAndQuery))
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(from: url)
+        let (data, response) = try await Self.session.data(from: url)
         let http = try #require(response as? HTTPURLResponse)
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
@@ -190,14 +191,14 @@ struct RecipesServerKnobTests {
     }
 
     @Test func fixedLatencyDelaysEveryResponse() async throws {
-        try await RecipesServer.with(.init(latency: .fixed(.milliseconds(120)))) { server in
+        try await RecipesServer.with(.init(latency: .fixed(.milliseconds(250)))) { server in
             let clock = ContinuousClock()
             let slow = try await clock.measure { _ = try await server.get("/api/search?q=a") }
-            #expect(slow >= .milliseconds(120))
+            #expect(slow >= .milliseconds(250))
             server.knobs.latency = .none
             _ = try await server.get("/api/health")
             let fast = try await clock.measure { _ = try await server.get("/api/search?q=a") }
-            #expect(fast < .milliseconds(100))
+            #expect(fast < .milliseconds(250))
         }
     }
 
@@ -234,6 +235,20 @@ struct RecipesServerKnobTests {
             server.knobs.failureRate = 0
             #expect(try await server.get("/api/search?q=a").status == 200)
         }
+    }
+
+    @Test func theSameSeedGivesTheSameFailures() async throws {
+        func pattern(seed: UInt64) async throws -> [Int] {
+            try await RecipesServer.with(.init(failureRate: 0.5, seed: seed)) { server in
+                var statuses: [Int] = []
+                for _ in 0..<20 { statuses.append(try await server.get("/api/get?rId=35382").status) }
+                return statuses
+            }
+        }
+        let first = try await pattern(seed: 7)
+        #expect(try await pattern(seed: 7) == first)
+        #expect(Set(first) == [200, 503])
+        #expect(try await pattern(seed: 8) != first)
     }
 
     @Test func driftedVariantRenamesRetypesAndAddsFields() async throws {
