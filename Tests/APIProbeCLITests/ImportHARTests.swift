@@ -155,6 +155,23 @@ struct ImportHARTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["get-api-search.json", "post-oauth-token.json"])
     }
 
+    @Test func entriesOfSeveralHostsGetTheirOwnFoldersOrUniqueNamesInOne() throws {
+        let folder = try CommandLineRunner.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let two = Self.har.replacingOccurrences(of: "https://api.example.com/api/search?q=soup", with: "http://localhost:8080/api/search")
+        try Data(two.utf8).write(to: folder.appendingPathComponent("session.har"))
+
+        let byHost = try CommandLineRunner.run(["import", "har", "session.har"], in: folder)
+        #expect(byHost.status == 0, "\(byHost)")
+        #expect(Self.files(in: folder.appendingPathComponent("Stubs")).keys.sorted() == [
+            "api.example.com/get-api-search.json", "api.example.com/post-oauth-token.json", "localhost_8080/get-api-search.json",
+        ])
+
+        let together = try CommandLineRunner.run(["import", "har", "session.har", "--into", "all"], in: folder)
+        #expect(together.status == 0, "\(together)")
+        #expect(Self.files(in: folder.appendingPathComponent("all")).keys.sorted() == ["get-api-search-2.json", "get-api-search.json", "post-oauth-token.json"])
+    }
+
     @Test func helpDocumentsTheDefaultFolder() throws {
         let result = try CommandLineRunner.run(["import", "har", "--help"])
         #expect(result.status == 0)

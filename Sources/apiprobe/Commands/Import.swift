@@ -56,10 +56,18 @@ struct ImportHARCommand: AsyncParsableCommand {
         let policy = RedactionPolicy.default.redactingBodyKeys(bodyKeys).redactingBodyPointers(bodyPointers)
         let archive = try HARArchive(parsing: data, file: file, redactingWith: policy)
 
+        // Names are unique per host; entries of several hosts sharing one --into folder are numbered again.
+        var usedPaths: Set<String> = []
         let planned = archive.entries.map { entry in
             let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? URL(fileURLWithPath: "Stubs", isDirectory: true).appendingPathComponent(entry.host, isDirectory: true)
-            return (entry: entry, url: folder.appendingPathComponent(entry.name + ".json"))
+            var url = folder.appendingPathComponent(entry.name + ".json")
+            var suffix = 2
+            while !usedPaths.insert(url.standardizedFileURL.path).inserted {
+                url = folder.appendingPathComponent("\(entry.name)-\(suffix).json")
+                suffix += 1
+            }
+            return (entry: entry, url: url)
         }
         let outcomes = try FixtureBatch.write(planned.map { ($0.url, $0.entry.exchange.encoded()) })
 
