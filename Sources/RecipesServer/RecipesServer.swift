@@ -1,1 +1,325 @@
+public import Foundation
 import Hummingbird
+import Logging
+import NIOCore
+
+/// The embedded recipes API (RECIPES-CONTRACT.md) on `127.0.0.1`, with knobs for latency, failures and a
+/// drifted variant.
+///
+/// It serves a few hundred built-in recipes, the same on every run:
+/// `GET /api/search?q=&page=` (pages of 30), `GET /api/get?rId=` and `GET /api/health`. Errors are JSON,
+/// `{"error": {"message": "…"}}`: 400 for a missing or invalid parameter, 404 for an unknown id or route,
+/// 401 for a wrong or missing `key` when the server has an API key, 503 with `Retry-After` for a simulated
+/// failure.
+///
+/// ```swift
+/// let server = try await RecipesServer.start()
+/// let url = server.baseURL.appendingPathComponent("api/search")  // http://127.0.0.1:<port>/api/search
+/// server.knobs.latency = .fixed(.milliseconds(20))
+/// server.setDrifted(true)
+/// await server.stop()
+/// ```
+public final class RecipesServer: Sendable {
+    /// How the server starts; every knob can also be changed while it runs through ``knobs``.
+    public struct Configuration: Sendable {
+        /// Latency added before every response.
+        public var latency: Latency
+        /// The share of requests, from 0 to 1, answered with 503 and `Retry-After`.
+        public var failureRate: Double
+        /// The `Retry-After` value of simulated failures, in seconds.
+        public var retryAfterSeconds: Int
+        /// Whether to serve the drifted variant of the API from the start.
+        public var isDrifted: Bool
+        /// When set, every `/api/search` and `/api/get` request must carry it as the `key` query parameter.
+        public var apiKey: String?
+        /// The seed of the latency and failure draws; the same seed gives the same sequence.
+        public var seed: UInt64
+
+        public init(
+            latency: Latency = .none,
+            failureRate: Double = 0,
+            retryAfterSeconds: Int = 1,
+            isDrifted: Bool = false,
+            apiKey: String? = nil,
+            seed: UInt64 = 42
+        ) {
+            self.latency = latency
+            self.failureRate = failureRate
+            self.retryAfterSeconds = retryAfterSeconds
+            self.isDrifted = isDrifted
+            self.apiKey = apiKey
+            self.seed = seed
+        }
+    }
+
+    /// The size of a search page.
+    public static let pageSize = 30
+
+    /// The port the system picked on `127.0.0.1`.
+    public let port: Int
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL {
+        // A literal host and a number: always a valid URL.
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The run-time settings: latency, failure rate, drifted variant, API key.
+    public let knobs: RecipesServerKnobs
+
+    private let task: Task<Void, any Error>
+
+    private init(port: Int, knobs: RecipesServerKnobs, task: Task<Void, any Error>) {
+        self.port = port
+        self.knobs = knobs
+        self.task = task
+    }
+
+    /// Starts a server on `127.0.0.1` on a port the system picks, and returns once it accepts connections.
+    ///
+    /// - Throws: ``RecipesServerError`` when the server cannot bind.
+    public static func start(_ configuration: Configuration = Configuration()) async throws -> RecipesServer {
+        let knobs = RecipesServerKnobs(configuration)
+        let router = Router()
+        let routes = Routes(catalog: .standard, knobs: knobs)
+        routes.register(on: router)
+
+        var logger = Logger(label: "RecipesServer")
+        logger.logLevel = .critical
+        let (ports, portsContinuation) = AsyncStream.makeStream(of: Int?.self)
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "RecipesServer"),
+            onServerRunning: { channel in
+                portsContinuation.yield(channel.localAddress?.port)
+                portsContinuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task {
+            defer { portsContinuation.finish() }
+            try await application.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let reported = await iterator.next(), let port = reported else {
+            task.cancel()
+            let reason: String
+            do {
+                try await task.value
+                reason = "the server stopped before it was running"
+            } catch {
+                reason = "\(error)"
+            }
+            throw RecipesServerError(message: "cannot start the recipes server on 127.0.0.1: \(reason)")
+        }
+        return RecipesServer(port: port, knobs: knobs, task: task)
+    }
+
+    /// Serves the drifted variant (`true`) or the contract (`false`) from the next request on.
+    public func setDrifted(_ isDrifted: Bool) {
+        knobs.isDrifted = isDrifted
+    }
+
+    /// Stops accepting connections, ends the server and returns when its port is closed.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}
+
+/// The recipes server could not start.
+public struct RecipesServerError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// The routes of the recipes API.
+private struct Routes: Sendable {
+    let catalog: RecipeCatalog
+    let knobs: RecipesServerKnobs
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.add(middleware: JSONNotFoundMiddleware())
+        router.get("/api/health") { _, _ in
+            Self.json(.ok, #"{"status":"ok"}"#)
+        }
+        router.get("/api/search") { request, _ in
+            await respond(to: request) { state throws(APIError) in
+                try search(request, drifted: state.isDrifted)
+            }
+        }
+        router.get("/api/get") { request, _ in
+            await respond(to: request) { state throws(APIError) in
+                try get(request, drifted: state.isDrifted)
+            }
+        }
+    }
+
+    /// Applies the knobs (latency, failure, API key), then answers with `body` or the error it throws.
+    private func respond(
+        to request: Request,
+        _ body: (RecipesServerKnobs.State) throws(APIError) -> Response
+    ) async -> Response {
+        let (state, delay, fails) = knobs.draw()
+        if delay > .zero {
+            try? await Task.sleep(for: delay)
+        }
+        if fails {
+            var response = Self.error(.serviceUnavailable, "the recipes service is temporarily unavailable; retry after \(state.retryAfterSeconds) s")
+            response.headers[.retryAfter] = String(state.retryAfterSeconds)
+            return response
+        }
+        if let apiKey = state.apiKey {
+            let given = request.uri.queryParameters["key"].map(String.init)
+            guard given == apiKey else {
+                return Self.error(.unauthorized, given == nil ? "missing API key: add key=<your key>" : "invalid API key")
+            }
+        }
+        do {
+            return try body(state)
+        } catch {
+            return Self.error(error.status, error.message)
+        }
+    }
+
+    private func search(_ request: Request, drifted: Bool) throws(APIError) -> Response {
+        let parameters = request.uri.queryParameters
+        guard let query = parameters["q"] else {
+            throw APIError(status: .badRequest, message: "missing query parameter q")
+        }
+        var page = 1
+        if let text = parameters["page"] {
+            guard let number = Int(text), number >= 1 else {
+                throw APIError(status: .badRequest, message: "page must be a positive integer, not \"\(text)\"")
+            }
+            page = number
+        }
+        let matches = catalog.search(String(query))
+        let start = min((page - 1).multipliedReportingOverflow(by: RecipesServer.pageSize).overflow ? matches.count : (page - 1) * RecipesServer.pageSize, matches.count)
+        let slice = matches[start..<min(start + RecipesServer.pageSize, matches.count)]
+        var json = JSONText()
+        json.raw("{\"count\":\(slice.count),\"recipes\":[")
+        for (offset, recipe) in slice.enumerated() {
+            if offset > 0 { json.raw(",") }
+            json.recipe(recipe, drifted: drifted, withIngredients: false)
+        }
+        json.raw("]}")
+        return Self.json(.ok, json.text)
+    }
+
+    private func get(_ request: Request, drifted: Bool) throws(APIError) -> Response {
+        guard let id = request.uri.queryParameters["rId"] else {
+            throw APIError(status: .badRequest, message: "missing query parameter rId")
+        }
+        guard let recipe = catalog.recipe(id: String(id)) else {
+            throw APIError(status: .notFound, message: "no recipe with id \"\(id)\"")
+        }
+        var json = JSONText()
+        json.raw("{\"recipe\":")
+        json.recipe(recipe, drifted: drifted, withIngredients: true)
+        json.raw("}")
+        return Self.json(.ok, json.text)
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        var body = JSONText()
+        body.raw("{\"error\":{\"message\":")
+        body.string(message)
+        body.raw("}}")
+        return json(status, body.text)
+    }
+}
+
+/// Answers a request for an unknown route with a JSON 404, like every other error of the API.
+private struct JSONNotFoundMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return Routes.error(.notFound, "no route for \(request.method) \(request.uri.path); try /api/search?q=chicken or /api/get?rId=35382")
+        }
+    }
+}
+
+private struct APIError: Error {
+    var status: HTTPResponse.Status
+    var message: String
+}
+
+/// Compact JSON written by hand, so the bytes are the same on every run and platform.
+private struct JSONText {
+    private(set) var text = ""
+
+    mutating func raw(_ fragment: String) { text += fragment }
+
+    mutating func string(_ value: String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+
+    mutating func field(_ name: String, _ value: String) {
+        string(name)
+        raw(":")
+        string(value)
+        raw(",")
+    }
+
+    /// A recipe, keys in a fixed order; the drifted variant renames `social_rank` to `rank`, writes
+    /// `recipe_id` as an integer and adds `cook_time_minutes`.
+    mutating func recipe(_ recipe: CatalogRecipe, drifted: Bool, withIngredients: Bool) {
+        raw("{")
+        field("publisher", recipe.publisher)
+        field("f2f_url", recipe.f2fURL)
+        field("title", recipe.title)
+        field("source_url", recipe.sourceURL)
+        if drifted {
+            raw("\"recipe_id\":\(recipe.id),")
+        } else {
+            field("recipe_id", String(recipe.id))
+        }
+        field("image_url", recipe.imageURL)
+        raw(drifted ? "\"rank\":" : "\"social_rank\":")
+        raw("\(recipe.socialRankHundredths / 100).\(String(format: "%02d", recipe.socialRankHundredths % 100).trimmingTrailingZero),")
+        if drifted {
+            raw("\"cook_time_minutes\":\(recipe.cookTimeMinutes),")
+        }
+        if withIngredients {
+            raw("\"ingredients\":[")
+            for (offset, ingredient) in recipe.ingredients.enumerated() {
+                if offset > 0 { raw(",") }
+                string(ingredient)
+            }
+            raw("],")
+        }
+        string("publisher_url")
+        raw(":")
+        string(recipe.publisherURL)
+        raw("}")
+    }
+}
+
+extension String {
+    /// `"50"` → `"5"`, `"00"` → `"0"`: ranks print as `87.5` and `100.0`, like the real API.
+    fileprivate var trimmingTrailingZero: String {
+        count == 2 && hasSuffix("0") ? String(prefix(1)) : self
+    }
+}

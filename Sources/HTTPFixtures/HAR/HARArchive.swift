@@ -1,0 +1,222 @@
+public import Foundation
+
+/// A HAR 1.2 file (browsers' developer tools, Charles, Proxyman) read as fixtures: one ``Exchange`` per entry,
+/// redacted, with a name made from its method and path.
+///
+/// JSON bodies become inline JSON; `content.text` with `"encoding": "base64"` is decoded first. Entries the
+/// browser never got an answer for (`status` 0) are skipped and listed in ``skipped``. Headers that describe
+/// the wire rather than the body (`Content-Encoding`, `Content-Length`, `Transfer-Encoding`, HTTP/2
+/// pseudo-headers) are dropped, since HAR stores the decoded body.
+///
+/// ```swift
+/// let archive = try HARArchive(parsing: Data(contentsOf: url), file: "session.har")
+/// for entry in archive.entries {
+///     try store.write(entry.exchange, named: "\(entry.host)/\(entry.name)")  // api.example.com/get-api-search
+/// }
+/// ```
+public struct HARArchive: Sendable {
+    /// One imported entry.
+    public struct Entry: Sendable, Hashable {
+        /// A file name from the method and path, unique in the archive: `get-api-search`, `get-api-search-2`.
+        public var name: String
+        /// The request's host (`api.example.com`, with `:port` as `_port` when not the default), or `unknown-host`.
+        public var host: String
+        /// The redacted exchange, with `metadata.source` `"har"`.
+        public var exchange: Exchange
+        /// The entry's index in `/log/entries`.
+        public var index: Int
+    }
+
+    /// The imported entries, in file order.
+    public var entries: [Entry]
+    /// Entries that were not imported, with the reason: `/log/entries/4: status 0 (no response)`.
+    public var skipped: [String]
+
+    /// Reads a HAR file.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - file: the name used in errors.
+    ///   - policy: the redaction applied to every entry.
+    /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a missing or
+    ///   mistyped field: `session.har: /log/entries/3/response/status: expected an integer, found string "x"`.
+    public init(parsing data: Data, file: String, redactingWith policy: RedactionPolicy = .default) throws(FixtureError) {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: data)
+        } catch {
+            throw FixtureError(file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected, found: error.found)
+        }
+        let reader = HARReader(file: file)
+        let log = try reader.object(reader.required(document, "log", in: ""), at: "/log")
+        let entryValues = try reader.array(reader.required(log, "entries", in: "/log"), at: "/log/entries")
+        var entries: [Entry] = []
+        var skipped: [String] = []
+        var usedNames: [String: Int] = [:]
+        let redactor = Redactor(policy)
+        for (index, value) in entryValues.enumerated() {
+            let pointer = "/log/entries/\(index)"
+            guard let exchange = try reader.exchange(value, at: pointer) else {
+                skipped.append("\(pointer): status 0 (no response)")
+                continue
+            }
+            let base = Self.name(method: exchange.request.method, url: exchange.request.url)
+            let host = Self.host(of: exchange.request.url)
+            let key = "\(host)/\(base)"
+            let count = (usedNames[key] ?? 0) + 1
+            usedNames[key] = count
+            entries.append(Entry(name: count == 1 ? base : "\(base)-\(count)", host: host, exchange: redactor.redact(exchange), index: index))
+        }
+        self.entries = entries
+        self.skipped = skipped
+    }
+
+    /// `GET https://x/api/search?q=a` → `get-api-search`; the root path gives `get-root`.
+    static func name(method: String, url: String) -> String {
+        let path = URLComponents(string: url)?.percentEncodedPath ?? ""
+        var slug = ""
+        var lastWasDash = true
+        for character in path.lowercased().unicodeScalars {
+            if ("a"..."z").contains(character) || ("0"..."9").contains(character) {
+                slug.unicodeScalars.append(character)
+                lastWasDash = false
+            } else if !lastWasDash {
+                slug += "-"
+                lastWasDash = true
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        if slug.count > 80 { slug = String(slug.prefix(80)) }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return "\(method.lowercased())-\(slug.isEmpty ? "root" : slug)"
+    }
+
+    static func host(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return "unknown-host" }
+        let safe = String(host.lowercased().map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        if let port = components.port { return "\(safe)_\(port)" }
+        return safe
+    }
+}
+
+private struct HARReader {
+    let file: String
+
+    func fail(_ pointer: String, _ expected: String, _ found: String) -> FixtureError {
+        FixtureError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
+    }
+
+    func required(_ object: JSONValue, _ key: String, in pointer: String) throws(FixtureError) -> JSONValue {
+        if case .object = object, let value = object[key] { return value }
+        throw fail("\(pointer)/\(key)", "a \"\(key)\" field", "nothing")
+    }
+
+    func object(_ value: JSONValue, at pointer: String) throws(FixtureError) -> JSONValue {
+        guard case .object = value else { throw fail(pointer, "an object", value.briefDescription) }
+        return value
+    }
+
+    func array(_ value: JSONValue, at pointer: String) throws(FixtureError) -> [JSONValue] {
+        guard case .array(let items) = value else { throw fail(pointer, "an array", value.briefDescription) }
+        return items
+    }
+
+    func string(_ value: JSONValue, at pointer: String) throws(FixtureError) -> String {
+        guard case .string(let text) = value else { throw fail(pointer, "a string", value.briefDescription) }
+        return text
+    }
+
+    func integer(_ value: JSONValue, at pointer: String) throws(FixtureError) -> Int {
+        guard case .number(let literal) = value, let number = Int(literal) else {
+            throw fail(pointer, "an integer", value.briefDescription)
+        }
+        return number
+    }
+
+    /// The exchange of one entry, or `nil` when the browser got no response (status 0).
+    func exchange(_ entry: JSONValue, at pointer: String) throws(FixtureError) -> Exchange? {
+        let entry = try object(entry, at: pointer)
+        let request = try object(required(entry, "request", in: pointer), at: "\(pointer)/request")
+        let response = try object(required(entry, "response", in: pointer), at: "\(pointer)/response")
+
+        let method = try string(required(request, "method", in: "\(pointer)/request"), at: "\(pointer)/request/method")
+        let url = try string(required(request, "url", in: "\(pointer)/request"), at: "\(pointer)/request/url")
+        guard let components = URLComponents(string: url), components.scheme != nil, components.host != nil else {
+            throw fail("\(pointer)/request/url", "an absolute URL", "string \"\(url)\"")
+        }
+        let requestHeaders = try headers(request["headers"], at: "\(pointer)/request/headers")
+        var requestBody: Body?
+        if let postData = request["postData"] {
+            requestBody = try body(postData, at: "\(pointer)/request/postData", contentType: requestHeaders.value(named: "Content-Type"))
+        }
+
+        let status = try integer(required(response, "status", in: "\(pointer)/response"), at: "\(pointer)/response/status")
+        if status == 0 { return nil }
+        guard (100...599).contains(status) else {
+            throw fail("\(pointer)/response/status", "an HTTP status from 100 to 599", "integer \(status)")
+        }
+        let responseHeaders = try headers(response["headers"], at: "\(pointer)/response/headers")
+        var responseBody: Body?
+        if let content = response["content"] {
+            responseBody = try body(content, at: "\(pointer)/response/content", contentType: responseHeaders.value(named: "Content-Type"))
+        }
+
+        var metadata = FixtureMetadata(apiprobeVersion: apiprobeVersion, source: "har")
+        if let started = entry["startedDateTime"] {
+            metadata.recordedAt = try string(started, at: "\(pointer)/startedDateTime")
+        }
+        return Exchange(
+            request: RecordedRequest(method: method, url: url, headers: requestHeaders, body: requestBody),
+            response: RecordedResponse(status: status, headers: responseHeaders, body: responseBody),
+            metadata: metadata
+        )
+    }
+
+    /// HAR headers (`[{"name": …, "value": …}]`) as a dictionary; repeated names are joined with `, `.
+    func headers(_ value: JSONValue?, at pointer: String) throws(FixtureError) -> [String: String] {
+        guard let value else { return [:] }
+        var result: [String: String] = [:]
+        for (index, item) in try array(value, at: pointer).enumerated() {
+            let itemPointer = "\(pointer)/\(index)"
+            let header = try object(item, at: itemPointer)
+            let name = try string(required(header, "name", in: itemPointer), at: "\(itemPointer)/name")
+            let text = try string(required(header, "value", in: itemPointer), at: "\(itemPointer)/value")
+            let lower = name.lowercased()
+            if name.hasPrefix(":") || ["content-encoding", "content-length", "transfer-encoding", "connection"].contains(lower) {
+                continue
+            }
+            if let existingName = result.keys.first(where: { $0.lowercased() == lower }), let existing = result[existingName] {
+                result[existingName] = existing + ", " + text
+            } else {
+                result[name] = text
+            }
+        }
+        return result
+    }
+
+    /// A body from HAR `postData` or `content`: `text`, maybe base64 (`"encoding": "base64"`), typed by `mimeType`.
+    func body(_ value: JSONValue, at pointer: String, contentType: String?) throws(FixtureError) -> Body? {
+        let content = try object(value, at: pointer)
+        guard let textValue = content["text"] else { return nil }
+        let text = try string(textValue, at: "\(pointer)/text")
+        let mimeType = try content["mimeType"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/mimeType") }
+        let type = mimeType.flatMap { $0.isEmpty ? nil : $0 } ?? contentType
+        var bytes = Data(text.utf8)
+        if let encodingValue = content["encoding"] {
+            let encoding = try string(encodingValue, at: "\(pointer)/encoding")
+            guard encoding == "base64" else { throw fail("\(pointer)/encoding", "\"base64\" or no encoding", "string \"\(encoding)\"") }
+            guard let decoded = Data(base64Encoded: text.filter { !$0.isWhitespace }) else {
+                throw fail("\(pointer)/text", "base64 text (the entry says \"encoding\": \"base64\")", "text that is not base64")
+            }
+            bytes = decoded
+        }
+        if bytes.isEmpty { return nil }
+        return Body(bytes: bytes, contentType: type)
+    }
+}
+
+extension Dictionary where Key == String, Value == String {
+    fileprivate func value(named name: String) -> String? {
+        first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// Added latency for every response: none, fixed, or drawn from a seeded distribution.
+///
+/// ```swift
+/// server.knobs.latency = .fixed(.milliseconds(50))
+/// server.knobs.latency = .uniform(.milliseconds(10) ... .milliseconds(40))
+/// server.knobs.latency = .normal(mean: .milliseconds(30), standardDeviation: .milliseconds(5))
+/// ```
+public struct Latency: Sendable, Hashable, CustomStringConvertible {
+    /// No added latency.
+    public static let none = Latency(storage: .none)
+
+    /// The same delay before every response.
+    public static func fixed(_ delay: Duration) -> Latency { Latency(storage: .fixed(delay)) }
+
+    /// A delay drawn uniformly from `range`.
+    public static func uniform(_ range: ClosedRange<Duration>) -> Latency { Latency(storage: .uniform(range)) }
+
+    /// A delay drawn from a normal distribution, never below zero.
+    public static func normal(mean: Duration, standardDeviation: Duration) -> Latency {
+        Latency(storage: .normal(mean: mean, standardDeviation: standardDeviation))
+    }
+
+    private enum Storage: Sendable, Hashable {
+        case none
+        case fixed(Duration)
+        case uniform(ClosedRange<Duration>)
+        case normal(mean: Duration, standardDeviation: Duration)
+    }
+
+    private let storage: Storage
+
+    public var description: String {
+        switch storage {
+        case .none: return "none"
+        case .fixed(let delay): return "fixed \(delay)"
+        case .uniform(let range): return "uniform \(range.lowerBound)...\(range.upperBound)"
+        case .normal(let mean, let deviation): return "normal mean \(mean), sd \(deviation)"
+        }
+    }
+
+    /// One delay, drawn with `random`.
+    func sample(using random: inout SeededGenerator) -> Duration {
+        switch storage {
+        case .none:
+            return .zero
+        case .fixed(let delay):
+            return max(delay, .zero)
+        case .uniform(let range):
+            let low = range.lowerBound.seconds
+            let high = range.upperBound.seconds
+            return .seconds(max(0, low + (high - low) * random.nextUnit()))
+        case .normal(let mean, let deviation):
+            // Box–Muller with the seeded generator, so a seed gives the same delays on every platform.
+            let u1 = max(random.nextUnit(), .leastNonzeroMagnitude)
+            let u2 = random.nextUnit()
+            let z = (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
+            return .seconds(max(0, mean.seconds + z * deviation.seconds))
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
+
+/// The server's run-time settings; read and changed from any thread while the server runs.
+///
+/// ```swift
+/// server.knobs.failureRate = 0.2          // one response in five is a 503 with Retry-After
+/// server.knobs.isDrifted = true           // serve the drifted variant of the API
+/// ```
+public final class RecipesServerKnobs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: State
+    private var random: SeededGenerator
+
+    struct State {
+        var latency: Latency
+        var failureRate: Double
+        var retryAfterSeconds: Int
+        var isDrifted: Bool
+        var apiKey: String?
+    }
+
+    init(_ configuration: RecipesServer.Configuration) {
+        state = State(
+            latency: configuration.latency,
+            failureRate: configuration.failureRate,
+            retryAfterSeconds: configuration.retryAfterSeconds,
+            isDrifted: configuration.isDrifted,
+            apiKey: configuration.apiKey
+        )
+        random = SeededGenerator(seed: configuration.seed)
+    }
+
+    private func withLock<R>(_ body: (inout State) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+
+    /// Latency added before every response (errors included).
+    public var latency: Latency {
+        get { withLock { $0.latency } }
+        set { withLock { $0.latency = newValue } }
+    }
+
+    /// The share of requests, from 0 to 1, answered with `503 Service Unavailable` and `Retry-After`.
+    public var failureRate: Double {
+        get { withLock { $0.failureRate } }
+        set { withLock { $0.failureRate = min(max(newValue, 0), 1) } }
+    }
+
+    /// The `Retry-After` value of simulated failures, in seconds.
+    public var retryAfterSeconds: Int {
+        get { withLock { $0.retryAfterSeconds } }
+        set { withLock { $0.retryAfterSeconds = max(0, newValue) } }
+    }
+
+    /// Whether the drifted variant is served: `social_rank` renamed `rank`, `recipe_id` an integer, and a new
+    /// `cook_time_minutes` field.
+    public var isDrifted: Bool {
+        get { withLock { $0.isDrifted } }
+        set { withLock { $0.isDrifted = newValue } }
+    }
+
+    /// The API key every request must carry as `key`, or `nil` for none.
+    public var apiKey: String? {
+        get { withLock { $0.apiKey } }
+        set { withLock { $0.apiKey = newValue } }
+    }
+
+    /// What one request gets: the settings and, drawn under the same lock, its delay and whether it fails.
+    func draw() -> (state: State, delay: Duration, fails: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        let delay = state.latency.sample(using: &random)
+        let fails = state.failureRate > 0 && random.nextUnit() < state.failureRate
+        return (state, delay, fails)
+    }
+}
