@@ -1,0 +1,43 @@
+#if canImport(Testing)
+import Testing
+#endif
+#if canImport(XCTest)
+import XCTest
+#endif
+
+/// The place in the caller's source that a failure is reported at.
+struct CallSite: Sendable {
+    var fileID: StaticString
+    var filePath: StaticString
+    var line: UInt
+    var column: UInt
+}
+
+/// Records a failure through whichever test framework runs the current test: Swift Testing when a
+/// `Test` is running, XCTest otherwise.
+func reportFailure(_ message: String, at site: CallSite) {
+    #if canImport(Testing)
+    if Test.current != nil {
+        Issue.record(
+            Comment(rawValue: message),
+            sourceLocation: SourceLocation(
+                fileID: String(describing: site.fileID),
+                filePath: String(describing: site.filePath),
+                line: Int(site.line),
+                column: Int(site.column)
+            )
+        )
+        return
+    }
+    #endif
+    #if canImport(XCTest)
+    XCTFail(message, file: site.filePath, line: site.line)
+    #else
+    print("\(site.filePath):\(site.line): error: \(message)")
+    #endif
+}
+
+/// Prints an informational note (a contract gap that is not a failure unless strict).
+func reportNote(_ message: String, at site: CallSite) {
+    print("\(site.fileID):\(site.line): note: \(message)")
+}
