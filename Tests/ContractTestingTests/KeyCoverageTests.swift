@@ -56,6 +56,12 @@ struct RecipeResponse: Decodable {
         #expect(coverage.readPaths == ["/count", "/recipes", "/recipes/*", "/recipes/*/publisher", "/recipes/*/recipe_id", "/recipes/*/social_rank", "/recipes/*/title"])
     }
 
+    @Test func gapsAreInformationByDefaultNotFailures() {
+        // Any recorded issue would fail this test: by default the gaps are only printed as a note.
+        let coverage = expectKeyCoverage(RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake)
+        #expect(coverage?.unreadFields == ["/recipe/ingredients", "/recipe/publisher"])
+    }
+
     @Test func strictModeMakesGapsFailures() {
         withKnownIssue {
             expectKeyCoverage(RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake, strict: true)
