@@ -18,15 +18,7 @@ struct CallSite: Sendable {
 func reportFailure(_ message: String, at site: CallSite) {
     #if canImport(Testing)
     if Test.current != nil {
-        Issue.record(
-            Comment(rawValue: message),
-            sourceLocation: SourceLocation(
-                fileID: String(describing: site.fileID),
-                filePath: String(describing: site.filePath),
-                line: Int(site.line),
-                column: Int(site.column)
-            )
-        )
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(of: site))
         return
     }
     #endif
@@ -37,7 +29,25 @@ func reportFailure(_ message: String, at site: CallSite) {
     #endif
 }
 
-/// Prints an informational note (a contract gap that is not a failure unless strict).
+/// Reports information that is not a failure (a contract gap outside strict mode): a warning issue under
+/// Swift Testing 6.3 or later, which does not fail the test, else a `note:` line on standard output.
 func reportNote(_ message: String, at site: CallSite) {
+    #if canImport(Testing) && compiler(>=6.3)
+    if Test.current != nil {
+        Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation(of: site))
+        return
+    }
+    #endif
     print("\(site.fileID):\(site.line): note: \(message)")
 }
+
+#if canImport(Testing)
+private func sourceLocation(of site: CallSite) -> SourceLocation {
+    SourceLocation(
+        fileID: String(describing: site.fileID),
+        filePath: String(describing: site.filePath),
+        line: Int(site.line),
+        column: Int(site.column)
+    )
+}
+#endif
