@@ -99,13 +99,15 @@ extension ContractSource {
             var samples: [Sample] = []
             for name in names {
                 let exchange = try load(name, from: store)
-                guard (200..<300).contains(exchange.response.status), case .json(let document)? = exchange.response.body else { continue }
+                guard (200..<300).contains(exchange.response.status), case .json(let document)? = exchange.response.body
+                else { continue }
                 samples.append(Sample(file: store.displayPath(for: store.url(for: name)), document: document))
             }
             guard !samples.isEmpty else {
                 let folder = store.displayPath(for: store.directory)
                 throw SampleLoadFailure(
-                    message: "\(folder): expected a fixture \(endpoint).json or \(endpoint).<variant>.json with a 2xx JSON response, found "
+                    message:
+                        "\(folder): expected a fixture \(endpoint).json or \(endpoint).<variant>.json with a 2xx JSON response, found "
                         + (names.isEmpty ? "none" : "only \(names.joined(separator: ", "))")
                 )
             }
@@ -118,7 +120,8 @@ extension ContractSource {
             do {
                 return [Sample(file: name, document: try JSONValue(parsing: data))]
             } catch {
-                throw SampleLoadFailure(message: "\(name):\(error.line):\(error.column): expected \(error.expected), found \(error.found)")
+                throw SampleLoadFailure(
+                    message: "\(name):\(error.line):\(error.column): expected \(error.expected), found \(error.found)")
             }
         }
     }
@@ -131,9 +134,12 @@ extension ContractSource {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
             throw SampleLoadFailure(message: "\(file): /response/body: expected a JSON body, found text \"\(shown)\"")
         case .binary(let data)?:
-            throw SampleLoadFailure(message: "\(file): /response/body: expected a JSON body, found \(data.count) bytes of binary data")
+            throw SampleLoadFailure(
+                message: "\(file): /response/body: expected a JSON body, found \(data.count) bytes of binary data")
         case nil:
-            throw SampleLoadFailure(message: "\(file): /response/body: expected a JSON body, found none (status \(exchange.response.status))")
+            throw SampleLoadFailure(
+                message:
+                    "\(file): /response/body: expected a JSON body, found none (status \(exchange.response.status))")
         }
     }
 }

@@ -39,7 +39,9 @@ extension DecodingFailure {
     ///   - base: the JSON Pointer the model was decoded at (`""` for the whole body).
     ///   - file: the name used in the message.
     ///   - decoder: the decoder that threw, for its key strategy.
-    static func make(from error: DecodingError, document: JSONValue, base: String, file: String, decoder: JSONDecoder) -> DecodingFailure {
+    static func make(from error: DecodingError, document: JSONValue, base: String, file: String, decoder: JSONDecoder)
+        -> DecodingFailure
+    {
         let converter = KeyConverter(strategy: decoder.keyDecodingStrategy)
         let baseValue = document.value(at: base) ?? document
         let baseTokens = pathTokens(of: base, in: document) ?? []
@@ -95,13 +97,16 @@ extension DecodingFailure {
 
         case .keyNotFound(let key, let context):
             let (tokens, value, _) = resolve(context.codingPath)
-            let jsonKey = key.intValue.map { "item \($0)" } ?? "key \"\(converter.likelyJSONKey(forModelKey: key.stringValue))\""
-            let swiftNote = converter.likelyJSONKey(forModelKey: key.stringValue) == key.stringValue ? "" : " (\(key.stringValue))"
+            let jsonKey =
+                key.intValue.map { "item \($0)" } ?? "key \"\(converter.likelyJSONKey(forModelKey: key.stringValue))\""
+            let swiftNote =
+                converter.likelyJSONKey(forModelKey: key.stringValue) == key.stringValue ? "" : " (\(key.stringValue))"
             let found: String
             switch value {
             case .object(let members)?:
                 let keys = members.map(\.key).sorted()
-                found = keys.isEmpty ? "an empty object" : "an object without it (keys: \(keys.joined(separator: ", ")))"
+                found =
+                    keys.isEmpty ? "an empty object" : "an object without it (keys: \(keys.joined(separator: ", ")))"
             case .array(let items)?:
                 found = "an array of \(items.count)"
             case let other?:
@@ -114,7 +119,9 @@ extension DecodingFailure {
         case .dataCorrupted(let context):
             let (tokens, value, _) = resolve(context.codingPath)
             let found = value?.briefDescription ?? "nothing"
-            return DecodingFailure(file: file, pointer: tokens.pointer, expected: expectation(from: context.debugDescription), found: found)
+            return DecodingFailure(
+                file: file, pointer: tokens.pointer, expected: expectation(from: context.debugDescription), found: found
+            )
 
         @unknown default:
             return DecodingFailure(file: file, pointer: base, expected: "a decodable value", found: "\(error)")

@@ -73,7 +73,8 @@ public func requireDecoding<T: Decodable>(
     }
     guard samples.count == 1, let sample = samples.first else {
         throw ContractSourceError(
-            message: "expected one document to decode \(T.self) from, found \(samples.count) (\(samples.map(\.file).joined(separator: ", "))); use expectDecoding for many"
+            message:
+                "expected one document to decode \(T.self) from, found \(samples.count) (\(samples.map(\.file).joined(separator: ", "))); use expectDecoding for many"
         )
     }
     return try decodeSample(type, from: sample, at: pointer, decoder: decoder, recording: false).result.get()
@@ -113,7 +114,9 @@ public func verifyDecoding<T: Decodable>(
         return error.message
     }
     let failures = samples.compactMap { sample -> String? in
-        if case .failure(let failure) = decodeSample(type, from: sample, at: pointer, decoder: decoder, recording: false).result {
+        if case .failure(let failure) = decodeSample(
+            type, from: sample, at: pointer, decoder: decoder, recording: false
+        ).result {
             return failure.description
         }
         return nil

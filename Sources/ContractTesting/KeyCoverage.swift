@@ -94,8 +94,10 @@ struct CoverageAccumulator {
     }
 }
 
-/// Measures the key coverage of a model over every document of `source`: the JSON fields it never
-/// reads and the optional properties no document fills. A document that does not decode is a failure.
+/// Measures the key coverage of a model over every document of `source`.
+///
+/// Reports the JSON fields the model never reads and the optional properties no document fills.
+/// A document that does not decode is a failure.
 ///
 /// By default the gaps are information: printed as a note and returned, not failures. With
 /// `strict: true` each gap is a failure. `ignoring` lists paths (with `*`) that are known gaps.
@@ -122,7 +124,8 @@ public func expectKeyCoverage<T: Decodable>(
     column: UInt = #column
 ) -> KeyCoverage? {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let verification = verifyKeyCoverage(type, from: source, at: pointer, decoder: decoder, strict: strict, ignoring: ignored, filePath: filePath)
+    let verification = verifyKeyCoverage(
+        type, from: source, at: pointer, decoder: decoder, strict: strict, ignoring: ignored, filePath: filePath)
     for failure in verification.failures { reportFailure(failure, at: site) }
     if let note = verification.note { reportNote(note, at: site) }
     return verification.coverage
@@ -160,7 +163,9 @@ public func verifyKeyCoverage<T: Decodable>(
             failures.append(failure.description)
         case .success:
             guard let log = decoded.log else {
-                failures.append("\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading (a custom init(from:) that JSONDecoder accepts and the recording decoder does not); please report it")
+                failures.append(
+                    "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading (a custom init(from:) that JSONDecoder accepts and the recording decoder does not); please report it"
+                )
                 continue
             }
             accumulator.add(log, document: sample.document, base: decoded.base)

@@ -1,6 +1,6 @@
 public import Foundation
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// Whether contract tests run against the stubs or the real API.
@@ -31,7 +31,9 @@ public struct ContractEnvironment: Sendable, Hashable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ContractConfigurationError) -> ContractEnvironment {
         if let scope { return ContractEnvironment(isLive: scope) }
-        guard let value = environment["APIPROBE_LIVE"]?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty else {
+        guard let value = environment["APIPROBE_LIVE"]?.trimmingCharacters(in: .whitespaces).lowercased(),
+            !value.isEmpty
+        else {
             return ContractEnvironment(isLive: false)
         }
         switch value {
@@ -43,13 +45,17 @@ public struct ContractEnvironment: Sendable, Hashable {
 
     /// The stubs' configuration, or `.ephemeral` (no stubs, no cache, no cookies) in live mode; the stub
     /// configuration is not even made in live mode.
-    public func sessionConfiguration(stubbed: @autoclosure () throws -> URLSessionConfiguration) rethrows -> URLSessionConfiguration {
+    public func sessionConfiguration(stubbed: @autoclosure () throws -> URLSessionConfiguration) rethrows
+        -> URLSessionConfiguration
+    {
         isLive ? .ephemeral : try stubbed()
     }
 }
 
-/// A request that did not produce a 2xx response: it failed in transport or the server answered with
-/// an error status. Reported as such, never as a decoding error.
+/// A request that did not produce a 2xx response.
+///
+/// It failed in transport or the server answered with an error status. Reported as such, never as a
+/// decoding error.
 ///
 /// ```
 /// live request GET http://127.0.0.1:8080/api/search?q=soup failed: Could not connect to the server.
@@ -118,14 +124,18 @@ public func expectDecoding<T: Decodable>(
 ) async -> T? {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     do {
-        return try await requireDecoding(type, fromResponseTo: request, configuration: configuration, at: pointer, decoder: decoder, environment: environment)
+        return try await requireDecoding(
+            type, fromResponseTo: request, configuration: configuration, at: pointer, decoder: decoder,
+            environment: environment)
     } catch {
         reportFailure("\(error)", at: site)
         return nil
     }
 }
 
-func responseBody(of request: URLRequest, configuration: URLSessionConfiguration, isLive: Bool) async throws(RequestFailure) -> Data {
+func responseBody(of request: URLRequest, configuration: URLSessionConfiguration, isLive: Bool)
+    async throws(RequestFailure) -> Data
+{
     let name = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?")"
     let session = URLSession(configuration: configuration)
     defer { session.finishTasksAndInvalidate() }

@@ -19,7 +19,9 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     public static let failed = RecordMode(storage: .failed)
     /// Rewrites every snapshot; a test fails only when a file's content changed.
     public static let all = RecordMode(storage: .all)
-    /// Writes nothing: a missing snapshot is a failure. The default when `CI` is set.
+    /// Writes nothing: a missing snapshot is a failure.
+    ///
+    /// The default when `CI` is set.
     public static let never = RecordMode(storage: .never)
 
     private enum Storage: String, Sendable, Hashable { case missing, failed, all, never }
@@ -29,7 +31,9 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
 
     /// The mode an `APIPROBE_RECORD` value names (`missing`, `failed`, `all`, `never`; any case), or `nil`.
     public init?(environmentValue value: String) {
-        guard let storage = Storage(rawValue: value.trimmingCharacters(in: .whitespaces).lowercased()) else { return nil }
+        guard let storage = Storage(rawValue: value.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            return nil
+        }
         self.storage = storage
     }
 
@@ -52,7 +56,8 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
         if let scope { return scope }
         if let value = environment["APIPROBE_RECORD"], !value.isEmpty {
             guard let mode = RecordMode(environmentValue: value) else {
-                throw ContractConfigurationError(variable: "APIPROBE_RECORD", expected: "one of missing, failed, all, never", found: "\"\(value)\"")
+                throw ContractConfigurationError(
+                    variable: "APIPROBE_RECORD", expected: "one of missing, failed, all, never", found: "\"\(value)\"")
             }
             return mode
         }
@@ -79,8 +84,9 @@ public struct ContractConfigurationError: Error, Sendable, Hashable, CustomStrin
     public var description: String { "\(variable): expected \(expected), found \(found)" }
 }
 
-/// Contract-testing settings for a scope: a record mode and live mode. `nil` leaves the setting to the
-/// enclosing scope and then the environment.
+/// Contract-testing settings for a scope.
+///
+/// A record mode and live mode; `nil` leaves the setting to the enclosing scope and then the environment.
 public struct ContractTestingConfiguration: Sendable, Hashable {
     public var record: RecordMode?
     public var live: Bool?
@@ -122,5 +128,6 @@ public func withContractTesting<R>(
     operation: () async throws -> R
 ) async rethrows -> R {
     let configuration = ContractTestingConfiguration(record: record, live: live).merged(over: .current)
-    return try await ContractTestingConfiguration.$current.withValue(configuration, operation: operation, isolation: isolation)
+    return try await ContractTestingConfiguration.$current.withValue(
+        configuration, operation: operation, isolation: isolation)
 }

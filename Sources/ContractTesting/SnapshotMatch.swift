@@ -38,7 +38,8 @@ public func verifySnapshotMatch(
     snapshots: URL? = nil,
     filePath: StaticString = #filePath
 ) -> String? {
-    verifySnapshotMatch(source, named: name, record: record, snapshots: snapshots, engine: schemaSnapshotEngine, filePath: filePath)
+    verifySnapshotMatch(
+        source, named: name, record: record, snapshots: snapshots, engine: schemaSnapshotEngine, filePath: filePath)
 }
 
 func verifySnapshotMatch(

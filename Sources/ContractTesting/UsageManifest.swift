@@ -19,7 +19,9 @@ public struct ModelUsage {
                 return .failure(ContractSourceError(message: failure.description))
             case .success:
                 guard let log = decoded.log else {
-                    return .failure(ContractSourceError(message: "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading"))
+                    return .failure(
+                        ContractSourceError(
+                            message: "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading"))
                 }
                 return .success(Set(log.read.map(\.generalizedPointer)).subtracting([""]))
             }
@@ -85,7 +87,9 @@ public func expectUsageManifest(
     column: UInt = #column
 ) {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    if let failure = verifyUsageManifest(for: endpoint, models: models, decoder: decoder, record: record, filePath: filePath) {
+    if let failure = verifyUsageManifest(
+        for: endpoint, models: models, decoder: decoder, record: record, filePath: filePath)
+    {
         reportFailure(failure, at: site)
     }
 }

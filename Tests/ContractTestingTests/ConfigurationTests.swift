@@ -3,12 +3,13 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite struct RecordModeTests {
     @Test func argumentWinsOverScopeAndEnvironment() throws {
-        #expect(try RecordMode.resolve(argument: .all, scope: .never, environment: ["APIPROBE_RECORD": "failed"]) == .all)
+        #expect(
+            try RecordMode.resolve(argument: .all, scope: .never, environment: ["APIPROBE_RECORD": "failed"]) == .all)
     }
 
     @Test func scopeWinsOverEnvironment() throws {
@@ -23,11 +24,15 @@ import FoundationNetworking
     @Test func defaultIsMissingLocallyAndNeverOnCI() throws {
         #expect(try RecordMode.resolve(scope: nil, environment: [:]) == .missing)
         #expect(try RecordMode.resolve(scope: nil, environment: ["CI": "true"]) == .never)
-        #expect(try RecordMode.resolve(scope: nil, environment: ["CI": "true", "APIPROBE_RECORD": "missing"]) == .missing)
+        #expect(
+            try RecordMode.resolve(scope: nil, environment: ["CI": "true", "APIPROBE_RECORD": "missing"]) == .missing)
     }
 
     @Test func anUnknownValueIsAnErrorNamingTheVariable() {
-        #expect(throws: ContractConfigurationError(variable: "APIPROBE_RECORD", expected: "one of missing, failed, all, never", found: "\"sometimes\"")) {
+        #expect(
+            throws: ContractConfigurationError(
+                variable: "APIPROBE_RECORD", expected: "one of missing, failed, all, never", found: "\"sometimes\"")
+        ) {
             try RecordMode.resolve(scope: nil, environment: ["APIPROBE_RECORD": "sometimes"])
         }
     }
@@ -35,7 +40,8 @@ import FoundationNetworking
     @Test func nestedScopesKeepTheOuterSettingTheyDoNotOverride() {
         withContractTesting(record: .never) {
             withContractTesting(live: true) {
-                #expect(ContractTestingConfiguration.current == ContractTestingConfiguration(record: .never, live: true))
+                #expect(
+                    ContractTestingConfiguration.current == ContractTestingConfiguration(record: .never, live: true))
             }
         }
     }
@@ -55,7 +61,9 @@ import FoundationNetworking
 
     @Test func liveModeIsOffByDefaultAndABadValueIsAnError() throws {
         #expect(try ContractEnvironment.current(scope: nil, environment: [:]).isLive == false)
-        #expect(throws: ContractConfigurationError.self) { try ContractEnvironment.current(scope: nil, environment: ["APIPROBE_LIVE": "maybe"]) }
+        #expect(throws: ContractConfigurationError.self) {
+            try ContractEnvironment.current(scope: nil, environment: ["APIPROBE_LIVE": "maybe"])
+        }
     }
 
     @Test func liveModeHandsOutAPlainConfigurationWithoutMakingTheStubs() {
@@ -77,16 +85,25 @@ import FoundationNetworking
     @Test func aFailedLiveRequestIsReportedAsSuchNotAsADecodingError() async throws {
         let request = URLRequest(url: try #require(URL(string: "unsupported-scheme://example.invalid/api/search")))
         let error = await #expect(throws: RequestFailure.self) {
-            try await requireDecoding(SearchPage.self, fromResponseTo: request, configuration: .ephemeral, environment: ContractEnvironment(isLive: true))
+            try await requireDecoding(
+                SearchPage.self, fromResponseTo: request, configuration: .ephemeral,
+                environment: ContractEnvironment(isLive: true))
         }
         #expect(error?.request == "GET unsupported-scheme://example.invalid/api/search")
         #expect(error?.status == nil)
-        #expect(error?.description.hasPrefix("live request GET unsupported-scheme://example.invalid/api/search failed: ") == true)
+        #expect(
+            error?.description.hasPrefix("live request GET unsupported-scheme://example.invalid/api/search failed: ")
+                == true)
     }
 
     @Test func requestFailureTextNamesStatusAndBody() {
-        let failure = RequestFailure(request: "GET https://x.test/api/get", isLive: false, status: 404, detail: #"{"error":{"message":"unknown id"}}"#)
-        #expect(failure.description == #"stubbed request GET https://x.test/api/get: expected a 2xx response, found 404 {"error":{"message":"unknown id"}}"#)
+        let failure = RequestFailure(
+            request: "GET https://x.test/api/get", isLive: false, status: 404,
+            detail: #"{"error":{"message":"unknown id"}}"#)
+        #expect(
+            failure.description
+                == #"stubbed request GET https://x.test/api/get: expected a 2xx response, found 404 {"error":{"message":"unknown id"}}"#
+        )
     }
 }
 
@@ -110,7 +127,9 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
 
 @Suite struct SnapshotMatchTests {
     @Test func withoutJSONShapeTheAssertionSaysWhatIsMissing() {
-        #expect(verifySnapshotMatch(.data(Data("{}".utf8)), named: "x") == "expectSnapshotMatch needs JSONShape, which this build of ContractTesting does not include yet")
+        #expect(
+            verifySnapshotMatch(.data(Data("{}".utf8)), named: "x")
+                == "expectSnapshotMatch needs JSONShape, which this build of ContractTesting does not include yet")
     }
 
     @Test func recordsThenMatchesThenCatchesABreakingChange() throws {
@@ -118,7 +137,9 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         defer { repository.remove() }
         try repository.addFixture("recipes/search", json: #"{"count": 1, "recipes": []}"#)
         func check(_ mode: RecordMode) -> String? {
-            verifySnapshotMatch(.everyFixture(of: "recipes/search", in: repository.stubs), named: nil, record: mode, snapshots: repository.snapshots, engine: TopLevelKeysEngine(), filePath: #filePath)
+            verifySnapshotMatch(
+                .everyFixture(of: "recipes/search", in: repository.stubs), named: nil, record: mode,
+                snapshots: repository.snapshots, engine: TopLevelKeysEngine(), filePath: #filePath)
         }
         #expect(check(.missing)?.hasSuffix("Snapshots/recipes/search.schema.json; re-run, then commit it.") == true)
         #expect(check(.never) == nil)

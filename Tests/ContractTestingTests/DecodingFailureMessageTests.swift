@@ -10,16 +10,22 @@ import Testing
         ]}
         """
 
-    func failure<T: Decodable>(_ type: T.Type, _ json: String, at pointer: String = "", decoder: JSONDecoder = JSONDecoder()) -> String? {
+    func failure<T: Decodable>(
+        _ type: T.Type, _ json: String, at pointer: String = "", decoder: JSONDecoder = JSONDecoder()
+    ) -> String? {
         verifyDecoding(type, from: .data(Data(json.utf8), named: "body.json"), at: pointer, decoder: decoder)
     }
 
     @Test func typeMismatchNamesPointerExpectedTypeAndFoundValue() {
-        #expect(failure(SearchPage.self, body) == #"body.json: /recipes/1/social_rank: expected Double, found string "99.9""#)
+        #expect(
+            failure(SearchPage.self, body)
+                == #"body.json: /recipes/1/social_rank: expected Double, found string "99.9""#)
     }
 
     @Test func pointerIntoTheBodyIsPartOfThePath() {
-        #expect(failure([Recipe].self, body, at: "/recipes") == #"body.json: /recipes/1/social_rank: expected Double, found string "99.9""#)
+        #expect(
+            failure([Recipe].self, body, at: "/recipes")
+                == #"body.json: /recipes/1/social_rank: expected Double, found string "99.9""#)
     }
 
     @Test func keyNotFoundNamesTheJSONKeyAndTheObjectWithItsKeys() {
@@ -46,7 +52,9 @@ import Testing
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         let json = #"{"headline": "Hi", "published_at": "2026-11-22T18:00:00Z", "author_name": 7}"#
-        #expect(failure(Article.self, json, decoder: decoder) == "body.json: /author_name: expected String, found integer 7")
+        #expect(
+            failure(Article.self, json, decoder: decoder) == "body.json: /author_name: expected String, found integer 7"
+        )
     }
 
     @Test func valueNotFoundSaysNull() {
@@ -72,7 +80,9 @@ import Testing
     }
 
     @Test func wrongContainerTypeSaysWhatWasFound() {
-        #expect(failure(SearchPage.self, #"{"count": 1, "recipes": {"a": 1}}"#) == "body.json: /recipes: expected an array, found object")
+        #expect(
+            failure(SearchPage.self, #"{"count": 1, "recipes": {"a": 1}}"#)
+                == "body.json: /recipes: expected an array, found object")
     }
 
     @Test func invalidJSONGivesLineAndColumn() {
@@ -80,14 +90,19 @@ import Testing
     }
 
     @Test func missingPointerSaysNothingIsThere() {
-        #expect(failure([Recipe].self, body, at: "/recipez") == "body.json: /recipez: expected a value to decode Array<Recipe> from, found nothing")
+        #expect(
+            failure([Recipe].self, body, at: "/recipez")
+                == "body.json: /recipez: expected a value to decode Array<Recipe> from, found nothing")
     }
 
     @Test func requireDecodingThrowsTheFailureWithItsFields() throws {
         let error = try #require(throws: DecodingFailure.self) {
             try requireDecoding(SearchPage.self, from: Data(body.utf8), named: "body.json")
         }
-        #expect(error == DecodingFailure(file: "body.json", pointer: "/recipes/1/social_rank", expected: "Double", found: #"string "99.9""#))
+        #expect(
+            error
+                == DecodingFailure(
+                    file: "body.json", pointer: "/recipes/1/social_rank", expected: "Double", found: #"string "99.9""#))
     }
 
     @Test func requireDecodingReturnsTheValue() throws {

@@ -18,7 +18,8 @@ import Testing
         defer { repository.remove() }
         try repository.addFixture("recipes/search", json: page)
         try repository.addFixture("recipes/search.empty", json: #"{"count": 0, "recipes": []}"#)
-        try repository.addFixture("recipes/search.unauthorized", json: #"{"error": {"message": "bad key"}}"#, status: 401)
+        try repository.addFixture(
+            "recipes/search.unauthorized", json: #"{"error": {"message": "bad key"}}"#, status: 401)
         try repository.addFixture("recipes/searchable", json: #"{"unrelated": true}"#)
         let pages = expectDecoding(SearchPage.self, from: .everyFixture(of: "recipes/search", in: repository.stubs))
         #expect(pages.map(\.count) == [1, 0])
@@ -28,7 +29,8 @@ import Testing
         let repository = TemporaryRepository()
         defer { repository.remove() }
         try repository.addFixture("recipes/search", json: page)
-        try repository.addFixture("recipes/search.drifted", json: page.replacingOccurrences(of: "social_rank", with: "rank"))
+        try repository.addFixture(
+            "recipes/search.drifted", json: page.replacingOccurrences(of: "social_rank", with: "rank"))
         let message = verifyDecoding(SearchPage.self, from: .everyFixture(of: "recipes/search", in: repository.stubs))
         #expect(
             message
@@ -40,7 +42,10 @@ import Testing
         let repository = TemporaryRepository()
         defer { repository.remove() }
         let message = verifyDecoding(SearchPage.self, from: .everyFixture(of: "recipes/search", in: repository.stubs))
-        #expect(message?.hasSuffix(": expected a fixture recipes/search.json or recipes/search.<variant>.json with a 2xx JSON response, found none") == true)
+        #expect(
+            message?.hasSuffix(
+                ": expected a fixture recipes/search.json or recipes/search.<variant>.json with a 2xx JSON response, found none"
+            ) == true)
     }
 
     @Test func aMissingFixtureIsReportedAtTheCallSite() {
@@ -49,7 +54,9 @@ import Testing
         withKnownIssue {
             expectDecoding(SearchPage.self, from: .fixture("recipes/nope", in: repository.stubs))
         } matching: { issue in
-            issue.comments.map(\.rawValue) == ["\(repository.file("recipes/nope")): expected a readable fixture file, found no such file"]
+            issue.comments.map(\.rawValue) == [
+                "\(repository.file("recipes/nope")): expected a readable fixture file, found no such file"
+            ]
                 && issue.sourceLocation?.fileID == #fileID
         }
     }
@@ -64,8 +71,12 @@ import Testing
     }
 
     @Test func aTextBodyIsNotADecodingError() {
-        let exchange = Exchange(request: RecordedRequest(url: "https://x.test/"), response: RecordedResponse(status: 503, body: .text("Service Unavailable")))
-        #expect(verifyDecoding(SearchPage.self, from: .exchange(exchange, named: "x.json")) == #"x.json: /response/body: expected a JSON body, found text "Service Unavailable""#)
+        let exchange = Exchange(
+            request: RecordedRequest(url: "https://x.test/"),
+            response: RecordedResponse(status: 503, body: .text("Service Unavailable")))
+        #expect(
+            verifyDecoding(SearchPage.self, from: .exchange(exchange, named: "x.json"))
+                == #"x.json: /response/body: expected a JSON body, found text "Service Unavailable""#)
     }
 }
 

@@ -26,7 +26,8 @@ struct RecipeResponse: Decodable {
         """
 
     @Test func reportsFieldsTheModelNeverReadsAndOptionalsNeverFilled() throws {
-        let verification = verifyKeyCoverage(RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake)
+        let verification = verifyKeyCoverage(
+            RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake)
         let coverage = try #require(verification.coverage)
         #expect(coverage.unreadFields == ["/recipe/ingredients", "/recipe/publisher"])
         #expect(coverage.unfilledOptionals == ["/recipe/cook_time_minutes", "/recipe/notes"])
@@ -42,31 +43,45 @@ struct RecipeResponse: Decodable {
         let repository = TemporaryRepository()
         defer { repository.remove() }
         try repository.addFixture("recipes/get", json: #"{"recipe": {"title": "Soup", "social_rank": 1.0}}"#)
-        try repository.addFixture("recipes/get.timed", json: #"{"recipe": {"title": "Stew", "social_rank": 2.0, "cook_time_minutes": 30, "notes": "hot"}}"#)
-        let coverage = try #require(verifyKeyCoverage(RecipeResponse.self, from: .everyFixture(of: "recipes/get", in: repository.stubs), decoder: Self.snake).coverage)
+        try repository.addFixture(
+            "recipes/get.timed",
+            json: #"{"recipe": {"title": "Stew", "social_rank": 2.0, "cook_time_minutes": 30, "notes": "hot"}}"#)
+        let coverage = try #require(
+            verifyKeyCoverage(
+                RecipeResponse.self, from: .everyFixture(of: "recipes/get", in: repository.stubs), decoder: Self.snake
+            ).coverage)
         #expect(coverage.sampleCount == 2)
         #expect(coverage.unfilledOptionals.isEmpty)
         #expect(coverage.isComplete)
     }
 
     @Test func arrayItemsAreWrittenAsStar() throws {
-        let json = #"{"count": 2, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 1.5, "image_url": "x"}, {"publisher": "B", "title": "Stew", "recipe_id": "2", "social_rank": 2.5}]}"#
+        let json =
+            #"{"count": 2, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 1.5, "image_url": "x"}, {"publisher": "B", "title": "Stew", "recipe_id": "2", "social_rank": 2.5}]}"#
         let coverage = try #require(verifyKeyCoverage(SearchPage.self, from: .data(Data(json.utf8))).coverage)
         #expect(coverage.unreadFields == ["/recipes/*/image_url"])
-        #expect(coverage.readPaths == ["/count", "/recipes", "/recipes/*", "/recipes/*/publisher", "/recipes/*/recipe_id", "/recipes/*/social_rank", "/recipes/*/title"])
+        #expect(
+            coverage.readPaths == [
+                "/count", "/recipes", "/recipes/*", "/recipes/*/publisher", "/recipes/*/recipe_id",
+                "/recipes/*/social_rank", "/recipes/*/title",
+            ])
     }
 
     @Test func gapsAreInformationByDefaultNotFailures() {
         // Any recorded issue would fail this test: by default the gaps are only printed as a note.
-        let coverage = expectKeyCoverage(RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake)
+        let coverage = expectKeyCoverage(
+            RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake)
         #expect(coverage?.unreadFields == ["/recipe/ingredients", "/recipe/publisher"])
     }
 
     @Test func strictModeMakesGapsFailures() {
         withKnownIssue {
-            expectKeyCoverage(RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake, strict: true)
+            expectKeyCoverage(
+                RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake,
+                strict: true)
         } matching: { issue in
-            issue.comments.map(\.rawValue).first?.hasPrefix("get.json: RecipeResponse never reads /recipe/ingredients, /recipe/publisher;") == true
+            issue.comments.map(\.rawValue).first?.hasPrefix(
+                "get.json: RecipeResponse never reads /recipe/ingredients, /recipe/publisher;") == true
         }
     }
 
@@ -79,7 +94,9 @@ struct RecipeResponse: Decodable {
     }
 
     @Test func aDecodingFailureIsAFailureNotACoverageReport() {
-        let verification = verifyKeyCoverage(RecipeResponse.self, from: .data(Data(#"{"recipe": {"title": 1}}"#.utf8), named: "get.json"), decoder: Self.snake)
+        let verification = verifyKeyCoverage(
+            RecipeResponse.self, from: .data(Data(#"{"recipe": {"title": 1}}"#.utf8), named: "get.json"),
+            decoder: Self.snake)
         #expect(verification.coverage == nil)
         #expect(verification.failures == ["get.json: /recipe/title: expected String, found integer 1"])
     }
@@ -89,11 +106,13 @@ struct RecipeResponse: Decodable {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         decoder.dataDecodingStrategy = .base64
-        let json = #"{"headline": "Hi", "published_at": "2026-11-22T18:00:00Z", "author_name": "Ann", "thumbnail_data": "AQID"}"#
+        let json =
+            #"{"headline": "Hi", "published_at": "2026-11-22T18:00:00Z", "author_name": "Ann", "thumbnail_data": "AQID"}"#
         let article = try requireDecoding(Article.self, from: Data(json.utf8), decoder: decoder)
         #expect(article.thumbnailData == Data([1, 2, 3]))
         #expect(article.publishedAt == Date(timeIntervalSince1970: 1_795_370_400))
-        let coverage = try #require(verifyKeyCoverage(Article.self, from: .data(Data(json.utf8)), decoder: decoder).coverage)
+        let coverage = try #require(
+            verifyKeyCoverage(Article.self, from: .data(Data(json.utf8)), decoder: decoder).coverage)
         #expect(coverage.readPaths == ["/author_name", "/headline", "/published_at", "/thumbnail_data"])
         #expect(coverage.isComplete)
     }
@@ -105,7 +124,9 @@ struct RecipeResponse: Decodable {
             return AnyKey(stringValue: key.lowercased())
         }
         struct Upper: Decodable { var name: String }
-        let coverage = try #require(verifyKeyCoverage(Upper.self, from: .data(Data(#"{"NAME": "x", "EXTRA": 1}"#.utf8)), decoder: decoder).coverage)
+        let coverage = try #require(
+            verifyKeyCoverage(Upper.self, from: .data(Data(#"{"NAME": "x", "EXTRA": 1}"#.utf8)), decoder: decoder)
+                .coverage)
         #expect(coverage.readPaths == ["/NAME"])
         #expect(coverage.unreadFields == ["/EXTRA"])
     }
@@ -114,7 +135,8 @@ struct RecipeResponse: Decodable {
         struct Tags: Decodable { var byName: [String: Int] }
         let json = #"{"by_name": {"first_tag": 1, "second_tag": 2}}"#
         let decoded = try requireDecoding(Tags.self, from: Data(json.utf8), decoder: Self.snake)
-        let coverage = try #require(verifyKeyCoverage(Tags.self, from: .data(Data(json.utf8)), decoder: Self.snake).coverage)
+        let coverage = try #require(
+            verifyKeyCoverage(Tags.self, from: .data(Data(json.utf8)), decoder: Self.snake).coverage)
         #expect(decoded.byName == ["first_tag": 1, "second_tag": 2])
         #expect(coverage.readPaths == ["/by_name", "/by_name/first_tag", "/by_name/second_tag"])
     }
@@ -125,7 +147,8 @@ struct RecipeResponse: Decodable {
             enum Keys: String, CodingKey { case address }
             enum AddressKeys: String, CodingKey { case city }
             init(from decoder: any Decoder) throws {
-                let address = try decoder.container(keyedBy: Keys.self).nestedContainer(keyedBy: AddressKeys.self, forKey: .address)
+                let address = try decoder.container(keyedBy: Keys.self).nestedContainer(
+                    keyedBy: AddressKeys.self, forKey: .address)
                 city = try address.decode(String.self, forKey: .city)
             }
         }

@@ -5,7 +5,9 @@ import Testing
 /// The recording decoder must decode what `JSONDecoder` decodes, with the same strategies, or the paths
 /// it observes would not be the ones the app reads.
 @Suite struct RecordingDecoderTests {
-    func both<T: Decodable & Equatable>(_ type: T.Type, _ json: String, decoder: JSONDecoder = JSONDecoder()) throws -> (recorded: T, reference: T, log: ReadLog) {
+    func both<T: Decodable & Equatable>(_ type: T.Type, _ json: String, decoder: JSONDecoder = JSONDecoder()) throws
+        -> (recorded: T, reference: T, log: ReadLog)
+    {
         let value = try JSONValue(parsing: Data(json.utf8))
         let log = ReadLog()
         let recorded = try RecordingDecoder.decode(type, from: value, path: [], using: decoder, log: log)
@@ -13,7 +15,10 @@ import Testing
     }
 
     @Test func agreesWithJSONDecoderOnNestedArraysAndKeys() throws {
-        let result = try both(SearchPage.self, #"{"count": 2, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 99.99}, {"publisher": "B", "title": "Stew", "recipe_id": "2", "social_rank": 100.0}]}"#)
+        let result = try both(
+            SearchPage.self,
+            #"{"count": 2, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 99.99}, {"publisher": "B", "title": "Stew", "recipe_id": "2", "social_rank": 100.0}]}"#
+        )
         #expect(result.recorded == result.reference)
         #expect(result.log.read.contains([.key("recipes"), .index(1), .key("social_rank")]))
     }
@@ -23,7 +28,10 @@ import Testing
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .secondsSince1970
         decoder.dataDecodingStrategy = .base64
-        let result = try both(Article.self, #"{"headline": "Hi", "published_at": 1795370400, "thumbnail_data": "AQID", "author_name": null}"#, decoder: decoder)
+        let result = try both(
+            Article.self,
+            #"{"headline": "Hi", "published_at": 1795370400, "thumbnail_data": "AQID", "author_name": null}"#,
+            decoder: decoder)
         #expect(result.recorded == result.reference)
         #expect(result.log.optionalProbes == [[.key("author_name")]: false, [.key("thumbnail_data")]: true])
     }
@@ -39,7 +47,9 @@ import Testing
     func snakeCaseConversionMatchesJSONDecoder(key: String) throws {
         struct Names: Decodable {
             var names: [String]
-            init(from decoder: any Decoder) throws { names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue) }
+            init(from decoder: any Decoder) throws {
+                names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+            }
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

@@ -3,14 +3,19 @@ import Foundation
 import Testing
 
 @Suite struct UsageManifestTests {
-    let page = #"{"count": 1, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 99.5, "image_url": "x"}]}"#
+    let page =
+        #"{"count": 1, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 99.5, "image_url": "x"}]}"#
 
     func manifest(_ repository: TemporaryRepository) -> String? {
-        (try? Data(contentsOf: repository.snapshots.appendingPathComponent("recipes/search.usage.json"))).map { String(decoding: $0, as: UTF8.self) }
+        (try? Data(contentsOf: repository.snapshots.appendingPathComponent("recipes/search.usage.json"))).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     func verify(_ repository: TemporaryRepository, _ models: ModelUsage..., record: RecordMode) -> String? {
-        verifyUsageManifest(for: "recipes/search", models: models, record: record, in: repository.stubs, snapshots: repository.snapshots)
+        verifyUsageManifest(
+            for: "recipes/search", models: models, record: record, in: repository.stubs, snapshots: repository.snapshots
+        )
     }
 
     @Test func recordsAMissingManifestInTheFileFormat() throws {
@@ -42,13 +47,18 @@ import Testing
 
     @Test func mergesThePathsOfEveryModelOverEveryFixture() throws {
         struct Titles: Decodable { var title: String }
-        struct Images: Decodable { var imageURL: String?; enum CodingKeys: String, CodingKey { case imageURL = "image_url" } }
+        struct Images: Decodable {
+            var imageURL: String?; enum CodingKeys: String, CodingKey { case imageURL = "image_url" }
+        }
         let repository = TemporaryRepository()
         defer { repository.remove() }
         try repository.addFixture("recipes/search", json: page)
-        try repository.addFixture("recipes/search.nested", json: #"{"count": 0, "recipes": [], "meta": {"next": "p2"}}"#)
+        try repository.addFixture(
+            "recipes/search.nested", json: #"{"count": 0, "recipes": [], "meta": {"next": "p2"}}"#)
         let paths = try observedUsage(
-            for: "recipes/search", models: [.decoding([Titles].self, at: "/recipes"), .decoding([Images].self, at: "/recipes")], in: repository.stubs
+            for: "recipes/search",
+            models: [.decoding([Titles].self, at: "/recipes"), .decoding([Images].self, at: "/recipes")],
+            in: repository.stubs
         ).get()
         #expect(paths == ["/recipes", "/recipes/*", "/recipes/*/image_url", "/recipes/*/title"])
     }
@@ -62,12 +72,14 @@ import Testing
         _ = verify(repository, .decoding(SearchPage.self), record: .missing)
         let before = manifest(repository)
         let message = try #require(verify(repository, .decoding(Titles.self), record: .missing))
-        #expect(message.hasSuffix("""
-            Snapshots/recipes/search.usage.json does not match:
-              - /recipes/*/recipe_id
-              - /recipes/*/social_rank
-            If the change is intended, re-run with APIPROBE_RECORD=failed and commit the file.
-            """))
+        #expect(
+            message.hasSuffix(
+                """
+                Snapshots/recipes/search.usage.json does not match:
+                  - /recipes/*/recipe_id
+                  - /recipes/*/social_rank
+                If the change is intended, re-run with APIPROBE_RECORD=failed and commit the file.
+                """))
         #expect(manifest(repository) == before)
     }
 
@@ -107,7 +119,9 @@ import Testing
         defer { repository.remove() }
         try repository.addFixture("recipes/search", json: page)
         let message = withContractTesting(record: .never) {
-            verifyUsageManifest(for: "recipes/search", models: [.decoding(SearchPage.self)], in: repository.stubs, snapshots: repository.snapshots)
+            verifyUsageManifest(
+                for: "recipes/search", models: [.decoding(SearchPage.self)], in: repository.stubs,
+                snapshots: repository.snapshots)
         }
         #expect(message?.hasPrefix("No usage manifest at ") == true)
     }
@@ -119,6 +133,7 @@ import Testing
         let url = repository.snapshots.appendingPathComponent("recipes/search.usage.json")
         try AtomicFile.write(Data(#"{"apiprobeVersion": "0.1.0", "paths": [3]}"#.utf8), to: url)
         let message = verify(repository, .decoding(SearchPage.self), record: .missing)
-        #expect(message?.hasSuffix("search.usage.json: /paths/0: expected a JSON Pointer string, found integer 3") == true)
+        #expect(
+            message?.hasSuffix("search.usage.json: /paths/0: expected a JSON Pointer string, found integer 3") == true)
     }
 }

@@ -37,13 +37,17 @@ func decodeSample<T: Decodable>(
         var located = error
         do {
             _ = try RecordingDecoder.decode(type, from: value, path: base, using: decoder, log: ReadLog())
-        } catch let recorded as DecodingError where recorded.sameCase(as: error) && recorded.codingPathLength > error.codingPathLength {
+        } catch let recorded as DecodingError
+            where recorded.sameCase(as: error) && recorded.codingPathLength > error.codingPathLength
+        {
             located = recorded
         } catch {}
-        let failure = DecodingFailure.make(from: located, document: sample.document, base: pointer, file: sample.file, decoder: decoder)
+        let failure = DecodingFailure.make(
+            from: located, document: sample.document, base: pointer, file: sample.file, decoder: decoder)
         return DecodedSample(sample: sample, result: .failure(failure), log: nil, base: base)
     } catch {
-        let failure = DecodingFailure(file: sample.file, pointer: pointer, expected: "\(T.self)", found: "an error: \(error)")
+        let failure = DecodingFailure(
+            file: sample.file, pointer: pointer, expected: "\(T.self)", found: "an error: \(error)")
         return DecodedSample(sample: sample, result: .failure(failure), log: nil, base: base)
     }
     var log: ReadLog?
@@ -59,7 +63,8 @@ func decodeSample<T: Decodable>(
 extension DecodingError {
     var codingPathLength: Int {
         switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
             return context.codingPath.count
         @unknown default:
             return 0
@@ -68,7 +73,8 @@ extension DecodingError {
 
     func sameCase(as other: DecodingError) -> Bool {
         switch (self, other) {
-        case (.typeMismatch, .typeMismatch), (.valueNotFound, .valueNotFound), (.keyNotFound, .keyNotFound), (.dataCorrupted, .dataCorrupted):
+        case (.typeMismatch, .typeMismatch), (.valueNotFound, .valueNotFound), (.keyNotFound, .keyNotFound),
+            (.dataCorrupted, .dataCorrupted):
             return true
         default:
             return false

@@ -62,7 +62,9 @@ func verifyFileSnapshot(
         } catch {
             return error.description
         }
-        return "\(shown) did not match and was re-recorded (record mode \(mode)); review the change, then commit it:\n\(listing)"
+        return
+            "\(shown) did not match and was re-recorded (record mode \(mode)); review the change, then commit it:\n\(listing)"
     }
-    return "\(shown) does not match:\n\(listing)\nIf the change is intended, re-run with APIPROBE_RECORD=failed and commit the file."
+    return
+        "\(shown) does not match:\n\(listing)\nIf the change is intended, re-run with APIPROBE_RECORD=failed and commit the file."
 }

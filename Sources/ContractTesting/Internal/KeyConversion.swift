@@ -58,7 +58,8 @@ struct KeyConverter {
             let untilUpperCase = wordStart..<upperCaseRange.lowerBound
             words.append(untilUpperCase)
             searchRange = upperCaseRange.lowerBound..<searchRange.upperBound
-            guard let lowerCaseRange = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange) else {
+            guard let lowerCaseRange = key.rangeOfCharacter(from: .lowercaseLetters, options: [], range: searchRange)
+            else {
                 wordStart = searchRange.lowerBound
                 break
             }

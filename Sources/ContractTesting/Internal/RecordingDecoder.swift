@@ -47,7 +47,10 @@ struct RecordingDecoder: Decoder {
     var verbatimKeys = false
     var userInfo: [CodingUserInfoKey: Any] { jsonDecoder.userInfo.mapValues { $0 as Any } }
 
-    init(value: JSONValue, path: [PathToken], codingPath: [any CodingKey], jsonDecoder: JSONDecoder, log: ReadLog, verbatimKeys: Bool = false) {
+    init(
+        value: JSONValue, path: [PathToken], codingPath: [any CodingKey], jsonDecoder: JSONDecoder, log: ReadLog,
+        verbatimKeys: Bool = false
+    ) {
         self.value = value
         self.path = path
         self.codingPath = codingPath
@@ -57,12 +60,16 @@ struct RecordingDecoder: Decoder {
     }
 
     /// Decodes `type` from the document, recording what it reads.
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [PathToken], using decoder: JSONDecoder, log: ReadLog) throws -> T {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from value: JSONValue, path: [PathToken], using decoder: JSONDecoder, log: ReadLog
+    ) throws -> T {
         let root = RecordingDecoder(value: value, path: path, codingPath: [], jsonDecoder: decoder, log: log)
         return try root.unbox(type, from: value, path: path, codingPath: [])
     }
 
-    func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [PathToken], codingPath: [any CodingKey]) throws -> T {
+    func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [PathToken], codingPath: [any CodingKey])
+        throws -> T
+    {
         log.markRead(path)
         if isLeafType(type) {
             log.consumed.insert(path)
@@ -83,7 +90,9 @@ struct RecordingDecoder: Decoder {
         guard case .object(let members) = value else {
             throw DecodingError.typeMismatch(
                 [String: Any].self,
-                .init(codingPath: codingPath, debugDescription: "Expected to decode Dictionary<String, Any> but found \(value.typeName) instead.")
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "Expected to decode Dictionary<String, Any> but found \(value.typeName) instead.")
             )
         }
         let converter = KeyConverter(strategy: verbatimKeys ? .useDefaultKeys : jsonDecoder.keyDecodingStrategy)
@@ -92,14 +101,17 @@ struct RecordingDecoder: Decoder {
             let name = converter.modelName(forJSONKey: member.key, codingPath: codingPath)
             if byModelName[name] == nil { byModelName[name] = (member.key, member.value) }
         }
-        return KeyedDecodingContainer(RecordingKeyedContainer<Key>(decoder: self, members: byModelName, converter: converter))
+        return KeyedDecodingContainer(
+            RecordingKeyedContainer<Key>(decoder: self, members: byModelName, converter: converter))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let items) = value else {
             throw DecodingError.typeMismatch(
                 [Any].self,
-                .init(codingPath: codingPath, debugDescription: "Expected to decode Array<Any> but found \(value.typeName) instead.")
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "Expected to decode Array<Any> but found \(value.typeName) instead.")
             )
         }
         return RecordingUnkeyedContainer(decoder: self, items: items)
@@ -126,7 +138,8 @@ extension DecodingError {
 
 extension DecodingError.Context {
     func prefixed(with prefix: [any CodingKey]) -> DecodingError.Context {
-        DecodingError.Context(codingPath: prefix + codingPath, debugDescription: debugDescription, underlyingError: underlyingError)
+        DecodingError.Context(
+            codingPath: prefix + codingPath, debugDescription: debugDescription, underlyingError: underlyingError)
     }
 }
 
@@ -147,7 +160,10 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func member(_ key: Key) throws -> (jsonKey: String, value: JSONValue) {
         guard let member = members[key.stringValue] else {
             throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\").")
+                key,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\").")
             )
         }
         return member
@@ -170,7 +186,9 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if member.value == .null, !(T.self is any ExpressibleByNilLiteral.Type) {
             decoder.log.markRead(path)
             throw DecodingError.valueNotFound(
-                type, .init(codingPath: codingPath + [key], debugDescription: "Expected \(type) value but found null instead.")
+                type,
+                .init(
+                    codingPath: codingPath + [key], debugDescription: "Expected \(type) value but found null instead.")
             )
         }
         return try decoder.unbox(type, from: member.value, path: path, codingPath: codingPath + [key])
@@ -193,37 +211,69 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decodeValue(type, forKey: key) }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeValue(type, forKey: key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try childDecoder(forKey: key).container(keyedBy: type)
     }
 
@@ -243,12 +293,15 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let name = modelName ?? key.stringValue
         guard let member = members[name] else {
             throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(name)\").")
+                key,
+                .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(name)\").")
             )
         }
         let path = decoder.path + [.key(member.jsonKey)]
         decoder.log.markRead(path)
-        return RecordingDecoder(value: member.value, path: path, codingPath: codingPath + [key], jsonDecoder: decoder.jsonDecoder, log: decoder.log)
+        return RecordingDecoder(
+            value: member.value, path: path, codingPath: codingPath + [key], jsonDecoder: decoder.jsonDecoder,
+            log: decoder.log)
     }
 }
 
@@ -293,7 +346,8 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
         if value == .null, !(T.self is any ExpressibleByNilLiteral.Type) {
             decoder.log.markRead(path)
             throw DecodingError.valueNotFound(
-                type, .init(codingPath: codingPath + [indexKey], debugDescription: "Expected \(type) but found null instead.")
+                type,
+                .init(codingPath: codingPath + [indexKey], debugDescription: "Expected \(type) but found null instead.")
             )
         }
         let result = try decoder.unbox(type, from: value, path: path, codingPath: codingPath + [indexKey])
@@ -338,7 +392,9 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeNext(type) }
     mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try decodeNextIfPresent(type) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let child = try nextDecoder()
         return try child.container(keyedBy: type)
     }
@@ -356,7 +412,9 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
         let value = try current(Any.self)
         let path = decoder.path + [.index(currentIndex)]
         decoder.log.markRead(path)
-        let child = RecordingDecoder(value: value, path: path, codingPath: codingPath + [indexKey], jsonDecoder: decoder.jsonDecoder, log: decoder.log)
+        let child = RecordingDecoder(
+            value: value, path: path, codingPath: codingPath + [indexKey], jsonDecoder: decoder.jsonDecoder,
+            log: decoder.log)
         currentIndex += 1
         return child
     }
@@ -374,18 +432,46 @@ struct RecordingSingleValueContainer: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
     }
-    func decode(_ type: Bool.Type) throws -> Bool { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: String.Type) throws -> String { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: Float.Type) throws -> Float { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: Int.Type) throws -> Int { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath) }
+    func decode(_ type: Bool.Type) throws -> Bool {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: String.Type) throws -> String {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: Double.Type) throws -> Double {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: Float.Type) throws -> Float {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: Int.Type) throws -> Int {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: Int8.Type) throws -> Int8 {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: Int16.Type) throws -> Int16 {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: Int32.Type) throws -> Int32 {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: Int64.Type) throws -> Int64 {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: UInt.Type) throws -> UInt {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: UInt8.Type) throws -> UInt8 {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: UInt16.Type) throws -> UInt16 {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: UInt32.Type) throws -> UInt32 {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
+    func decode(_ type: UInt64.Type) throws -> UInt64 {
+        try decoder.unbox(type, from: decoder.value, path: decoder.path, codingPath: codingPath)
+    }
 }

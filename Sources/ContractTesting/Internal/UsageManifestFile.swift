@@ -1,7 +1,9 @@
 import Foundation
 import HTTPFixtures
 
-/// The usage manifest file format, `Snapshots/<api>/<name>.usage.json`:
+/// The usage manifest file format.
+///
+/// `Snapshots/<api>/<name>.usage.json`:
 ///
 /// ```json
 /// {
@@ -37,18 +39,25 @@ struct UsageManifestFile: Equatable {
         do {
             value = try JSONValue(parsing: data)
         } catch {
-            throw FixtureError(file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected, found: error.found)
+            throw FixtureError(
+                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
+                found: error.found)
         }
         guard case .object = value else {
-            throw FixtureError(file: file, position: .jsonPointer(""), expected: "an object", found: value.briefDescription)
+            throw FixtureError(
+                file: file, position: .jsonPointer(""), expected: "an object", found: value.briefDescription)
         }
         guard case .array(let items)? = value["paths"] else {
-            throw FixtureError(file: file, position: .jsonPointer("/paths"), expected: "an array of JSON Pointers", found: value["paths"]?.briefDescription ?? "nothing")
+            throw FixtureError(
+                file: file, position: .jsonPointer("/paths"), expected: "an array of JSON Pointers",
+                found: value["paths"]?.briefDescription ?? "nothing")
         }
         var paths: [String] = []
         for (index, item) in items.enumerated() {
             guard case .string(let path) = item, path.isEmpty || path.hasPrefix("/") else {
-                throw FixtureError(file: file, position: .jsonPointer("/paths/\(index)"), expected: "a JSON Pointer string", found: item.briefDescription)
+                throw FixtureError(
+                    file: file, position: .jsonPointer("/paths/\(index)"), expected: "a JSON Pointer string",
+                    found: item.briefDescription)
             }
             paths.append(path)
         }
