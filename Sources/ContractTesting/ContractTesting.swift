@@ -1,1 +1,0 @@
-// The ContractTesting module; see DESIGN.md.

@@ -1,0 +1,146 @@
+import Foundation
+import HTTPFixtures
+
+/// Why a model could not be decoded from a response body: the file, the JSON Pointer of the failing
+/// value, what the model expected and what the JSON holds.
+///
+/// ```
+/// Stubs/recipes/search.json: /recipes/3/social_rank: expected Double, found string "99.9"
+/// Stubs/recipes/get.json: /recipe: expected key "social_rank" (socialRank), found an object without it (keys: publisher, rank, title)
+/// ```
+public struct DecodingFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The fixture file, or another name for the body (`response body of GET https://…`).
+    public var file: String
+    /// The JSON Pointer of the failing value (for a missing key: of the object that lacks it).
+    public var pointer: String
+    /// What the model expected there.
+    public var expected: String
+    /// What the document holds there.
+    public var found: String
+
+    public init(file: String, pointer: String, expected: String, found: String) {
+        self.file = file
+        self.pointer = pointer
+        self.expected = expected
+        self.found = found
+    }
+
+    public var description: String {
+        "\(file): \(pointer.isEmpty ? "/" : pointer): expected \(expected), found \(found)"
+    }
+}
+
+extension DecodingFailure {
+    /// Renders any `DecodingError` against the document it came from, naming JSON keys (not Swift keys).
+    ///
+    /// - Parameters:
+    ///   - error: the error `JSONDecoder` threw while decoding the value at `base`.
+    ///   - document: the whole body.
+    ///   - base: the JSON Pointer the model was decoded at (`""` for the whole body).
+    ///   - file: the name used in the message.
+    ///   - decoder: the decoder that threw, for its key strategy.
+    static func make(from error: DecodingError, document: JSONValue, base: String, file: String, decoder: JSONDecoder)
+        -> DecodingFailure
+    {
+        let converter = KeyConverter(strategy: decoder.keyDecodingStrategy)
+        let baseValue = document.value(at: base) ?? document
+        let baseTokens = pathTokens(of: base, in: document) ?? []
+
+        func resolve(_ codingPath: [any CodingKey]) -> (tokens: [PathToken], value: JSONValue?, rest: [any CodingKey]) {
+            var tokens = baseTokens
+            var current: JSONValue? = baseValue
+            var walked: [any CodingKey] = []
+            for (offset, key) in codingPath.enumerated() {
+                switch current {
+                case .object(let members)?:
+                    let match =
+                        members.first { converter.modelName(forJSONKey: $0.key, codingPath: walked) == key.stringValue }
+                        ?? members.first { $0.key == key.stringValue }
+                    guard let match else { return (tokens, nil, Array(codingPath[offset...])) }
+                    tokens.append(.key(match.key))
+                    current = match.value
+                case .array(let items)?:
+                    guard let index = key.intValue, items.indices.contains(index) else {
+                        return (tokens, nil, Array(codingPath[offset...]))
+                    }
+                    tokens.append(.index(index))
+                    current = items[index]
+                default:
+                    return (tokens, nil, Array(codingPath[offset...]))
+                }
+                walked.append(key)
+            }
+            return (tokens, current, [])
+        }
+
+        func unresolvedSuffix(_ rest: [any CodingKey]) -> String {
+            rest.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
+        }
+
+        switch error {
+        case .typeMismatch(let type, let context):
+            let (tokens, value, rest) = resolve(context.codingPath)
+            let found = value?.briefDescription ?? "nothing at \(unresolvedSuffix(rest))"
+            return DecodingFailure(file: file, pointer: tokens.pointer, expected: typeName(type), found: found)
+
+        case .valueNotFound(let type, let context):
+            let (tokens, value, rest) = resolve(context.codingPath)
+            let found: String
+            if let value {
+                found = value.briefDescription
+            } else if context.debugDescription.contains("at end") {
+                found = "the end of the array"
+            } else {
+                found = "nothing at \(unresolvedSuffix(rest))"
+            }
+            return DecodingFailure(file: file, pointer: tokens.pointer, expected: typeName(type), found: found)
+
+        case .keyNotFound(let key, let context):
+            let (tokens, value, _) = resolve(context.codingPath)
+            let jsonKey =
+                key.intValue.map { "item \($0)" } ?? "key \"\(converter.likelyJSONKey(forModelKey: key.stringValue))\""
+            let swiftNote =
+                converter.likelyJSONKey(forModelKey: key.stringValue) == key.stringValue ? "" : " (\(key.stringValue))"
+            let found: String
+            switch value {
+            case .object(let members)?:
+                let keys = members.map(\.key).sorted()
+                found =
+                    keys.isEmpty ? "an empty object" : "an object without it (keys: \(keys.joined(separator: ", ")))"
+            case .array(let items)?:
+                found = "an array of \(items.count)"
+            case let other?:
+                found = other.briefDescription
+            case nil:
+                found = "nothing"
+            }
+            return DecodingFailure(file: file, pointer: tokens.pointer, expected: jsonKey + swiftNote, found: found)
+
+        case .dataCorrupted(let context):
+            let (tokens, value, _) = resolve(context.codingPath)
+            let found = value?.briefDescription ?? "nothing"
+            return DecodingFailure(
+                file: file, pointer: tokens.pointer, expected: expectation(from: context.debugDescription), found: found
+            )
+
+        @unknown default:
+            return DecodingFailure(file: file, pointer: base, expected: "a decodable value", found: "\(error)")
+        }
+    }
+
+    /// `Swift.Double` → `Double`, `Array<Recipe>` → `[Recipe]`-like names, `Dictionary<String, Any>` → `object`.
+    static func typeName(_ type: Any.Type) -> String {
+        if type == [String: Any].self { return "an object" }
+        if type == [Any].self { return "an array" }
+        return String(describing: type)
+    }
+
+    /// Turns a `dataCorrupted` description into an expectation: `Expected date string to be ISO8601-formatted.` →
+    /// `date string to be ISO8601-formatted`.
+    static func expectation(from debugDescription: String) -> String {
+        var text = debugDescription.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix(".") { text.removeLast() }
+        if text.lowercased().hasPrefix("expected ") { return String(text.dropFirst("expected ".count)) }
+        return text.isEmpty ? "a valid value" : "a valid value (\(text))"
+    }
+}

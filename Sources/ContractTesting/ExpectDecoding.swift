@@ -1,0 +1,136 @@
+public import Foundation
+
+/// Checks that a model decodes from every document of `source`, recording a readable failure for each
+/// one that does not, and goes on.
+///
+/// A failure names the fixture file, the JSON Pointer of the failing value, what the model expected
+/// and what the JSON holds, with the decoder's strategies honoured:
+///
+/// ```swift
+/// expectDecoding(SearchResponse.self, from: .everyFixture(of: "recipes/search"))
+/// expectDecoding(RecipeDetail.self, from: .fixture("recipes/get"), at: "/recipe")
+/// ```
+/// ```
+/// Stubs/recipes/search.json: /recipes/3/social_rank: expected Double, found string "99.9"
+/// ```
+///
+/// - Parameters:
+///   - type: the model.
+///   - source: the fixture(s) or bytes to decode.
+///   - pointer: a JSON Pointer to the part of the body the model stands for (`""`: the whole body).
+///   - decoder: the decoder the app uses, with its strategies.
+/// - Returns: the decoded values, one per document that decoded.
+@discardableResult
+public func expectDecoding<T: Decodable>(
+    _ type: T.Type,
+    from source: ContractSource,
+    at pointer: String = "",
+    decoder: JSONDecoder = JSONDecoder(),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) -> [T] {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let samples: [Sample]
+    do {
+        samples = try source.samples(filePath: filePath)
+    } catch {
+        reportFailure(error.message, at: site)
+        return []
+    }
+    var values: [T] = []
+    for sample in samples {
+        switch decodeSample(type, from: sample, at: pointer, decoder: decoder, recording: false).result {
+        case .success(let value): values.append(value)
+        case .failure(let failure): reportFailure(failure.description, at: site)
+        }
+    }
+    return values
+}
+
+/// Decodes a model from a single document of `source`, throwing a readable error when it does not decode.
+///
+/// ```swift
+/// let page = try requireDecoding(SearchResponse.self, from: .fixture("recipes/search"))
+/// #expect(page.recipes.count == 30)
+/// ```
+///
+/// - Throws: ``DecodingFailure`` (file, pointer, expected, found); ``ContractSourceError`` when the
+///   fixture cannot be read, is not JSON, or `source` holds more or fewer than one document.
+public func requireDecoding<T: Decodable>(
+    _ type: T.Type,
+    from source: ContractSource,
+    at pointer: String = "",
+    decoder: JSONDecoder = JSONDecoder(),
+    filePath: StaticString = #filePath
+) throws -> T {
+    let samples: [Sample]
+    do {
+        samples = try source.samples(filePath: filePath)
+    } catch {
+        throw ContractSourceError(message: error.message)
+    }
+    guard samples.count == 1, let sample = samples.first else {
+        throw ContractSourceError(
+            message:
+                "expected one document to decode \(T.self) from, found \(samples.count) (\(samples.map(\.file).joined(separator: ", "))); use expectDecoding for many"
+        )
+    }
+    return try decodeSample(type, from: sample, at: pointer, decoder: decoder, recording: false).result.get()
+}
+
+/// Decodes a model from raw JSON bytes, throwing a readable error when it does not decode.
+///
+/// The core of every decoding assertion: the bytes of a stubbed or live response, a fixture's body.
+///
+/// ```swift
+/// let (body, _) = try await session.data(for: request)
+/// let page = try requireDecoding(SearchResponse.self, from: body, named: "GET /api/search")
+/// ```
+public func requireDecoding<T: Decodable>(
+    _ type: T.Type,
+    from data: Data,
+    named name: String = "response body",
+    at pointer: String = "",
+    decoder: JSONDecoder = JSONDecoder()
+) throws -> T {
+    try requireDecoding(type, from: .data(data, named: name), at: pointer, decoder: decoder)
+}
+
+/// The pure verifier behind ``expectDecoding(_:from:at:decoder:fileID:filePath:line:column:)``: the
+/// failure messages, one line per document that does not decode, or `nil` when all decode.
+public func verifyDecoding<T: Decodable>(
+    _ type: T.Type,
+    from source: ContractSource,
+    at pointer: String = "",
+    decoder: JSONDecoder = JSONDecoder(),
+    filePath: StaticString = #filePath
+) -> String? {
+    let samples: [Sample]
+    do {
+        samples = try source.samples(filePath: filePath)
+    } catch {
+        return error.message
+    }
+    let failures = samples.compactMap { sample -> String? in
+        if case .failure(let failure) = decodeSample(
+            type, from: sample, at: pointer, decoder: decoder, recording: false
+        ).result {
+            return failure.description
+        }
+        return nil
+    }
+    return failures.isEmpty ? nil : failures.joined(separator: "\n")
+}
+
+/// A source of documents that cannot be used: a fixture that cannot be read or is not JSON.
+///
+/// ```
+/// Stubs/recipes/get.json: expected a readable fixture file, found no such file
+/// ```
+public struct ContractSourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

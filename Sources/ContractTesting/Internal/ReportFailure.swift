@@ -1,0 +1,53 @@
+#if canImport(Testing)
+    import Testing
+#endif
+#if canImport(XCTest)
+    import XCTest
+#endif
+
+/// The place in the caller's source that a failure is reported at.
+struct CallSite: Sendable {
+    var fileID: StaticString
+    var filePath: StaticString
+    var line: UInt
+    var column: UInt
+}
+
+/// Records a failure through whichever test framework runs the current test: Swift Testing when a
+/// `Test` is running, XCTest otherwise.
+func reportFailure(_ message: String, at site: CallSite) {
+    #if canImport(Testing)
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(of: site))
+            return
+        }
+    #endif
+    #if canImport(XCTest)
+        XCTFail(message, file: site.filePath, line: site.line)
+    #else
+        print("\(site.filePath):\(site.line): error: \(message)")
+    #endif
+}
+
+/// Reports information that is not a failure (a contract gap outside strict mode): a warning issue under
+/// Swift Testing 6.3 or later, which does not fail the test, else a `note:` line on standard output.
+func reportNote(_ message: String, at site: CallSite) {
+    #if canImport(Testing) && compiler(>=6.3)
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation(of: site))
+            return
+        }
+    #endif
+    print("\(site.fileID):\(site.line): note: \(message)")
+}
+
+#if canImport(Testing)
+    private func sourceLocation(of site: CallSite) -> SourceLocation {
+        SourceLocation(
+            fileID: String(describing: site.fileID),
+            filePath: String(describing: site.filePath),
+            line: Int(site.line),
+            column: Int(site.column)
+        )
+    }
+#endif

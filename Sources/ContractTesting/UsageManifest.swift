@@ -1,0 +1,130 @@
+public import Foundation
+import HTTPFixtures
+
+/// A model whose reading of an endpoint's responses goes into a usage manifest.
+///
+/// ```swift
+/// expectUsageManifest(for: "recipes/search", models: .decoding(SearchResponse.self), .decoding([Recipe].self, at: "/recipes"))
+/// ```
+public struct ModelUsage {
+    let name: String
+    let record: (Sample, JSONDecoder) -> Result<Set<String>, ContractSourceError>
+
+    /// `type` decoded from each response of the endpoint, at `pointer` inside the body.
+    public static func decoding<T: Decodable>(_ type: T.Type, at pointer: String = "") -> ModelUsage {
+        ModelUsage(name: String(describing: type)) { sample, decoder in
+            let decoded = decodeSample(T.self, from: sample, at: pointer, decoder: decoder, recording: true)
+            switch decoded.result {
+            case .failure(let failure):
+                return .failure(ContractSourceError(message: failure.description))
+            case .success:
+                guard let log = decoded.log else {
+                    return .failure(
+                        ContractSourceError(
+                            message: "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading"))
+                }
+                return .success(Set(log.read.map(\.generalizedPointer)).subtracting([""]))
+            }
+        }
+    }
+}
+
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)``:
+/// the JSON paths every model reads from every 2xx JSON fixture of the endpoint, observed while decoding.
+///
+/// - Returns: the sorted paths (`*` for array items), or the failure messages.
+public func observedUsage(
+    for endpoint: String,
+    models: [ModelUsage],
+    decoder: JSONDecoder = JSONDecoder(),
+    in store: FixtureStore? = nil,
+    filePath: StaticString = #filePath
+) -> Result<[String], ContractSourceError> {
+    let samples: [Sample]
+    do {
+        samples = try ContractSource.everyFixture(of: endpoint, in: store).samples(filePath: filePath)
+    } catch {
+        return .failure(ContractSourceError(message: error.message))
+    }
+    var paths: Set<String> = []
+    var failures: [String] = []
+    for model in models {
+        for sample in samples {
+            switch model.record(sample, decoder) {
+            case .success(let read): paths.formUnion(read)
+            case .failure(let error): failures.append(error.message)
+            }
+        }
+    }
+    guard failures.isEmpty else { return .failure(ContractSourceError(message: failures.joined(separator: "\n"))) }
+    return .success(paths.sorted())
+}
+
+/// Checks the usage manifest of an endpoint, `Snapshots/<endpoint>.usage.json`: the JSON paths the
+/// app's models read, observed while each model decodes every 2xx JSON fixture of the endpoint.
+///
+/// `apiprobe snapshot check` ranks drift at a path no model reads as information. The record mode
+/// (argument, scope, `APIPROBE_RECORD`; see ``RecordMode``) decides whether a missing or changed
+/// manifest is written; writes are atomic.
+///
+/// ```swift
+/// @Test func searchUsage() {
+///     expectUsageManifest(for: "recipes/search", models: .decoding(SearchResponse.self))
+/// }
+/// ```
+/// ```
+/// Snapshots/recipes/search.usage.json does not match:
+///   + /recipes/*/publisher_url
+/// ```
+public func expectUsageManifest(
+    for endpoint: String,
+    models: ModelUsage...,
+    decoder: JSONDecoder = JSONDecoder(),
+    record: RecordMode? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    if let failure = verifyUsageManifest(
+        for: endpoint, models: models, decoder: decoder, record: record, filePath: filePath)
+    {
+        reportFailure(failure, at: site)
+    }
+}
+
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)``
+/// (it writes the manifest when the record mode says so); `nil` when the manifest holds.
+public func verifyUsageManifest(
+    for endpoint: String,
+    models: [ModelUsage],
+    decoder: JSONDecoder = JSONDecoder(),
+    record: RecordMode? = nil,
+    in store: FixtureStore? = nil,
+    snapshots: URL? = nil,
+    filePath: StaticString = #filePath
+) -> String? {
+    let mode: RecordMode
+    do {
+        mode = try RecordMode.resolve(argument: record)
+    } catch {
+        return error.description
+    }
+    let paths: [String]
+    switch observedUsage(for: endpoint, models: models, decoder: decoder, in: store, filePath: filePath) {
+    case .success(let observed): paths = observed
+    case .failure(let error): return error.message
+    }
+    guard let folder = snapshots ?? snapshotsFolder(relativeTo: filePath) else {
+        return "\(filePath): expected a folder named Snapshots or Stubs in one of its parent folders, found none"
+    }
+    let url = folder.appendingPathComponent(endpoint + ".usage.json")
+    let fresh = UsageManifestFile(paths: paths)
+    return verifyFileSnapshot(at: url, fresh: fresh.encoded(), mode: mode, kind: "usage manifest") { existing in
+        let committed = try UsageManifestFile(decoding: existing, file: displayPath(url))
+        let added = Set(fresh.paths).subtracting(committed.paths).sorted().map { "+ \($0)" }
+        let removed = Set(committed.paths).subtracting(fresh.paths).sorted().map { "- \($0)" }
+        return removed + added
+    }
+}

@@ -1,0 +1,149 @@
+@testable import ContractTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct RecordModeTests {
+    @Test func argumentWinsOverScopeAndEnvironment() throws {
+        #expect(
+            try RecordMode.resolve(argument: .all, scope: .never, environment: ["APIPROBE_RECORD": "failed"]) == .all)
+    }
+
+    @Test func scopeWinsOverEnvironment() throws {
+        #expect(try RecordMode.resolve(scope: .never, environment: ["APIPROBE_RECORD": "failed"]) == .never)
+    }
+
+    @Test(arguments: [("missing", RecordMode.missing), ("failed", .failed), ("all", .all), ("NEVER", .never)])
+    func environmentNamesTheMode(value: String, mode: RecordMode) throws {
+        #expect(try RecordMode.resolve(scope: nil, environment: ["APIPROBE_RECORD": value]) == mode)
+    }
+
+    @Test func defaultIsMissingLocallyAndNeverOnCI() throws {
+        #expect(try RecordMode.resolve(scope: nil, environment: [:]) == .missing)
+        #expect(try RecordMode.resolve(scope: nil, environment: ["CI": "true"]) == .never)
+        #expect(
+            try RecordMode.resolve(scope: nil, environment: ["CI": "true", "APIPROBE_RECORD": "missing"]) == .missing)
+    }
+
+    @Test func anUnknownValueIsAnErrorNamingTheVariable() {
+        #expect(
+            throws: ContractConfigurationError(
+                variable: "APIPROBE_RECORD", expected: "one of missing, failed, all, never", found: "\"sometimes\"")
+        ) {
+            try RecordMode.resolve(scope: nil, environment: ["APIPROBE_RECORD": "sometimes"])
+        }
+    }
+
+    @Test func nestedScopesKeepTheOuterSettingTheyDoNotOverride() {
+        withContractTesting(record: .never) {
+            withContractTesting(live: true) {
+                #expect(
+                    ContractTestingConfiguration.current == ContractTestingConfiguration(record: .never, live: true))
+            }
+        }
+    }
+
+    @Test(.contractTesting(record: .failed, live: true))
+    func theTraitSetsTheScope() throws {
+        #expect(try RecordMode.resolve(environment: [:]) == .failed)
+        #expect(try ContractEnvironment.current(environment: [:]).isLive)
+    }
+}
+
+@Suite struct LiveModeTests {
+    @Test(arguments: [("1", true), ("true", true), ("0", false), ("no", false)])
+    func environmentSwitchesLiveMode(value: String, live: Bool) throws {
+        #expect(try ContractEnvironment.current(scope: nil, environment: ["APIPROBE_LIVE": value]).isLive == live)
+    }
+
+    @Test func liveModeIsOffByDefaultAndABadValueIsAnError() throws {
+        #expect(try ContractEnvironment.current(scope: nil, environment: [:]).isLive == false)
+        #expect(throws: ContractConfigurationError.self) {
+            try ContractEnvironment.current(scope: nil, environment: ["APIPROBE_LIVE": "maybe"])
+        }
+    }
+
+    @Test func liveModeHandsOutAPlainConfigurationWithoutMakingTheStubs() {
+        var made = 0
+        func stubbed() -> URLSessionConfiguration {
+            made += 1
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["X-Stubbed": "1"]
+            return configuration
+        }
+        let live = ContractEnvironment(isLive: true).sessionConfiguration(stubbed: stubbed())
+        #expect(made == 0)
+        #expect(live.httpAdditionalHeaders == nil)
+        let stubs = ContractEnvironment(isLive: false).sessionConfiguration(stubbed: stubbed())
+        #expect(made == 1)
+        #expect(stubs.httpAdditionalHeaders?["X-Stubbed"] as? String == "1")
+    }
+
+    @Test func aFailedLiveRequestIsReportedAsSuchNotAsADecodingError() async throws {
+        let request = URLRequest(url: try #require(URL(string: "unsupported-scheme://example.invalid/api/search")))
+        let error = await #expect(throws: RequestFailure.self) {
+            try await requireDecoding(
+                SearchPage.self, fromResponseTo: request, configuration: .ephemeral,
+                environment: ContractEnvironment(isLive: true))
+        }
+        #expect(error?.request == "GET unsupported-scheme://example.invalid/api/search")
+        #expect(error?.status == nil)
+        #expect(
+            error?.description.hasPrefix("live request GET unsupported-scheme://example.invalid/api/search failed: ")
+                == true)
+    }
+
+    @Test func requestFailureTextNamesStatusAndBody() {
+        let failure = RequestFailure(
+            request: "GET https://x.test/api/get", isLive: false, status: 404,
+            detail: #"{"error":{"message":"unknown id"}}"#)
+        #expect(
+            failure.description
+                == #"stubbed request GET https://x.test/api/get: expected a 2xx response, found 404 {"error":{"message":"unknown id"}}"#
+        )
+    }
+}
+
+/// A stand-in for JSONShape: the "schema" is the sorted set of keys at the top level.
+struct TopLevelKeysEngine: SchemaSnapshotEngine {
+    func makeSnapshot(of samples: [JSONValue]) throws -> Data {
+        Data((keys(samples).joined(separator: "\n") + "\n").utf8)
+    }
+
+    func failingChanges(from snapshot: Data, file: String, to samples: [JSONValue]) throws -> [String] {
+        let committed = Set(String(decoding: snapshot, as: UTF8.self).split(separator: "\n").map(String.init))
+        return committed.subtracting(keys(samples)).sorted().map { "breaking: /\($0): removed" }
+    }
+
+    private func keys(_ samples: [JSONValue]) -> [String] {
+        var keys: Set<String> = []
+        for case .object(let members) in samples { keys.formUnion(members.map(\.key)) }
+        return keys.sorted()
+    }
+}
+
+@Suite struct SnapshotMatchTests {
+    @Test func withoutJSONShapeTheAssertionSaysWhatIsMissing() {
+        #expect(
+            verifySnapshotMatch(.data(Data("{}".utf8)), named: "x")
+                == "expectSnapshotMatch needs JSONShape, which this build of ContractTesting does not include yet")
+    }
+
+    @Test func recordsThenMatchesThenCatchesABreakingChange() throws {
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: #"{"count": 1, "recipes": []}"#)
+        func check(_ mode: RecordMode) -> String? {
+            verifySnapshotMatch(
+                .everyFixture(of: "recipes/search", in: repository.stubs), named: nil, record: mode,
+                snapshots: repository.snapshots, engine: TopLevelKeysEngine(), filePath: #filePath)
+        }
+        #expect(check(.missing)?.hasSuffix("Snapshots/recipes/search.schema.json; re-run, then commit it.") == true)
+        #expect(check(.never) == nil)
+        try repository.addFixture("recipes/search", json: #"{"recipes": []}"#)
+        #expect(check(.never)?.contains("search.schema.json does not match:\n  breaking: /count: removed\n") == true)
+    }
+}

@@ -1,0 +1,113 @@
+import ContractTesting
+import Foundation
+import Testing
+
+@Suite struct DecodingFailureMessageTests {
+    let body = """
+        {"count": 2, "recipes": [
+          {"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 99.5},
+          {"publisher": "B", "title": "Stew", "recipe_id": "2", "social_rank": "99.9"}
+        ]}
+        """
+
+    func failure<T: Decodable>(
+        _ type: T.Type, _ json: String, at pointer: String = "", decoder: JSONDecoder = JSONDecoder()
+    ) -> String? {
+        verifyDecoding(type, from: .data(Data(json.utf8), named: "body.json"), at: pointer, decoder: decoder)
+    }
+
+    @Test func typeMismatchNamesPointerExpectedTypeAndFoundValue() {
+        #expect(
+            failure(SearchPage.self, body)
+                == #"body.json: /recipes/1/social_rank: expected Double, found string "99.9""#)
+    }
+
+    @Test func pointerIntoTheBodyIsPartOfThePath() {
+        #expect(
+            failure([Recipe].self, body, at: "/recipes")
+                == #"body.json: /recipes/1/social_rank: expected Double, found string "99.9""#)
+    }
+
+    @Test func keyNotFoundNamesTheJSONKeyAndTheObjectWithItsKeys() {
+        let json = #"{"recipe": {"publisher": "A", "title": "Soup", "recipe_id": "1", "rank": 99.5}}"#
+        #expect(
+            failure(Recipe.self, json, at: "/recipe")
+                == #"body.json: /recipe: expected key "social_rank", found an object without it (keys: publisher, rank, recipe_id, title)"#
+        )
+    }
+
+    @Test func keyNotFoundUnderSnakeCaseNamesTheJSONKeyNotTheSwiftKey() {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        let json = #"{"headline": "Hi"}"#
+        #expect(
+            failure(Article.self, json, decoder: decoder)
+                == #"body.json: /: expected key "published_at" (publishedAt), found an object without it (keys: headline)"#
+        )
+    }
+
+    @Test func typeMismatchUnderSnakeCaseUsesTheJSONKeyInThePointer() {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        let json = #"{"headline": "Hi", "published_at": "2026-11-22T18:00:00Z", "author_name": 7}"#
+        #expect(
+            failure(Article.self, json, decoder: decoder) == "body.json: /author_name: expected String, found integer 7"
+        )
+    }
+
+    @Test func valueNotFoundSaysNull() {
+        let json = #"{"publisher": "A", "title": null, "recipe_id": "1", "social_rank": 1.0}"#
+        #expect(failure(Recipe.self, json) == "body.json: /title: expected String, found null")
+    }
+
+    @Test func dataCorruptedDateSaysWhatTheStrategyExpected() {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        let json = #"{"headline": "Hi", "published_at": "yesterday"}"#
+        #expect(
+            failure(Article.self, json, decoder: decoder)
+                == #"body.json: /published_at: expected date string to be ISO8601-formatted, found string "yesterday""#
+        )
+    }
+
+    @Test func dataCorruptedEnumNamesTheInvalidValue() throws {
+        let message = try #require(failure(Dish.self, #"{"name": "Soup", "course": "soup"}"#))
+        #expect(message.hasPrefix("body.json: /course: expected a valid value ("))
+        #expect(message.hasSuffix(#"), found string "soup""#))
+    }
+
+    @Test func wrongContainerTypeSaysWhatWasFound() {
+        #expect(
+            failure(SearchPage.self, #"{"count": 1, "recipes": {"a": 1}}"#)
+                == "body.json: /recipes: expected an array, found object")
+    }
+
+    @Test func invalidJSONGivesLineAndColumn() {
+        #expect(failure(SearchPage.self, "{\n  \"count\": ,\n}") == "body.json:2:12: expected a JSON value, found ','")
+    }
+
+    @Test func missingPointerSaysNothingIsThere() {
+        #expect(
+            failure([Recipe].self, body, at: "/recipez")
+                == "body.json: /recipez: expected a value to decode Array<Recipe> from, found nothing")
+    }
+
+    @Test func requireDecodingThrowsTheFailureWithItsFields() throws {
+        let error = try #require(throws: DecodingFailure.self) {
+            try requireDecoding(SearchPage.self, from: Data(body.utf8), named: "body.json")
+        }
+        #expect(
+            error
+                == DecodingFailure(
+                    file: "body.json", pointer: "/recipes/1/social_rank", expected: "Double", found: #"string "99.9""#))
+    }
+
+    @Test func requireDecodingReturnsTheValue() throws {
+        let fixed = body.replacingOccurrences(of: #""99.9""#, with: "99.9")
+        let page = try requireDecoding(SearchPage.self, from: Data(fixed.utf8))
+        #expect(page.recipes.map(\.socialRank) == [99.5, 99.9])
+    }
+}

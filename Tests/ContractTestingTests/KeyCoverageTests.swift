@@ -1,0 +1,167 @@
+import ContractTesting
+import Foundation
+import Testing
+
+struct RecipeDetail: Decodable {
+    var title: String
+    var socialRank: Double
+    var cookTimeMinutes: Int?
+    var notes: String?
+}
+
+struct RecipeResponse: Decodable {
+    var recipe: RecipeDetail
+}
+
+@Suite struct KeyCoverageTests {
+    static let snake: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }()
+
+    let detail = """
+        {"recipe": {"title": "Soup", "social_rank": 99.5, "notes": null,
+                    "ingredients": ["salt", "water"], "publisher": {"name": "A", "url": "https://a.test"}}}
+        """
+
+    @Test func reportsFieldsTheModelNeverReadsAndOptionalsNeverFilled() throws {
+        let verification = verifyKeyCoverage(
+            RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake)
+        let coverage = try #require(verification.coverage)
+        #expect(coverage.unreadFields == ["/recipe/ingredients", "/recipe/publisher"])
+        #expect(coverage.unfilledOptionals == ["/recipe/cook_time_minutes", "/recipe/notes"])
+        #expect(coverage.readPaths == ["/recipe", "/recipe/notes", "/recipe/social_rank", "/recipe/title"])
+        #expect(verification.failures.isEmpty)
+        #expect(
+            verification.note
+                == "get.json: RecipeResponse never reads /recipe/ingredients, /recipe/publisher; no fixture fills the optional /recipe/cook_time_minutes, /recipe/notes of RecipeResponse (1 document(s))"
+        )
+    }
+
+    @Test func anOptionalFilledInAnyDocumentCountsAsFilled() throws {
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/get", json: #"{"recipe": {"title": "Soup", "social_rank": 1.0}}"#)
+        try repository.addFixture(
+            "recipes/get.timed",
+            json: #"{"recipe": {"title": "Stew", "social_rank": 2.0, "cook_time_minutes": 30, "notes": "hot"}}"#)
+        let coverage = try #require(
+            verifyKeyCoverage(
+                RecipeResponse.self, from: .everyFixture(of: "recipes/get", in: repository.stubs), decoder: Self.snake
+            ).coverage)
+        #expect(coverage.sampleCount == 2)
+        #expect(coverage.unfilledOptionals.isEmpty)
+        #expect(coverage.isComplete)
+    }
+
+    @Test func arrayItemsAreWrittenAsStar() throws {
+        let json =
+            #"{"count": 2, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 1.5, "image_url": "x"}, {"publisher": "B", "title": "Stew", "recipe_id": "2", "social_rank": 2.5}]}"#
+        let coverage = try #require(verifyKeyCoverage(SearchPage.self, from: .data(Data(json.utf8))).coverage)
+        #expect(coverage.unreadFields == ["/recipes/*/image_url"])
+        #expect(
+            coverage.readPaths == [
+                "/count", "/recipes", "/recipes/*", "/recipes/*/publisher", "/recipes/*/recipe_id",
+                "/recipes/*/social_rank", "/recipes/*/title",
+            ])
+    }
+
+    @Test func gapsAreInformationByDefaultNotFailures() {
+        // Any recorded issue would fail this test: by default the gaps are only printed as a note.
+        let coverage = expectKeyCoverage(
+            RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake)
+        #expect(coverage?.unreadFields == ["/recipe/ingredients", "/recipe/publisher"])
+    }
+
+    @Test func strictModeMakesGapsFailures() {
+        withKnownIssue {
+            expectKeyCoverage(
+                RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake,
+                strict: true)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).first?.hasPrefix(
+                "get.json: RecipeResponse never reads /recipe/ingredients, /recipe/publisher;") == true
+        }
+    }
+
+    @Test func ignoredPathsAreNotGaps() throws {
+        let coverage = expectKeyCoverage(
+            RecipeResponse.self, from: .data(Data(detail.utf8)), decoder: Self.snake, strict: true,
+            ignoring: ["/recipe/ingredients", "/recipe/publisher", "/recipe/cook_time_minutes", "/recipe/notes"]
+        )
+        #expect(coverage?.isComplete == true)
+    }
+
+    @Test func aDecodingFailureIsAFailureNotACoverageReport() {
+        let verification = verifyKeyCoverage(
+            RecipeResponse.self, from: .data(Data(#"{"recipe": {"title": 1}}"#.utf8), named: "get.json"),
+            decoder: Self.snake)
+        #expect(verification.coverage == nil)
+        #expect(verification.failures == ["get.json: /recipe/title: expected String, found integer 1"])
+    }
+
+    @Test func strategiesAreHonouredAndTheRecordedPassAgreesWithJSONDecoder() throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.dataDecodingStrategy = .base64
+        let json =
+            #"{"headline": "Hi", "published_at": "2026-11-22T18:00:00Z", "author_name": "Ann", "thumbnail_data": "AQID"}"#
+        let article = try requireDecoding(Article.self, from: Data(json.utf8), decoder: decoder)
+        #expect(article.thumbnailData == Data([1, 2, 3]))
+        #expect(article.publishedAt == Date(timeIntervalSince1970: 1_795_370_400))
+        let coverage = try #require(
+            verifyKeyCoverage(Article.self, from: .data(Data(json.utf8)), decoder: decoder).coverage)
+        #expect(coverage.readPaths == ["/author_name", "/headline", "/published_at", "/thumbnail_data"])
+        #expect(coverage.isComplete)
+    }
+
+    @Test func customKeyStrategyIsHonoured() throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            let key = path.last?.stringValue ?? ""
+            return AnyKey(stringValue: key.lowercased())
+        }
+        struct Upper: Decodable { var name: String }
+        let coverage = try #require(
+            verifyKeyCoverage(Upper.self, from: .data(Data(#"{"NAME": "x", "EXTRA": 1}"#.utf8)), decoder: decoder)
+                .coverage)
+        #expect(coverage.readPaths == ["/NAME"])
+        #expect(coverage.unreadFields == ["/EXTRA"])
+    }
+
+    @Test func dictionariesKeepTheirKeysVerbatimUnderSnakeCase() throws {
+        struct Tags: Decodable { var byName: [String: Int] }
+        let json = #"{"by_name": {"first_tag": 1, "second_tag": 2}}"#
+        let decoded = try requireDecoding(Tags.self, from: Data(json.utf8), decoder: Self.snake)
+        let coverage = try #require(
+            verifyKeyCoverage(Tags.self, from: .data(Data(json.utf8)), decoder: Self.snake).coverage)
+        #expect(decoded.byName == ["first_tag": 1, "second_tag": 2])
+        #expect(coverage.readPaths == ["/by_name", "/by_name/first_tag", "/by_name/second_tag"])
+    }
+
+    @Test func customInitWithNestedContainersIsObserved() throws {
+        struct Flattened: Decodable {
+            var city: String
+            enum Keys: String, CodingKey { case address }
+            enum AddressKeys: String, CodingKey { case city }
+            init(from decoder: any Decoder) throws {
+                let address = try decoder.container(keyedBy: Keys.self).nestedContainer(
+                    keyedBy: AddressKeys.self, forKey: .address)
+                city = try address.decode(String.self, forKey: .city)
+            }
+        }
+        let json = #"{"address": {"city": "Oslo", "zip": "0150"}, "id": 3}"#
+        let coverage = try #require(verifyKeyCoverage(Flattened.self, from: .data(Data(json.utf8))).coverage)
+        #expect(coverage.readPaths == ["/address", "/address/city"])
+        #expect(coverage.unreadFields == ["/address/zip", "/id"])
+    }
+}
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

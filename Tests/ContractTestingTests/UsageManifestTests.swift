@@ -1,0 +1,139 @@
+import ContractTesting
+import Foundation
+import Testing
+
+@Suite struct UsageManifestTests {
+    let page =
+        #"{"count": 1, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 99.5, "image_url": "x"}]}"#
+
+    func manifest(_ repository: TemporaryRepository) -> String? {
+        (try? Data(contentsOf: repository.snapshots.appendingPathComponent("recipes/search.usage.json"))).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    func verify(_ repository: TemporaryRepository, _ models: ModelUsage..., record: RecordMode) -> String? {
+        verifyUsageManifest(
+            for: "recipes/search", models: models, record: record, in: repository.stubs, snapshots: repository.snapshots
+        )
+    }
+
+    @Test func recordsAMissingManifestInTheFileFormat() throws {
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        let message = verify(repository, .decoding(SearchPage.self), record: .missing)
+        #expect(message?.hasPrefix("Recorded missing usage manifest ") == true)
+        #expect(message?.hasSuffix("Snapshots/recipes/search.usage.json; re-run, then commit it.") == true)
+        #expect(
+            manifest(repository) == """
+                {
+                  "apiprobeVersion": "0.1.0",
+                  "paths": [
+                    "/count",
+                    "/recipes",
+                    "/recipes/*",
+                    "/recipes/*/publisher",
+                    "/recipes/*/recipe_id",
+                    "/recipes/*/social_rank",
+                    "/recipes/*/title"
+                  ]
+                }
+
+                """
+        )
+        #expect(verify(repository, .decoding(SearchPage.self), record: .missing) == nil)
+    }
+
+    @Test func mergesThePathsOfEveryModelOverEveryFixture() throws {
+        struct Titles: Decodable { var title: String }
+        struct Images: Decodable {
+            var imageURL: String?; enum CodingKeys: String, CodingKey { case imageURL = "image_url" }
+        }
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        try repository.addFixture(
+            "recipes/search.nested", json: #"{"count": 0, "recipes": [], "meta": {"next": "p2"}}"#)
+        let paths = try observedUsage(
+            for: "recipes/search",
+            models: [.decoding([Titles].self, at: "/recipes"), .decoding([Images].self, at: "/recipes")],
+            in: repository.stubs
+        ).get()
+        #expect(paths == ["/recipes", "/recipes/*", "/recipes/*/image_url", "/recipes/*/title"])
+    }
+
+    @Test func aChangedManifestFailsWithTheAddedAndRemovedPaths() throws {
+        struct Titles: Decodable { var count: Int; var recipes: [Title] }
+        struct Title: Decodable { var title: String; var publisher: String }
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        _ = verify(repository, .decoding(SearchPage.self), record: .missing)
+        let before = manifest(repository)
+        let message = try #require(verify(repository, .decoding(Titles.self), record: .missing))
+        #expect(
+            message.hasSuffix(
+                """
+                Snapshots/recipes/search.usage.json does not match:
+                  - /recipes/*/recipe_id
+                  - /recipes/*/social_rank
+                If the change is intended, re-run with APIPROBE_RECORD=failed and commit the file.
+                """))
+        #expect(manifest(repository) == before)
+    }
+
+    @Test func failedModeRewritesAMismatchAndStillFails() throws {
+        struct Counts: Decodable { var count: Int }
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        _ = verify(repository, .decoding(SearchPage.self), record: .missing)
+        let message = try #require(verify(repository, .decoding(Counts.self), record: .failed))
+        #expect(message.contains("did not match and was re-recorded (record mode failed)"))
+        #expect(manifest(repository)?.contains(#""/count""#) == true)
+        #expect(manifest(repository)?.contains("/recipes") == false)
+        #expect(verify(repository, .decoding(Counts.self), record: .never) == nil)
+    }
+
+    @Test func neverModeFailsOnAMissingManifestAndWritesNothing() throws {
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        let message = verify(repository, .decoding(SearchPage.self), record: .never)
+        #expect(message?.hasPrefix("No usage manifest at ") == true)
+        #expect(message?.hasSuffix("(record mode never); run the tests locally to record it, then commit it.") == true)
+        #expect(manifest(repository) == nil)
+    }
+
+    @Test func allModeRewritesWithoutFailingWhenNothingChanged() throws {
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        _ = verify(repository, .decoding(SearchPage.self), record: .missing)
+        #expect(verify(repository, .decoding(SearchPage.self), record: .all) == nil)
+    }
+
+    @Test func aScopeSetsTheRecordModeForAssertionsInside() throws {
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        let message = withContractTesting(record: .never) {
+            verifyUsageManifest(
+                for: "recipes/search", models: [.decoding(SearchPage.self)], in: repository.stubs,
+                snapshots: repository.snapshots)
+        }
+        #expect(message?.hasPrefix("No usage manifest at ") == true)
+    }
+
+    @Test func aBrokenManifestIsReportedWithFileAndPlace() throws {
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        let url = repository.snapshots.appendingPathComponent("recipes/search.usage.json")
+        try AtomicFile.write(Data(#"{"apiprobeVersion": "0.1.0", "paths": [3]}"#.utf8), to: url)
+        let message = verify(repository, .decoding(SearchPage.self), record: .missing)
+        #expect(
+            message?.hasSuffix("search.usage.json: /paths/0: expected a JSON Pointer string, found integer 3") == true)
+    }
+}
