@@ -51,6 +51,7 @@ public final class StubSet: Sendable {
     }
 
     public init() {
+        Self.registerGlobalClass()
         protocolClass = StubRegistry.makeProtocolClass()
         StubRegistry.bind(protocolClass, to: self)
     }
@@ -90,13 +91,26 @@ public final class StubSet: Sendable {
     /// There is one global slot per process, so tests that use it must not run in parallel with each
     /// other (`@Suite(.serialized)`). Installing a set replaces the one installed before.
     ///
-    /// The global protocol class is registered with `URLProtocol.registerClass` on first use and stays
-    /// registered (it declines every request while no set is installed). On Linux, `URLSession.shared`
-    /// takes the registered classes when it is first used: install a set before the code under test
-    /// first touches `URLSession.shared`.
-    public func installGlobally() {
+    /// The global protocol class is registered with `URLProtocol.registerClass` when the first stub set
+    /// is made, and stays registered (it declines every request while no set is installed). On Linux,
+    /// swift-corelibs-foundation consults registered classes in the order they were registered, after
+    /// its own HTTP protocol, and `URLSession.shared` keeps the list it saw when first used; so there the
+    /// global mode works only when the first `StubSet` is made before the process makes its first
+    /// `URLSession` (make one in the test target's first setup). When it cannot take effect this method
+    /// throws instead of letting requests reach the network.
+    ///
+    /// - Throws: ``StubInstallationError`` when `URLSession.shared` would not consult the stub layer.
+    public func installGlobally() throws(StubInstallationError) {
+        Self.registerGlobalClass()
+        let classes = URLSession.shared.configuration.protocolClasses ?? []
+        #if canImport(FoundationNetworking)
+        guard let first = classes.first, first == GlobalStubURLProtocol.self else {
+            throw StubInstallationError(message: "HTTPStubs: URLSession.shared cannot be stubbed in this process: on Linux it consults the protocol classes registered before it was first used, and a URLSession was made before the first StubSet. Make a StubSet before any URLSession (for example in the test target's first setup), or inject stubs.sessionConfiguration() into the code under test.")
+        }
+        #else
+        _ = classes
+        #endif
         StubRegistry.setGlobal(self)
-        Self.registerGlobalClass
     }
 
     /// Stops answering global requests, if this set is the one installed.
@@ -105,9 +119,13 @@ public final class StubSet: Sendable {
         StubRegistry.setGlobal(nil)
     }
 
-    private static let registerGlobalClass: Void = {
+    private static let globalClassRegistration: Void = {
         _ = URLProtocol.registerClass(GlobalStubURLProtocol.self)
     }()
+
+    static func registerGlobalClass() {
+        globalClassRegistration
+    }
 
     // MARK: Stubs
 
@@ -353,6 +371,12 @@ public struct LoggedRequest: Sendable, Hashable {
     public var stub: StubHandle?
     /// The status served, or `nil` for a fault or no match.
     public var status: Int?
+}
+
+/// The global mode could not be installed; the message says why and what to do.
+public struct StubInstallationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }
 
 /// A verification of the request log that did not hold.
