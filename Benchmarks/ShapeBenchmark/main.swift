@@ -10,9 +10,9 @@ import Foundation
 import JSONShape
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// SplitMix64: a seeded generator, so every run measures the same corpus.
@@ -86,11 +86,11 @@ func peakResidentMiB() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
         var usage = rusage()
         #if os(Linux)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            return Double(usage.ru_maxrss) / 1024
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
         #else
-            getrusage(RUSAGE_SELF, &usage)
-            return Double(usage.ru_maxrss) / 1024 / 1024
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_maxrss) / 1024 / 1024
         #endif
     }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {

@@ -1,33 +1,33 @@
 #if canImport(Testing)
-    public import Testing
+public import Testing
 
-    /// A Swift Testing trait that sets the record mode and/or live mode for a test or a whole suite.
-    ///
-    /// ```swift
-    /// @Suite(.contractTesting(record: .never))
-    /// struct RecipesContractTests { … }
-    /// ```
-    public struct ContractTestingTrait: TestTrait, SuiteTrait, TestScoping {
-        public var configuration: ContractTestingConfiguration
+/// A Swift Testing trait that sets the record mode and/or live mode for a test or a whole suite.
+///
+/// ```swift
+/// @Suite(.contractTesting(record: .never))
+/// struct RecipesContractTests { … }
+/// ```
+public struct ContractTestingTrait: TestTrait, SuiteTrait, TestScoping {
+    public var configuration: ContractTestingConfiguration
 
-        public var isRecursive: Bool { true }
+    public var isRecursive: Bool { true }
 
-        public func provideScope(
-            for test: Test,
-            testCase: Test.Case?,
-            performing function: @Sendable () async throws -> Void
-        ) async throws {
-            let merged = configuration.merged(over: .current)
-            try await ContractTestingConfiguration.$current.withValue(merged) {
-                try await function()
-            }
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let merged = configuration.merged(over: .current)
+        try await ContractTestingConfiguration.$current.withValue(merged) {
+            try await function()
         }
     }
+}
 
-    extension Trait where Self == ContractTestingTrait {
-        /// Sets the record mode and/or live mode of the contract assertions in a test or suite.
-        public static func contractTesting(record: RecordMode? = nil, live: Bool? = nil) -> Self {
-            ContractTestingTrait(configuration: ContractTestingConfiguration(record: record, live: live))
-        }
+extension Trait where Self == ContractTestingTrait {
+    /// Sets the record mode and/or live mode of the contract assertions in a test or suite.
+    public static func contractTesting(record: RecordMode? = nil, live: Bool? = nil) -> Self {
+        ContractTestingTrait(configuration: ContractTestingConfiguration(record: record, live: live))
     }
+}
 #endif

@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// Whether contract tests run against the stubs or the real API.

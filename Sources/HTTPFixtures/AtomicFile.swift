@@ -20,11 +20,14 @@ public enum AtomicFile {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw FixtureError(file: name, position: .file, expected: "a folder that can be created", found: "\(folder.path) cannot be created")
+            throw FixtureError(
+                file: name, position: .file, expected: "a folder that can be created",
+                found: "\(folder.path) cannot be created")
         }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw FixtureError(file: name, position: .file, expected: "a writable folder", found: "\(folder.path) is not writable")
+            throw FixtureError(
+                file: name, position: .file, expected: "a writable folder", found: "\(folder.path) is not writable")
         }
         do {
             let handle = try FileHandle(forWritingTo: temporary)
@@ -33,7 +36,8 @@ public enum AtomicFile {
             try handle.synchronize()
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw FixtureError(file: name, position: .file, expected: "room to write \(data.count) bytes", found: "\(error)")
+            throw FixtureError(
+                file: name, position: .file, expected: "room to write \(data.count) bytes", found: "\(error)")
         }
         if rename(temporary.path, url.path) != 0 {
             let reason = String(cString: strerror(errno))

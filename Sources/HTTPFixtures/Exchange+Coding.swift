@@ -13,7 +13,9 @@ extension Exchange {
         var metadataMembers: [(key: String, value: JSONValue)] = []
         if let version = metadata.apiprobeVersion { metadataMembers.append(("apiprobeVersion", .string(version))) }
         if let recordedAt = metadata.recordedAt { metadataMembers.append(("recordedAt", .string(recordedAt))) }
-        if !metadata.redactions.isEmpty { metadataMembers.append(("redactions", .array(metadata.redactions.map(JSONValue.string)))) }
+        if !metadata.redactions.isEmpty {
+            metadataMembers.append(("redactions", .array(metadata.redactions.map(JSONValue.string))))
+        }
         if let source = metadata.source { metadataMembers.append(("source", .string(source))) }
 
         var requestMembers: [(key: String, value: JSONValue)] = [
@@ -63,7 +65,9 @@ extension Exchange {
         do {
             document = try JSONValue(parsing: data)
         } catch {
-            throw FixtureError(file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected, found: error.found)
+            throw FixtureError(
+                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
+                found: error.found)
         }
         try self.init(document: document, file: file)
     }
@@ -75,8 +79,11 @@ extension Exchange {
 
         let requestValue = try reader.required(root, "request", at: "", expected: "a \"request\" object")
         let request = try reader.object(requestValue, at: "/request", expected: "an object")
-        let method = try reader.string(try reader.required(request, "method", at: "/request", expected: "an HTTP method string"), at: "/request/method")
-        let url = try reader.string(try reader.required(request, "url", at: "/request", expected: "a URL string"), at: "/request/url")
+        let method = try reader.string(
+            try reader.required(request, "method", at: "/request", expected: "an HTTP method string"),
+            at: "/request/method")
+        let url = try reader.string(
+            try reader.required(request, "url", at: "/request", expected: "a URL string"), at: "/request/url")
         let requestHeaders = try reader.headers(request["headers"], at: "/request/headers")
         let requestBody = try reader.body(request, at: "/request")
 
@@ -84,7 +91,9 @@ extension Exchange {
         let response = try reader.object(responseValue, at: "/response", expected: "an object")
         let statusValue = try reader.required(response, "status", at: "/response", expected: "an integer HTTP status")
         guard case .number(let literal) = statusValue, let status = Int(literal), (100...599).contains(status) else {
-            throw FixtureError(file: file, position: .jsonPointer("/response/status"), expected: "an integer HTTP status from 100 to 599", found: statusValue.briefDescription)
+            throw FixtureError(
+                file: file, position: .jsonPointer("/response/status"),
+                expected: "an integer HTTP status from 100 to 599", found: statusValue.briefDescription)
         }
         let responseHeaders = try reader.headers(response["headers"], at: "/response/headers")
         let responseBody = try reader.body(response, at: "/response")
@@ -92,12 +101,20 @@ extension Exchange {
         var metadata = FixtureMetadata()
         if let metadataValue = root["metadata"] {
             let fields = try reader.object(metadataValue, at: "/metadata", expected: "an object")
-            metadata.recordedAt = try fields["recordedAt"].map { value throws(FixtureError) in try reader.string(value, at: "/metadata/recordedAt") }
-            metadata.apiprobeVersion = try fields["apiprobeVersion"].map { value throws(FixtureError) in try reader.string(value, at: "/metadata/apiprobeVersion") }
-            metadata.source = try fields["source"].map { value throws(FixtureError) in try reader.string(value, at: "/metadata/source") }
+            metadata.recordedAt = try fields["recordedAt"].map { value throws(FixtureError) in
+                try reader.string(value, at: "/metadata/recordedAt")
+            }
+            metadata.apiprobeVersion = try fields["apiprobeVersion"].map { value throws(FixtureError) in
+                try reader.string(value, at: "/metadata/apiprobeVersion")
+            }
+            metadata.source = try fields["source"].map { value throws(FixtureError) in
+                try reader.string(value, at: "/metadata/source")
+            }
             if let redactions = fields["redactions"] {
                 guard case .array(let items) = redactions else {
-                    throw FixtureError(file: file, position: .jsonPointer("/metadata/redactions"), expected: "an array of strings", found: redactions.briefDescription)
+                    throw FixtureError(
+                        file: file, position: .jsonPointer("/metadata/redactions"), expected: "an array of strings",
+                        found: redactions.briefDescription)
                 }
                 metadata.redactions = try items.enumerated().map { offset, item throws(FixtureError) in
                     try reader.string(item, at: "/metadata/redactions/\(offset)")
@@ -125,13 +142,17 @@ private struct FieldReader {
         return value
     }
 
-    func required(_ object: JSONValue, _ key: String, at pointer: String, expected: String) throws(FixtureError) -> JSONValue {
+    func required(_ object: JSONValue, _ key: String, at pointer: String, expected: String) throws(FixtureError)
+        -> JSONValue
+    {
         guard let value = object[key] else { throw fail("\(pointer)/\(key)", expected: expected, found: "nothing") }
         return value
     }
 
     func string(_ value: JSONValue, at pointer: String) throws(FixtureError) -> String {
-        guard case .string(let text) = value else { throw fail(pointer, expected: "a string", found: value.briefDescription) }
+        guard case .string(let text) = value else {
+            throw fail(pointer, expected: "a string", found: value.briefDescription)
+        }
         return text
     }
 
@@ -149,7 +170,10 @@ private struct FieldReader {
 
     func body(_ message: JSONValue, at pointer: String) throws(FixtureError) -> Body? {
         guard let body = message["body"] else { return nil }
-        let encoding = try message["bodyEncoding"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/bodyEncoding") } ?? "json"
+        let encoding =
+            try message["bodyEncoding"].map { value throws(FixtureError) in
+                try string(value, at: "\(pointer)/bodyEncoding")
+            } ?? "json"
         switch encoding {
         case "json":
             return .json(body)
@@ -162,7 +186,8 @@ private struct FieldReader {
             }
             return .binary(data)
         default:
-            throw fail("\(pointer)/bodyEncoding", expected: "\"json\", \"text\" or \"base64\"", found: "\"\(encoding)\"")
+            throw fail(
+                "\(pointer)/bodyEncoding", expected: "\"json\", \"text\" or \"base64\"", found: "\"\(encoding)\"")
         }
     }
 }

@@ -114,7 +114,9 @@ public struct FixtureMetadata: Sendable, Hashable {
     /// Where the exchange came from: `record`, `har`, `manual`.
     public var source: String?
 
-    public init(recordedAt: String? = nil, apiprobeVersion: String? = nil, redactions: [String] = [], source: String? = nil) {
+    public init(
+        recordedAt: String? = nil, apiprobeVersion: String? = nil, redactions: [String] = [], source: String? = nil
+    ) {
         self.recordedAt = recordedAt
         self.apiprobeVersion = apiprobeVersion
         self.redactions = redactions

@@ -23,7 +23,9 @@ public struct FixtureStore: Sendable, Hashable {
     public init(relativeTo filePath: StaticString = #filePath, folder: String = "Stubs") throws(FixtureError) {
         let path = "\(filePath)"
         guard let found = Self.findAncestorFolder(named: folder, from: URL(fileURLWithPath: path)) else {
-            throw FixtureError(file: path, position: .file, expected: "a folder named \(folder) in one of its parent folders", found: "none")
+            throw FixtureError(
+                file: path, position: .file, expected: "a folder named \(folder) in one of its parent folders",
+                found: "none")
         }
         self.init(directory: found)
     }
@@ -34,7 +36,8 @@ public struct FixtureStore: Sendable, Hashable {
         while true {
             let candidate = current.appendingPathComponent(name, isDirectory: true)
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue
+            {
                 return candidate
             }
             let parent = current.deletingLastPathComponent()
@@ -62,7 +65,9 @@ public struct FixtureStore: Sendable, Hashable {
     /// The names of every fixture below the store (`recipes/search`, …), sorted; below `api` only when given.
     public func names(in api: String? = nil) -> [String] {
         let root = api.map { directory.appendingPathComponent($0, isDirectory: true) } ?? directory
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+            return []
+        }
         let base = directory.standardizedFileURL.path
         var names: [String] = []
         for case let url as URL in enumerator where url.pathExtension == "json" {
@@ -104,7 +109,9 @@ extension Exchange {
             data = try Data(contentsOf: url)
         } catch {
             let exists = FileManager.default.fileExists(atPath: url.path)
-            throw FixtureError(file: name, position: .file, expected: "a readable fixture file", found: exists ? "a file that cannot be read" : "no such file")
+            throw FixtureError(
+                file: name, position: .file, expected: "a readable fixture file",
+                found: exists ? "a file that cannot be read" : "no such file")
         }
         return try Exchange(decoding: data, file: name)
     }

@@ -84,7 +84,8 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
-        case .number(let literal): return literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "number" : "integer"
+        case .number(let literal):
+            return literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "number" : "integer"
         case .string: return "string"
         case .array: return "array"
         case .object: return "object"
@@ -197,9 +198,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error(expected: "a JSON value")
         }
@@ -317,7 +324,9 @@ struct JSONParser {
         var scalars: [UInt8] = []
         var runStart = index
         while true {
-            guard index < bytes.count else { throw error(expected: "'\"' to close the string opened", at: open, found: "end of file") }
+            guard index < bytes.count else {
+                throw error(expected: "'\"' to close the string opened", at: open, found: "end of file")
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 scalars.append(contentsOf: bytes[runStart..<index])
@@ -343,7 +352,9 @@ struct JSONParser {
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800...0xDBFF).contains(code) {
-                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        {
                             index += 2
                             let low = try hex4()
                             if (0xDC00...0xDFFF).contains(low) {

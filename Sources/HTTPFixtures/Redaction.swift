@@ -133,10 +133,12 @@ public struct Redactor: Sendable {
         result.request.url = redactQuery(inURL: exchange.request.url, place: "request.query", places: &places)
         result.request.headers = redactHeaders(exchange.request.headers, side: "request", places: &places)
         result.request.body = redactBody(
-            exchange.request.body, side: "request", contentType: exchange.request.header("Content-Type"), places: &places)
+            exchange.request.body, side: "request", contentType: exchange.request.header("Content-Type"),
+            places: &places)
         result.response.headers = redactHeaders(exchange.response.headers, side: "response", places: &places)
         result.response.body = redactBody(
-            exchange.response.body, side: "response", contentType: exchange.response.header("Content-Type"), places: &places)
+            exchange.response.body, side: "response", contentType: exchange.response.header("Content-Type"),
+            places: &places)
 
         var seen = Set(exchange.metadata.redactions)
         var all = exchange.metadata.redactions
@@ -225,7 +227,8 @@ public struct Redactor: Sendable {
                     return (member.key, redactJSON(member.value, pointer: path, places: &places))
                 })
         case .array(let items):
-            return .array(items.enumerated().map { redactJSON($0.element, pointer: "\(pointer)/\($0.offset)", places: &places) })
+            return .array(
+                items.enumerated().map { redactJSON($0.element, pointer: "\(pointer)/\($0.offset)", places: &places) })
         default:
             return value
         }

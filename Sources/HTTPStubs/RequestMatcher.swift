@@ -69,9 +69,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// The HTTP method, compared without regard to case.
     public func method(_ method: String) -> RequestMatcher {
         let expected = method.uppercased()
-        var copy = adding(Condition("method \(expected)") { request in
-            request.method == expected ? nil : "method differs: expected \(expected), got \(request.method)"
-        })
+        var copy = adding(
+            Condition("method \(expected)") { request in
+                request.method == expected ? nil : "method differs: expected \(expected), got \(request.method)"
+            })
         copy.exactMethod = expected
         return copy
     }
@@ -92,31 +93,34 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     public func scheme(_ scheme: String) -> RequestMatcher {
         let expected = scheme.lowercased()
-        return adding(Condition("scheme \(expected)") { request in
-            let actual = request.url.scheme?.lowercased() ?? ""
-            return actual == expected ? nil : "scheme differs: expected \(expected), got \(actual)"
-        })
+        return adding(
+            Condition("scheme \(expected)") { request in
+                let actual = request.url.scheme?.lowercased() ?? ""
+                return actual == expected ? nil : "scheme differs: expected \(expected), got \(actual)"
+            })
     }
 
     /// The host (without regard to case) and, when given, the port.
     public func host(_ host: String, port: Int? = nil) -> RequestMatcher {
         let expected = host.lowercased()
         let shown = port.map { "\(expected):\($0)" } ?? expected
-        return adding(Condition("host \(shown)") { request in
-            let actual = request.url.host?.lowercased() ?? ""
-            if actual != expected { return "host differs: expected \(expected), got \(actual)" }
-            if let port, request.url.port != port {
-                return "port differs: expected \(port), got \(request.url.port.map(String.init) ?? "none")"
-            }
-            return nil
-        })
+        return adding(
+            Condition("host \(shown)") { request in
+                let actual = request.url.host?.lowercased() ?? ""
+                if actual != expected { return "host differs: expected \(expected), got \(actual)" }
+                if let port, request.url.port != port {
+                    return "port differs: expected \(port), got \(request.url.port.map(String.init) ?? "none")"
+                }
+                return nil
+            })
     }
 
     /// The exact path (`/api/search`).
     public func path(_ path: String) -> RequestMatcher {
-        var copy = adding(Condition("path \(path)") { request in
-            request.path == path ? nil : "path differs: expected \(path), got \(request.path)"
-        })
+        var copy = adding(
+            Condition("path \(path)") { request in
+                request.path == path ? nil : "path differs: expected \(path), got \(request.path)"
+            })
         copy.exactPath = path
         return copy
     }
@@ -124,27 +128,30 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// A path with `{name}` placeholders, each matching one non-empty segment: `/api/recipes/{id}`.
     public func pathTemplate(_ template: String) -> RequestMatcher {
         let expected = template.split(separator: "/", omittingEmptySubsequences: false)
-        return adding(Condition("path \(template)") { request in
-            let actual = request.path.split(separator: "/", omittingEmptySubsequences: false)
-            let fits = actual.count == expected.count
-                && zip(expected, actual).allSatisfy { pattern, segment in
-                    (pattern.hasPrefix("{") && pattern.hasSuffix("}") && !segment.isEmpty) || pattern == segment
-                }
-            return fits ? nil : "path differs: expected \(template), got \(request.path)"
-        })
+        return adding(
+            Condition("path \(template)") { request in
+                let actual = request.path.split(separator: "/", omittingEmptySubsequences: false)
+                let fits =
+                    actual.count == expected.count
+                    && zip(expected, actual).allSatisfy { pattern, segment in
+                        (pattern.hasPrefix("{") && pattern.hasSuffix("}") && !segment.isEmpty) || pattern == segment
+                    }
+                return fits ? nil : "path differs: expected \(template), got \(request.path)"
+            })
     }
 
     /// A path that matches a regular expression (searched in the whole path; anchor it with `^…$`).
     public func pathMatching(_ pattern: String) -> RequestMatcher {
         let regex = try? NSRegularExpression(pattern: pattern)
         let box = RegexBox(regex)
-        return adding(Condition("path ~ \(pattern)") { request in
-            guard let regex = box.regex else { return "path pattern \(pattern) is not a valid regular expression" }
-            let path = request.path
-            let range = NSRange(path.startIndex..., in: path)
-            return regex.firstMatch(in: path, range: range) != nil
-                ? nil : "path differs: expected a path matching \(pattern), got \(path)"
-        })
+        return adding(
+            Condition("path ~ \(pattern)") { request in
+                guard let regex = box.regex else { return "path pattern \(pattern) is not a valid regular expression" }
+                let path = request.path
+                let range = NSRange(path.startIndex..., in: path)
+                return regex.firstMatch(in: path, range: range) != nil
+                    ? nil : "path differs: expected a path matching \(pattern), got \(path)"
+            })
     }
 
     // MARK: Query, headers, body
@@ -158,67 +165,81 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public func query(_ items: [URLQueryItem], exact: Bool = false) -> RequestMatcher {
         let expected = items.map { QueryPair(name: $0.name, value: $0.value) }
         let shown = items.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
-        return adding(Condition(exact ? "query exactly \(shown)" : "query \(shown)") { request in
-            let actual = request.queryItems.map { QueryPair(name: $0.name, value: $0.value) }
-            for item in expected {
-                let sameName = actual.filter { $0.name == item.name }
-                if sameName.isEmpty { return "query item \(item.name) missing" }
-                if !sameName.contains(item) {
-                    return "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(sameName.map { $0.value ?? "(no value)" }.joined(separator: ", "))"
+        return adding(
+            Condition(exact ? "query exactly \(shown)" : "query \(shown)") { request in
+                let actual = request.queryItems.map { QueryPair(name: $0.name, value: $0.value) }
+                for item in expected {
+                    let sameName = actual.filter { $0.name == item.name }
+                    if sameName.isEmpty { return "query item \(item.name) missing" }
+                    if !sameName.contains(item) {
+                        return
+                            "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(sameName.map { $0.value ?? "(no value)" }.joined(separator: ", "))"
+                    }
                 }
-            }
-            if exact {
-                let extra = actual.filter { !expected.contains($0) }
-                if !extra.isEmpty { return "query has unexpected item(s) \(extra.map(\.name).joined(separator: ", "))" }
-            }
-            return nil
-        })
+                if exact {
+                    let extra = actual.filter { !expected.contains($0) }
+                    if !extra.isEmpty {
+                        return "query has unexpected item(s) \(extra.map(\.name).joined(separator: ", "))"
+                    }
+                }
+                return nil
+            })
     }
 
     /// A header with this value (or present with any value when `value` is `nil`); names ignore case.
     public func header(_ name: String, _ value: String? = nil) -> RequestMatcher {
-        adding(Condition(value.map { "header \(name): \($0)" } ?? "header \(name)") { request in
-            guard let actual = request.header(name) else { return "header \(name) missing" }
-            if let value, actual != value { return "header \(name) differs: expected \(value), got \(actual)" }
-            return nil
-        })
+        adding(
+            Condition(value.map { "header \(name): \($0)" } ?? "header \(name)") { request in
+                guard let actual = request.header(name) else { return "header \(name) missing" }
+                if let value, actual != value { return "header \(name) differs: expected \(value), got \(actual)" }
+                return nil
+            })
     }
 
     /// The body's bytes, exactly.
     public func body(_ data: Data) -> RequestMatcher {
-        adding(Condition("body of \(data.count) bytes") { request in
-            guard let body = request.body else { return Self.noBodyReason }
-            return body == data ? nil : "body differs: expected \(data.count) bytes, got \(body.count) bytes"
-        })
+        adding(
+            Condition("body of \(data.count) bytes") { request in
+                guard let body = request.body else { return Self.noBodyReason }
+                return body == data ? nil : "body differs: expected \(data.count) bytes, got \(body.count) bytes"
+            })
     }
 
     /// A JSON body equal to `expected` (key order and number spelling ignored) or, with `subset`,
     /// one whose objects hold at least the members of `expected`.
     public func jsonBody(_ expected: JSONValue, subset: Bool = false) -> RequestMatcher {
-        adding(Condition(subset ? "JSON body containing \(expected.compactText)" : "JSON body \(expected.compactText)") { request in
-            guard let body = request.body else { return Self.noBodyReason }
-            guard let actual = try? JSONValue(parsing: body) else { return "body is not JSON" }
-            if subset {
-                if let pointer = Self.firstDifference(expected: expected, actual: actual, pointer: "") {
-                    return "JSON body differs at \(pointer.isEmpty ? "/" : pointer)"
+        adding(
+            Condition(subset ? "JSON body containing \(expected.compactText)" : "JSON body \(expected.compactText)") {
+                request in
+                guard let body = request.body else { return Self.noBodyReason }
+                guard let actual = try? JSONValue(parsing: body) else { return "body is not JSON" }
+                if subset {
+                    if let pointer = Self.firstDifference(expected: expected, actual: actual, pointer: "") {
+                        return "JSON body differs at \(pointer.isEmpty ? "/" : pointer)"
+                    }
+                    return nil
                 }
-                return nil
-            }
-            return actual == expected ? nil : "JSON body differs: expected \(expected.compactText), got \(actual.compactText)"
-        })
+                return actual == expected
+                    ? nil : "JSON body differs: expected \(expected.compactText), got \(actual.compactText)"
+            })
     }
 
     /// Why a body matcher failed on a request without a visible body.
-    static let noBodyReason = "request has no body (a body given to upload(for:from:) is not visible to a URLProtocol on Linux; set httpBody on the URLRequest)"
+    static let noBodyReason =
+        "request has no body (a body given to upload(for:from:) is not visible to a URLProtocol on Linux; set httpBody on the URLRequest)"
 
     /// The first place where `actual` does not contain `expected`, or `nil` when it does.
     static func firstDifference(expected: JSONValue, actual: JSONValue, pointer: String) -> String? {
         switch (expected, actual) {
         case (.object(let members), .object):
             for member in members {
-                let child = pointer + "/" + member.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                let child =
+                    pointer + "/"
+                    + member.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
                 guard let value = actual[member.key] else { return child }
-                if let difference = firstDifference(expected: member.value, actual: value, pointer: child) { return difference }
+                if let difference = firstDifference(expected: member.value, actual: value, pointer: child) {
+                    return difference
+                }
             }
             return nil
         case (.array(let expectedItems), .array(let actualItems)):

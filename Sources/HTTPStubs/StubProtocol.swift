@@ -127,10 +127,13 @@ class StubURLProtocol: URLProtocol {
             outcome = set.answer(request)
         } else {
             outcome = .failure(
-                URLError(.unknown, userInfo: [
-                    NSLocalizedDescriptionKey: "HTTPStubs: the StubSet of this session was released; keep the StubSet alive as long as the sessions made from its configuration",
-                    NSURLErrorFailingURLErrorKey: request.url,
-                ]),
+                URLError(
+                    .unknown,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "HTTPStubs: the StubSet of this session was released; keep the StubSet alive as long as the sessions made from its configuration",
+                        NSURLErrorFailingURLErrorKey: request.url,
+                    ]),
                 latency: .zero
             )
         }
@@ -166,7 +169,8 @@ class StubURLProtocol: URLProtocol {
             case .malformed?:
                 body = body.isEmpty ? Data("{".utf8) : body.prefix(max(1, body.count / 2))
             case .error(let code)?:
-                client.urlProtocol(self, didFailWithError: URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url]))
+                client.urlProtocol(
+                    self, didFailWithError: URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url]))
                 return
             case nil:
                 break
@@ -176,14 +180,21 @@ class StubURLProtocol: URLProtocol {
             // its authentication path and, with no credential to offer, never completes the task. Apple's
             // Foundation hands such a response to the client; so that clients see the same on Linux, the
             // challenge travels as `X-WWW-Authenticate` there.
-            if response.status == 401, let name = headers.keys.first(where: { $0.caseInsensitiveCompare("WWW-Authenticate") == .orderedSame }) {
+            if response.status == 401,
+                let name = headers.keys.first(where: { $0.caseInsensitiveCompare("WWW-Authenticate") == .orderedSame })
+            {
                 headers["X-WWW-Authenticate"] = headers.removeValue(forKey: name)
             }
             #endif
-            if failure == nil, !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
+            if failure == nil,
+                !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame })
+            {
                 headers["Content-Length"] = String(body.count)
             }
-            guard let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: headers) else {
+            guard
+                let http = HTTPURLResponse(
+                    url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: headers)
+            else {
                 client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
                 return
             }

@@ -18,7 +18,10 @@ public struct StubResponse: Sendable, Hashable {
     /// A transport failure instead of (or in the middle of) the response.
     public var fault: StubFault?
 
-    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), latency: Duration = .zero, fault: StubFault? = nil) {
+    public init(
+        status: Int = 200, headers: [String: String] = [:], body: Data = Data(), latency: Duration = .zero,
+        fault: StubFault? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -28,17 +31,25 @@ public struct StubResponse: Sendable, Hashable {
 
     /// A JSON body (compact, as a server sends it) with `Content-Type: application/json`.
     public static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 }, body: value.serialized())
+        StubResponse(
+            status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 },
+            body: value.serialized())
     }
 
     /// JSON text sent as is, with `Content-Type: application/json`.
     public static func json(text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 }, body: Data(text.utf8))
+        StubResponse(
+            status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 }, body: Data(text.utf8)
+        )
     }
 
     /// A value encoded with `encoder`, with `Content-Type: application/json`.
-    public static func encoded<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder(), status: Int = 200, headers: [String: String] = [:]) throws -> StubResponse {
-        StubResponse(status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 }, body: try encoder.encode(value))
+    public static func encoded<Value: Encodable>(
+        _ value: Value, encoder: JSONEncoder = JSONEncoder(), status: Int = 200, headers: [String: String] = [:]
+    ) throws -> StubResponse {
+        StubResponse(
+            status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 },
+            body: try encoder.encode(value))
     }
 
     /// Plain bytes.
@@ -48,7 +59,9 @@ public struct StubResponse: Sendable, Hashable {
 
     /// UTF-8 text with `Content-Type: text/plain; charset=utf-8` unless `headers` says otherwise.
     public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"].merging(headers) { $1 }, body: Data(text.utf8))
+        StubResponse(
+            status: status, headers: ["Content-Type": "text/plain; charset=utf-8"].merging(headers) { $1 },
+            body: Data(text.utf8))
     }
 
     /// A status with an empty body.
@@ -60,10 +73,12 @@ public struct StubResponse: Sendable, Hashable {
     public static func fixture(_ exchange: Exchange) -> StubResponse {
         var headers = exchange.response.headers
         // The body is served decoded and whole: a recorded length or encoding would not fit it.
-        for name in headers.keys where ["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) {
+        for name in headers.keys
+        where ["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) {
             headers.removeValue(forKey: name)
         }
-        return StubResponse(status: exchange.response.status, headers: headers, body: exchange.response.body?.data ?? Data())
+        return StubResponse(
+            status: exchange.response.status, headers: headers, body: exchange.response.body?.data ?? Data())
     }
 
     /// A redirect to `location` (absolute, or relative to the request's URL). The stub set follows it
@@ -130,7 +145,9 @@ public struct StubFault: Sendable, Hashable, CustomStringConvertible {
     public static func urlError(_ code: URLError.Code) -> StubFault { StubFault(storage: .error(code)) }
     /// The status, headers and the first `bytes` bytes of the body arrive, then the connection is lost
     /// (`URLError.networkConnectionLost`).
-    public static func droppedConnection(afterBytes bytes: Int) -> StubFault { StubFault(storage: .dropped(max(0, bytes))) }
+    public static func droppedConnection(afterBytes bytes: Int) -> StubFault {
+        StubFault(storage: .dropped(max(0, bytes)))
+    }
     /// The response arrives whole, but its body is cut in half (a JSON decoder fails on it).
     public static let malformedBody = StubFault(storage: .malformed)
 

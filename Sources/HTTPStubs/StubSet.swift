@@ -105,7 +105,10 @@ public final class StubSet: Sendable {
         let classes = URLSession.shared.configuration.protocolClasses ?? []
         #if canImport(FoundationNetworking)
         guard let first = classes.first, first == GlobalStubURLProtocol.self else {
-            throw StubInstallationError(message: "HTTPStubs: URLSession.shared cannot be stubbed in this process: on Linux it consults the protocol classes registered before it was first used, and a URLSession was made before the first StubSet. Make a StubSet before any URLSession (for example in the test target's first setup), or inject stubs.sessionConfiguration() into the code under test.")
+            throw StubInstallationError(
+                message:
+                    "HTTPStubs: URLSession.shared cannot be stubbed in this process: on Linux it consults the protocol classes registered before it was first used, and a URLSession was made before the first StubSet. Make a StubSet before any URLSession (for example in the test target's first setup), or inject stubs.sessionConfiguration() into the code under test."
+            )
         }
         #else
         _ = classes
@@ -159,7 +162,9 @@ public final class StubSet: Sendable {
     /// fewer); a query item whose recorded value was redacted matches any value.
     @discardableResult
     public func stub(_ exchange: Exchange, name: String? = nil) -> StubHandle {
-        stub(Self.matcher(for: exchange.request), response: .fixture(exchange), name: name ?? "\(exchange.request.method) \(exchange.request.url)")
+        stub(
+            Self.matcher(for: exchange.request), response: .fixture(exchange),
+            name: name ?? "\(exchange.request.method) \(exchange.request.url)")
     }
 
     /// Adds a stub for every fixture below `api` in `store` (every fixture when `api` is `nil`), named after its file.
@@ -194,22 +199,25 @@ public final class StubSet: Sendable {
         let redacted = Set(items.filter { $0.value.map(Self.isRedactionMarker) ?? false }.map(\.name))
         let fixed = items.filter { !redacted.contains($0.name) }
         let recorded = items.map(\.name)
-        matcher = matcher.adding(.init(items.isEmpty ? "no query" : "query \(components.percentEncodedQuery ?? "")") { actual in
-            let actualItems = actual.queryItems
-            for item in fixed where !actualItems.contains(where: { $0.name == item.name && $0.value == item.value }) {
-                if actualItems.contains(where: { $0.name == item.name }) {
-                    return "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(actualItems.filter { $0.name == item.name }.map { $0.value ?? "" }.joined(separator: ", "))"
+        matcher = matcher.adding(
+            .init(items.isEmpty ? "no query" : "query \(components.percentEncodedQuery ?? "")") { actual in
+                let actualItems = actual.queryItems
+                for item in fixed where !actualItems.contains(where: { $0.name == item.name && $0.value == item.value })
+                {
+                    if actualItems.contains(where: { $0.name == item.name }) {
+                        return
+                            "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(actualItems.filter { $0.name == item.name }.map { $0.value ?? "" }.joined(separator: ", "))"
+                    }
+                    return "query item \(item.name) missing"
                 }
-                return "query item \(item.name) missing"
-            }
-            for name in redacted where !actualItems.contains(where: { $0.name == name }) {
-                return "query item \(name) missing"
-            }
-            if let extra = actualItems.first(where: { !recorded.contains($0.name) }) {
-                return "query has unexpected item \(extra.name)"
-            }
-            return nil
-        })
+                for name in redacted where !actualItems.contains(where: { $0.name == name }) {
+                    return "query item \(name) missing"
+                }
+                if let extra = actualItems.first(where: { !recorded.contains($0.name) }) {
+                    return "query has unexpected item \(extra.name)"
+                }
+                return nil
+            })
         return matcher
     }
 
@@ -242,7 +250,8 @@ public final class StubSet: Sendable {
     public func verify(_ handle: StubHandle, calledTimes count: Int) throws(StubVerificationError) {
         let hits = hitCount(of: handle)
         guard hits == count else {
-            throw StubVerificationError(message: "stub \"\(handle.name)\" was called \(hits) time(s), expected \(count)")
+            throw StubVerificationError(
+                message: "stub \"\(handle.name)\" was called \(hits) time(s), expected \(count)")
         }
     }
 
@@ -250,7 +259,9 @@ public final class StubSet: Sendable {
     public func verifyNoUnmatchedRequests() throws(StubVerificationError) {
         let unmatched = unmatchedRequests
         guard unmatched.isEmpty else {
-            throw StubVerificationError(message: "\(unmatched.count) request(s) matched no stub: " + unmatched.map { "\($0.method) \($0.url.absoluteString)" }.joined(separator: "; "))
+            throw StubVerificationError(
+                message: "\(unmatched.count) request(s) matched no stub: "
+                    + unmatched.map { "\($0.method) \($0.url.absoluteString)" }.joined(separator: "; "))
         }
     }
 
@@ -261,11 +272,17 @@ public final class StubSet: Sendable {
         var latency = Duration.zero
         for _ in 0..<17 {
             let candidates = state.withLock { $0.candidates(for: request) }
-            guard let chosen = candidates.first(where: { stub in stub.matcher.conditions.allSatisfy { $0.evaluate(request) == nil } }) else {
+            guard
+                let chosen = candidates.first(where: { stub in
+                    stub.matcher.conditions.allSatisfy { $0.evaluate(request) == nil }
+                })
+            else {
                 let message = diagnose(request)
                 state.withLock { $0.log.append(LoggedRequest(request: request, stub: nil, status: nil)) }
                 return .failure(
-                    URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: request.url]),
+                    URLError(
+                        .resourceUnavailable,
+                        userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: request.url]),
                     latency: latency
                 )
             }
@@ -273,17 +290,23 @@ public final class StubSet: Sendable {
                 let hits = state.stubs[chosen.id]?.hits ?? 0
                 state.stubs[chosen.id]?.hits = hits + 1
                 let response = chosen.responses[min(hits, chosen.responses.count - 1)]
-                state.log.append(LoggedRequest(request: request, stub: StubHandle(id: chosen.id, name: chosen.name), status: response.fault == nil ? response.status : nil))
+                state.log.append(
+                    LoggedRequest(
+                        request: request, stub: StubHandle(id: chosen.id, name: chosen.name),
+                        status: response.fault == nil ? response.status : nil))
                 return response
             }
             latency += response.latency
             guard followsRedirects, response.fault == nil, [301, 302, 303, 307, 308].contains(response.status),
-                let location = response.headers.first(where: { $0.key.caseInsensitiveCompare("Location") == .orderedSame })?.value,
+                let location = response.headers.first(where: {
+                    $0.key.caseInsensitiveCompare("Location") == .orderedSame
+                })?.value,
                 let next = URL(string: location, relativeTo: request.url)?.absoluteURL
             else {
                 return .response(response, url: request.url, latency: latency)
             }
-            let becomesGet = response.status == 303 || ([301, 302].contains(response.status) && request.method == "POST")
+            let becomesGet =
+                response.status == 303 || ([301, 302].contains(response.status) && request.method == "POST")
             request = StubRequest(
                 method: becomesGet ? "GET" : request.method,
                 url: next,
@@ -291,7 +314,8 @@ public final class StubSet: Sendable {
                 body: becomesGet ? nil : request.body
             )
         }
-        return .failure(URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]), latency: latency)
+        return .failure(
+            URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]), latency: latency)
     }
 
     /// The message of a request that matched nothing: the closest stubs and why each did not match.

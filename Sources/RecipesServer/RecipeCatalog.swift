@@ -95,7 +95,8 @@ struct RecipeCatalog: Sendable {
             return words.allSatisfy { text.contains($0) }
         }
         return matches.sorted {
-            $0.socialRankHundredths != $1.socialRankHundredths ? $0.socialRankHundredths > $1.socialRankHundredths : $0.id < $1.id
+            $0.socialRankHundredths != $1.socialRankHundredths
+                ? $0.socialRankHundredths > $1.socialRankHundredths : $0.id < $1.id
         }
     }
 
@@ -157,7 +158,12 @@ struct RecipeCatalog: Sendable {
         ("Brownies", ["dark chocolate", "butter", "sugar", "eggs", "cocoa powder"]),
     ]
 
-    private static let amounts = ["1 cup", "2 cups", "1/2 cup", "1 tablespoon", "2 tablespoons", "1 teaspoon", "1 pound", "2", "3", "a handful of"]
+    private static let amounts = [
+        "1 cup", "2 cups", "1/2 cup", "1 tablespoon", "2 tablespoons", "1 teaspoon", "1 pound", "2", "3",
+        "a handful of",
+    ]
 
-    private static let pantry = ["salt", "black pepper", "olive oil", "garlic", "red pepper flakes", "fresh parsley", "paprika", "oregano"]
+    private static let pantry = [
+        "salt", "black pepper", "olive oil", "garlic", "red pepper flakes", "fresh parsley", "paprika", "oregano",
+    ]
 }

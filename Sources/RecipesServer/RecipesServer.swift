@@ -165,14 +165,17 @@ private struct Routes: Sendable {
             try? await Task.sleep(for: delay)
         }
         if fails {
-            var response = Self.error(.serviceUnavailable, "the recipes service is temporarily unavailable; retry after \(state.retryAfterSeconds) s")
+            var response = Self.error(
+                .serviceUnavailable,
+                "the recipes service is temporarily unavailable; retry after \(state.retryAfterSeconds) s")
             response.headers[.retryAfter] = String(state.retryAfterSeconds)
             return response
         }
         if let apiKey = state.apiKey {
             let given = request.uri.queryParameters["key"].map(String.init)
             guard given == apiKey else {
-                return Self.error(.unauthorized, given == nil ? "missing API key: add key=<your key>" : "invalid API key")
+                return Self.error(
+                    .unauthorized, given == nil ? "missing API key: add key=<your key>" : "invalid API key")
             }
         }
         do {
@@ -195,7 +198,9 @@ private struct Routes: Sendable {
             page = number
         }
         let matches = catalog.search(String(query))
-        let start = min((page - 1).multipliedReportingOverflow(by: RecipesServer.pageSize).overflow ? matches.count : (page - 1) * RecipesServer.pageSize, matches.count)
+        let start = min(
+            (page - 1).multipliedReportingOverflow(by: RecipesServer.pageSize).overflow
+                ? matches.count : (page - 1) * RecipesServer.pageSize, matches.count)
         let slice = matches[start..<min(start + RecipesServer.pageSize, matches.count)]
         var json = JSONText()
         json.raw("{\"count\":\(slice.count),\"recipes\":[")
@@ -240,11 +245,15 @@ private struct Routes: Sendable {
 private struct JSONNotFoundMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            return Routes.error(.notFound, "no route for \(request.method) \(request.uri.path); try /api/search?q=chicken or /api/get?rId=35382")
+            return Routes.error(
+                .notFound,
+                "no route for \(request.method) \(request.uri.path); try /api/search?q=chicken or /api/get?rId=35382")
         }
     }
 }
@@ -298,7 +307,9 @@ private struct JSONText {
         }
         field("image_url", recipe.imageURL)
         raw(drifted ? "\"rank\":" : "\"social_rank\":")
-        raw("\(recipe.socialRankHundredths / 100).\(String(format: "%02d", recipe.socialRankHundredths % 100).trimmingTrailingZero),")
+        raw(
+            "\(recipe.socialRankHundredths / 100).\(String(format: "%02d", recipe.socialRankHundredths % 100).trimmingTrailingZero),"
+        )
         if drifted {
             raw("\"cook_time_minutes\":\(recipe.cookTimeMinutes),")
         }

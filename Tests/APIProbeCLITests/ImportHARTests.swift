@@ -42,9 +42,13 @@ struct ImportHARTests {
     /// Every regular file below `folder`, by path.
     static func files(in folder: URL) -> [String: Data] {
         var result: [String: Data] = [:]
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return result }
+        guard
+            let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return result }
         for case let url as URL in enumerator {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, let data = try? Data(contentsOf: url) {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                let data = try? Data(contentsOf: url)
+            {
                 result[String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))] = data
             }
         }
@@ -62,13 +66,24 @@ struct ImportHARTests {
         #expect(result.standardOutput.contains("3 fixtures from session.har: 3 written, 0 unchanged"), "\(result)")
 
         let written = Self.files(in: folder.appendingPathComponent("Stubs"))
-        #expect(written.keys.sorted() == ["api.example.com/get-api-search-2.json", "api.example.com/get-api-search.json", "api.example.com/post-oauth-token.json"])
+        #expect(
+            written.keys.sorted() == [
+                "api.example.com/get-api-search-2.json", "api.example.com/get-api-search.json",
+                "api.example.com/post-oauth-token.json",
+            ])
         let search = try Exchange.load(from: folder.appendingPathComponent("Stubs/api.example.com/get-api-search.json"))
         #expect(search.metadata.source == "har")
-        #expect(search.response.body == .json(.object([("count", .number("1")), ("recipes", .array([.object([("title", .string("Tacos"))])]))])))
+        #expect(
+            search.response.body
+                == .json(
+                    .object([("count", .number("1")), ("recipes", .array([.object([("title", .string("Tacos"))])]))])))
         #expect(search.metadata.redactions.contains("request.headers.X-API-Key"))
-        let token = try Exchange.load(from: folder.appendingPathComponent("Stubs/api.example.com/post-oauth-token.json"))
-        #expect(token.metadata.redactions == ["request.headers.Authorization", "request.body/password", "response.body/access_token"])
+        let token = try Exchange.load(
+            from: folder.appendingPathComponent("Stubs/api.example.com/post-oauth-token.json"))
+        #expect(
+            token.metadata.redactions == [
+                "request.headers.Authorization", "request.body/password", "response.body/access_token",
+            ])
 
         // Importing again changes no byte.
         let again = try CommandLineRunner.run(["import", "har", "session.har"], in: folder)
@@ -89,7 +104,9 @@ struct ImportHARTests {
         for (path, data) in written {
             for secret in Self.secrets {
                 #expect(data.range(of: Data(secret.utf8)) == nil, "\(secret) in \(path)")
-                #expect(data.range(of: Data(Data(secret.utf8).base64EncodedString().utf8)) == nil, "\(secret) as base64 in \(path)")
+                #expect(
+                    data.range(of: Data(Data(secret.utf8).base64EncodedString().utf8)) == nil,
+                    "\(secret) as base64 in \(path)")
             }
         }
         for secret in Self.secrets {
@@ -100,13 +117,17 @@ struct ImportHARTests {
     @Test func malformedHARExitsTwoNamingTheEntryAndField() throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bad = Self.har.replacingOccurrences(of: #""status": 200, "statusText": "OK", "httpVersion": "HTTP/2", "headers": [], "cookies": []"#, with: #""status": "x", "headers": []"#)
+        let bad = Self.har.replacingOccurrences(
+            of: #""status": 200, "statusText": "OK", "httpVersion": "HTTP/2", "headers": [], "cookies": []"#,
+            with: #""status": "x", "headers": []"#)
         #expect(bad != Self.har)
         try Data(bad.utf8).write(to: folder.appendingPathComponent("session.har"))
 
         let result = try CommandLineRunner.run(["import", "har", "session.har"], in: folder)
         #expect(result.status == 2, "\(result)")
-        #expect(result.standardError.contains(#"session.har: /log/entries/2/response/status: expected an integer, found string "x""#), "\(result)")
+        #expect(
+            result.standardError.contains(
+                #"session.har: /log/entries/2/response/status: expected an integer, found string "x""#), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Stubs").path))
     }
 
@@ -120,7 +141,8 @@ struct ImportHARTests {
 
         let missing = try CommandLineRunner.run(["import", "har", "nope.har"], in: folder)
         #expect(missing.status == 2, "\(missing)")
-        #expect(missing.standardError.contains("nope.har: expected a readable HAR file, found no such file"), "\(missing)")
+        #expect(
+            missing.standardError.contains("nope.har: expected a readable HAR file, found no such file"), "\(missing)")
     }
 
     @Test func unwritableFolderGivesAClearErrorAndWritesNothing() throws {
@@ -133,9 +155,11 @@ struct ImportHARTests {
 
         let result = try CommandLineRunner.run(["import", "har", "session.har", "--into", "blocked/stubs"], in: folder)
         #expect(result.status == 2, "\(result)")
-        #expect(result.standardError.contains("get-api-search.json: expected a folder that can be created"), "\(result)")
+        #expect(
+            result.standardError.contains("get-api-search.json: expected a folder that can be created"), "\(result)")
         #expect(result.standardOutput.isEmpty, "\(result)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["blocked", "session.har"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["blocked", "session.har"])
         #expect(try String(contentsOf: folder.appendingPathComponent("blocked"), encoding: .utf8) == "not a folder\n")
     }
 
@@ -145,31 +169,41 @@ struct ImportHARTests {
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
         // A folder where the second fixture's file should go makes its rename fail.
         let out = folder.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: out.appendingPathComponent("post-oauth-token.json"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: out.appendingPathComponent("post-oauth-token.json"), withIntermediateDirectories: true)
         try Data("old\n".utf8).write(to: out.appendingPathComponent("get-api-search.json"))
 
         let result = try CommandLineRunner.run(["import", "har", "session.har", "--into", "out"], in: folder)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("post-oauth-token.json"), "\(result)")
         #expect(try String(contentsOf: out.appendingPathComponent("get-api-search.json"), encoding: .utf8) == "old\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["get-api-search.json", "post-oauth-token.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == [
+                "get-api-search.json", "post-oauth-token.json",
+            ])
     }
 
     @Test func entriesOfSeveralHostsGetTheirOwnFoldersOrUniqueNamesInOne() throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let two = Self.har.replacingOccurrences(of: "https://api.example.com/api/search?q=soup", with: "http://localhost:8080/api/search")
+        let two = Self.har.replacingOccurrences(
+            of: "https://api.example.com/api/search?q=soup", with: "http://localhost:8080/api/search")
         try Data(two.utf8).write(to: folder.appendingPathComponent("session.har"))
 
         let byHost = try CommandLineRunner.run(["import", "har", "session.har"], in: folder)
         #expect(byHost.status == 0, "\(byHost)")
-        #expect(Self.files(in: folder.appendingPathComponent("Stubs")).keys.sorted() == [
-            "api.example.com/get-api-search.json", "api.example.com/post-oauth-token.json", "localhost_8080/get-api-search.json",
-        ])
+        #expect(
+            Self.files(in: folder.appendingPathComponent("Stubs")).keys.sorted() == [
+                "api.example.com/get-api-search.json", "api.example.com/post-oauth-token.json",
+                "localhost_8080/get-api-search.json",
+            ])
 
         let together = try CommandLineRunner.run(["import", "har", "session.har", "--into", "all"], in: folder)
         #expect(together.status == 0, "\(together)")
-        #expect(Self.files(in: folder.appendingPathComponent("all")).keys.sorted() == ["get-api-search-2.json", "get-api-search.json", "post-oauth-token.json"])
+        #expect(
+            Self.files(in: folder.appendingPathComponent("all")).keys.sorted() == [
+                "get-api-search-2.json", "get-api-search.json", "post-oauth-token.json",
+            ])
     }
 
     @Test func helpDocumentsTheDefaultFolder() throws {

@@ -1,9 +1,10 @@
-@testable import ContractTesting
 import Foundation
 import Testing
 
+@testable import ContractTesting
+
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 @Suite struct RecordModeTests {

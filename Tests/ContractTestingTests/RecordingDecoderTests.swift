@@ -1,6 +1,7 @@
-@testable import ContractTesting
 import Foundation
 import Testing
+
+@testable import ContractTesting
 
 /// The recording decoder must decode what `JSONDecoder` decodes, with the same strategies, or the paths
 /// it observes would not be the ones the app reads.

@@ -48,7 +48,8 @@ import Testing
     @Test func mergesThePathsOfEveryModelOverEveryFixture() throws {
         struct Titles: Decodable { var title: String }
         struct Images: Decodable {
-            var imageURL: String?; enum CodingKeys: String, CodingKey { case imageURL = "image_url" }
+            var imageURL: String?
+            enum CodingKeys: String, CodingKey { case imageURL = "image_url" }
         }
         let repository = TemporaryRepository()
         defer { repository.remove() }
@@ -64,8 +65,14 @@ import Testing
     }
 
     @Test func aChangedManifestFailsWithTheAddedAndRemovedPaths() throws {
-        struct Titles: Decodable { var count: Int; var recipes: [Title] }
-        struct Title: Decodable { var title: String; var publisher: String }
+        struct Titles: Decodable {
+            var count: Int
+            var recipes: [Title]
+        }
+        struct Title: Decodable {
+            var title: String
+            var publisher: String
+        }
         let repository = TemporaryRepository()
         defer { repository.remove() }
         try repository.addFixture("recipes/search", json: page)

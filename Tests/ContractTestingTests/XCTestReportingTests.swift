@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 #if canImport(Testing)
-    import Testing
+import Testing
 #endif
 
 /// Proves the XCTest reporting path: outside a Swift Testing test, a failure goes to `XCTFail`.
@@ -25,37 +25,37 @@ final class XCTestReportingTests: XCTestCase {
     }
 
     #if canImport(Darwin)
-        func testFailureIsRecordedThroughXCTest() {
-            let options = XCTExpectedFailure.Options()
-            options.issueMatcher = { issue in
-                issue.compactDescription.contains(
-                    #"get.json: /: expected key "social_rank", found an object without it"#)
-            }
-            XCTExpectFailure("the fixture drifted", options: options) {
-                expectDecoding(Recipe.self, from: .data(Self.drifted, named: "get.json"))
-            }
+    func testFailureIsRecordedThroughXCTest() {
+        let options = XCTExpectedFailure.Options()
+        options.issueMatcher = { issue in
+            issue.compactDescription.contains(
+                #"get.json: /: expected key "social_rank", found an object without it"#)
         }
+        XCTExpectFailure("the fixture drifted", options: options) {
+            expectDecoding(Recipe.self, from: .data(Self.drifted, named: "get.json"))
+        }
+    }
     #endif
 }
 
 #if !canImport(Darwin) && canImport(Testing)
-    /// swift-corelibs-xctest has no `XCTExpectFailure`: run a nested XCTest case on a plain thread (where no
-    /// Swift Testing test is current, so the assertion takes the XCTest path) and count what XCTest recorded.
-    @Suite struct XCTestPathTests {
-        @Test func failureOutsideSwiftTestingIsRecordedByXCTest() {
-            let failures = LockedBox<Int?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                let nested = XCTestCase(name: "nestedDecoding") { _ in
-                    expectDecoding(Recipe.self, from: .data(XCTestReportingTests.drifted, named: "get.json"))
-                }
-                nested.run()
-                failures.withLock { $0 = nested.testRun?.totalFailureCount }
-                done.signal()
+/// swift-corelibs-xctest has no `XCTExpectFailure`: run a nested XCTest case on a plain thread (where no
+/// Swift Testing test is current, so the assertion takes the XCTest path) and count what XCTest recorded.
+@Suite struct XCTestPathTests {
+    @Test func failureOutsideSwiftTestingIsRecordedByXCTest() {
+        let failures = LockedBox<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let nested = XCTestCase(name: "nestedDecoding") { _ in
+                expectDecoding(Recipe.self, from: .data(XCTestReportingTests.drifted, named: "get.json"))
             }
-            thread.start()
-            done.wait()
-            #expect(failures.withLock { $0 } == 1)
+            nested.run()
+            failures.withLock { $0 = nested.testRun?.totalFailureCount }
+            done.signal()
         }
+        thread.start()
+        done.wait()
+        #expect(failures.withLock { $0 } == 1)
     }
+}
 #endif

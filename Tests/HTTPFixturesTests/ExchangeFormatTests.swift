@@ -4,13 +4,21 @@ import Testing
 
 struct ExchangeFormatTests {
     static let sample = Exchange(
-        request: RecordedRequest(method: "get", url: "https://api.example.com/api/search?q=chicken&page=1", headers: ["Accept": "application/json"]),
+        request: RecordedRequest(
+            method: "get", url: "https://api.example.com/api/search?q=chicken&page=1",
+            headers: ["Accept": "application/json"]),
         response: RecordedResponse(
             status: 200,
             headers: ["Content-Type": "application/json"],
-            body: .json(try! JSONValue(parsing: Data(#"{"count": 1, "recipes": [{"title": "Tacos", "social_rank": 99.99, "recipe_id": "35382"}]}"#.utf8)))
+            body: .json(
+                try! JSONValue(
+                    parsing: Data(
+                        #"{"count": 1, "recipes": [{"title": "Tacos", "social_rank": 99.99, "recipe_id": "35382"}]}"#
+                            .utf8)))
         ),
-        metadata: FixtureMetadata(recordedAt: "2026-11-22T18:00:00Z", apiprobeVersion: "0.1.0", redactions: ["request.query.key"], source: "record")
+        metadata: FixtureMetadata(
+            recordedAt: "2026-11-22T18:00:00Z", apiprobeVersion: "0.1.0", redactions: ["request.query.key"],
+            source: "record")
     )
 
     @Test func roundTripGivesTheSameExchange() throws {
@@ -46,7 +54,8 @@ struct ExchangeFormatTests {
         let recipeIDIndex = try #require(text.range(of: "\"recipe_id\""))
         let socialRankIndex = try #require(text.range(of: "\"social_rank\""))
         let titleIndex = try #require(text.range(of: "\"title\""))
-        #expect(recipeIDIndex.lowerBound < socialRankIndex.lowerBound && socialRankIndex.lowerBound < titleIndex.lowerBound)
+        #expect(
+            recipeIDIndex.lowerBound < socialRankIndex.lowerBound && socialRankIndex.lowerBound < titleIndex.lowerBound)
     }
 
     @Test func textAndBinaryBodiesRoundTrip() throws {
@@ -66,7 +75,9 @@ struct ExchangeFormatTests {
     }
 
     @Test func bodyFromBytesChoosesJSONTextOrBinary() {
-        #expect(Body(bytes: Data(#"{"a":1}"#.utf8), contentType: "application/json") == .json(.object([("a", .number("1"))])))
+        #expect(
+            Body(bytes: Data(#"{"a":1}"#.utf8), contentType: "application/json")
+                == .json(.object([("a", .number("1"))])))
         #expect(Body(bytes: Data("<p>hi</p>".utf8), contentType: "text/html") == .text("<p>hi</p>"))
         #expect(Body(bytes: Data([0xFF, 0xFE, 0x00]), contentType: "image/png") == .binary(Data([0xFF, 0xFE, 0x00])))
     }
@@ -83,17 +94,50 @@ struct ExchangeFormatTests {
         ("{\n  \"request\": ,\n}", "bad.json:2:14: expected a JSON value"),
         ("[]", "bad.json: /: expected a fixture object with \"request\" and \"response\", found array of 0"),
         (#"{"response": {"status": 200}}"#, "bad.json: /request: expected a \"request\" object, found nothing"),
-        (#"{"request": {"url": "https://x"}, "response": {"status": 200}}"#, "bad.json: /request/method: expected an HTTP method string, found nothing"),
-        (#"{"request": {"method": "GET", "url": 3}, "response": {"status": 200}}"#, "bad.json: /request/url: expected a string, found integer 3"),
-        (#"{"request": {"method": "GET", "url": "https://x"}}"#, "bad.json: /response: expected a \"response\" object, found nothing"),
-        (#"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": "ok"}}"#, "bad.json: /response/status: expected an integer HTTP status from 100 to 599, found string \"ok\""),
-        (#"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 700}}"#, "bad.json: /response/status: expected an integer HTTP status from 100 to 599, found integer 700"),
-        (#"{"request": {"method": "GET", "url": "https://x", "headers": {"A": 1}}, "response": {"status": 200}}"#, "bad.json: /request/headers/A: expected a string, found integer 1"),
-        (#"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "headers": []}}"#, "bad.json: /response/headers: expected an object of header names to strings, found array of 0"),
-        (#"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": "a", "bodyEncoding": "zip"}}"#, "bad.json: /response/bodyEncoding: expected \"json\", \"text\" or \"base64\", found \"zip\""),
-        (#"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": "***", "bodyEncoding": "base64"}}"#, "bad.json: /response/body: expected base64 text, found text that is not base64"),
-        (#"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": 5, "bodyEncoding": "text"}}"#, "bad.json: /response/body: expected a string, found integer 5"),
-        (#"{"metadata": {"redactions": "x"}, "request": {"method": "GET", "url": "https://x"}, "response": {"status": 200}}"#, "bad.json: /metadata/redactions: expected an array of strings, found string \"x\""),
+        (
+            #"{"request": {"url": "https://x"}, "response": {"status": 200}}"#,
+            "bad.json: /request/method: expected an HTTP method string, found nothing"
+        ),
+        (
+            #"{"request": {"method": "GET", "url": 3}, "response": {"status": 200}}"#,
+            "bad.json: /request/url: expected a string, found integer 3"
+        ),
+        (
+            #"{"request": {"method": "GET", "url": "https://x"}}"#,
+            "bad.json: /response: expected a \"response\" object, found nothing"
+        ),
+        (
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": "ok"}}"#,
+            "bad.json: /response/status: expected an integer HTTP status from 100 to 599, found string \"ok\""
+        ),
+        (
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 700}}"#,
+            "bad.json: /response/status: expected an integer HTTP status from 100 to 599, found integer 700"
+        ),
+        (
+            #"{"request": {"method": "GET", "url": "https://x", "headers": {"A": 1}}, "response": {"status": 200}}"#,
+            "bad.json: /request/headers/A: expected a string, found integer 1"
+        ),
+        (
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "headers": []}}"#,
+            "bad.json: /response/headers: expected an object of header names to strings, found array of 0"
+        ),
+        (
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": "a", "bodyEncoding": "zip"}}"#,
+            "bad.json: /response/bodyEncoding: expected \"json\", \"text\" or \"base64\", found \"zip\""
+        ),
+        (
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": "***", "bodyEncoding": "base64"}}"#,
+            "bad.json: /response/body: expected base64 text, found text that is not base64"
+        ),
+        (
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": 5, "bodyEncoding": "text"}}"#,
+            "bad.json: /response/body: expected a string, found integer 5"
+        ),
+        (
+            #"{"metadata": {"redactions": "x"}, "request": {"method": "GET", "url": "https://x"}, "response": {"status": 200}}"#,
+            "bad.json: /metadata/redactions: expected an array of strings, found string \"x\""
+        ),
     ]
 
     @Test(arguments: badFixtures)
@@ -107,8 +151,12 @@ struct ExchangeFormatTests {
     }
 
     @Test func missingFixtureFileIsReported() {
-        #expect(throws: FixtureError(file: "nope.json", position: .file, expected: "a readable fixture file", found: "no such file")) {
-            _ = try Exchange.load(from: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString).json"), displayName: "nope.json")
+        #expect(
+            throws: FixtureError(
+                file: "nope.json", position: .file, expected: "a readable fixture file", found: "no such file")
+        ) {
+            _ = try Exchange.load(
+                from: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString).json"), displayName: "nope.json")
         }
     }
 }

@@ -31,7 +31,9 @@ enum HAR {
     }
 
     static func document(_ entries: [String]) -> Data {
-        Data(#"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [\#(entries.joined(separator: ",\n"))]}}"#.utf8)
+        Data(
+            #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [\#(entries.joined(separator: ",\n"))]}}"#
+                .utf8)
     }
 
     static func quote(_ text: String) -> String {
@@ -45,7 +47,9 @@ struct HARImportTests {
             HAR.entry(
                 url: "https://api.example.com/api/search?q=chicken&key=SECRET-KEY",
                 requestHeaders: [("Authorization", "Bearer SECRET"), (":authority", "api.example.com")],
-                responseHeaders: [("Content-Type", "application/json"), ("Content-Encoding", "gzip"), ("Set-Cookie", "a=SECRET")],
+                responseHeaders: [
+                    ("Content-Type", "application/json"), ("Content-Encoding", "gzip"), ("Set-Cookie", "a=SECRET"),
+                ],
                 text: #"{"count": 0, "recipes": []}"#),
             HAR.entry(url: "https://api.example.com/api/get?rId=35382", text: #"{"recipe": {"title": "Tacos"}}"#),
         ])
@@ -60,7 +64,10 @@ struct HARImportTests {
         #expect(search.exchange.response.body == .json(.object([("count", .number("0")), ("recipes", .array([]))])))
         #expect(search.exchange.metadata.source == "har")
         #expect(search.exchange.metadata.recordedAt == "2026-11-22T18:00:00.000Z")
-        #expect(search.exchange.metadata.redactions == ["request.query.key", "request.headers.Authorization", "response.headers.Set-Cookie"])
+        #expect(
+            search.exchange.metadata.redactions == [
+                "request.query.key", "request.headers.Authorization", "response.headers.Set-Cookie",
+            ])
         #expect(archive.entries[1].name == "get-api-get")
         #expect(!String(decoding: search.exchange.encoded(), as: UTF8.self).contains("SECRET"))
     }
@@ -75,7 +82,11 @@ struct HARImportTests {
             HAR.entry(url: "http://localhost:8080/api/search", text: "{}"),
         ])
         let archive = try HARArchive(parsing: data, file: "session.har")
-        #expect(archive.entries.map(\.name) == ["get-api-search", "get-api-search-2", "post-api-search", "get-api-search-3", "get-root", "get-api-search"])
+        #expect(
+            archive.entries.map(\.name) == [
+                "get-api-search", "get-api-search-2", "post-api-search", "get-api-search-3", "get-root",
+                "get-api-search",
+            ])
         #expect(archive.entries.map(\.host).last == "localhost_8080")
     }
 
@@ -84,8 +95,12 @@ struct HARImportTests {
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])
         let data = HAR.document([
             HAR.entry(url: "https://a.example/data", text: json, encoding: "base64"),
-            HAR.entry(url: "https://a.example/logo.png", responseHeaders: [("Content-Type", "image/png")], mimeType: "image/png", text: png.base64EncodedString(), encoding: "base64"),
-            HAR.entry(url: "https://a.example/page", responseHeaders: [("Content-Type", "text/html")], mimeType: "text/html", text: "<p>hi</p>"),
+            HAR.entry(
+                url: "https://a.example/logo.png", responseHeaders: [("Content-Type", "image/png")],
+                mimeType: "image/png", text: png.base64EncodedString(), encoding: "base64"),
+            HAR.entry(
+                url: "https://a.example/page", responseHeaders: [("Content-Type", "text/html")], mimeType: "text/html",
+                text: "<p>hi</p>"),
         ])
         let archive = try HARArchive(parsing: data, file: "s.har")
         #expect(archive.entries[0].exchange.response.body == .json(.object([("ok", .bool(true))])))
@@ -105,9 +120,13 @@ struct HARImportTests {
     }
 
     @Test func callerNamedBodyFieldsAreRedacted() throws {
-        let data = HAR.document([HAR.entry(url: "https://a.example/me", text: #"{"email": "ann@example.com", "name": "Ann"}"#)])
+        let data = HAR.document([
+            HAR.entry(url: "https://a.example/me", text: #"{"email": "ann@example.com", "name": "Ann"}"#)
+        ])
         let archive = try HARArchive(parsing: data, file: "s.har", redactingWith: .default.redactingBodyKeys(["email"]))
-        #expect(archive.entries[0].exchange.response.body == .json(.object([("email", .string("REDACTED")), ("name", .string("Ann"))])))
+        #expect(
+            archive.entries[0].exchange.response.body
+                == .json(.object([("email", .string("REDACTED")), ("name", .string("Ann"))])))
         #expect(archive.entries[0].exchange.metadata.redactions == ["response.body/email"])
     }
 
@@ -115,21 +134,40 @@ struct HARImportTests {
         (Data("{\"log\": ".utf8), "session.har:1:9: expected a JSON value, found end of file"),
         (Data("{}".utf8), "session.har: /log: expected a \"log\" field, found nothing"),
         (Data(#"{"log": {"entries": {}}}"#.utf8), "session.har: /log/entries: expected an array, found object"),
-        (HAR.document([HAR.entry(url: "https://a/x", text: "{}"), HAR.entry(url: "https://a/x", status: #""x""#)]),
-         "session.har: /log/entries/1/response/status: expected an integer, found string \"x\""),
-        (HAR.document([HAR.entry(url: "https://a/x", status: "999")]),
-         "session.har: /log/entries/0/response/status: expected an HTTP status from 100 to 599, found integer 999"),
-        (HAR.document([HAR.entry(url: "/relative")]), "session.har: /log/entries/0/request/url: expected an absolute URL, found string \"/relative\""),
-        (HAR.document([HAR.entry(url: "https://a/x", text: "%%%", encoding: "base64")]),
-         "session.har: /log/entries/0/response/content/text: expected base64 text (the entry says \"encoding\": \"base64\"), found text that is not base64"),
-        (HAR.document([HAR.entry(url: "https://a/x", text: "a", encoding: "gzip")]),
-         "session.har: /log/entries/0/response/content/encoding: expected \"base64\" or no encoding, found string \"gzip\""),
-        (HAR.document(["{\"request\": {\"method\": \"GET\", \"url\": \"https://a/x\", \"headers\": [{\"name\": \"A\"}]}, \"response\": {\"status\": 200}}"]),
-         "session.har: /log/entries/0/request/headers/0/value: expected a \"value\" field, found nothing"),
-        (HAR.document(["{\"request\": {\"method\": 1, \"url\": \"https://a/x\"}, \"response\": {\"status\": 200}}"]),
-         "session.har: /log/entries/0/request/method: expected a string, found integer 1"),
-        (HAR.document(["{\"request\": {\"method\": \"GET\", \"url\": \"https://a/x\"}}"]),
-         "session.har: /log/entries/0/response: expected a \"response\" field, found nothing"),
+        (
+            HAR.document([HAR.entry(url: "https://a/x", text: "{}"), HAR.entry(url: "https://a/x", status: #""x""#)]),
+            "session.har: /log/entries/1/response/status: expected an integer, found string \"x\""
+        ),
+        (
+            HAR.document([HAR.entry(url: "https://a/x", status: "999")]),
+            "session.har: /log/entries/0/response/status: expected an HTTP status from 100 to 599, found integer 999"
+        ),
+        (
+            HAR.document([HAR.entry(url: "/relative")]),
+            "session.har: /log/entries/0/request/url: expected an absolute URL, found string \"/relative\""
+        ),
+        (
+            HAR.document([HAR.entry(url: "https://a/x", text: "%%%", encoding: "base64")]),
+            "session.har: /log/entries/0/response/content/text: expected base64 text (the entry says \"encoding\": \"base64\"), found text that is not base64"
+        ),
+        (
+            HAR.document([HAR.entry(url: "https://a/x", text: "a", encoding: "gzip")]),
+            "session.har: /log/entries/0/response/content/encoding: expected \"base64\" or no encoding, found string \"gzip\""
+        ),
+        (
+            HAR.document([
+                "{\"request\": {\"method\": \"GET\", \"url\": \"https://a/x\", \"headers\": [{\"name\": \"A\"}]}, \"response\": {\"status\": 200}}"
+            ]),
+            "session.har: /log/entries/0/request/headers/0/value: expected a \"value\" field, found nothing"
+        ),
+        (
+            HAR.document(["{\"request\": {\"method\": 1, \"url\": \"https://a/x\"}, \"response\": {\"status\": 200}}"]),
+            "session.har: /log/entries/0/request/method: expected a string, found integer 1"
+        ),
+        (
+            HAR.document(["{\"request\": {\"method\": \"GET\", \"url\": \"https://a/x\"}}"]),
+            "session.har: /log/entries/0/response: expected a \"response\" field, found nothing"
+        ),
         (HAR.document(["3"]), "session.har: /log/entries/0: expected an object, found integer 3"),
     ]
 

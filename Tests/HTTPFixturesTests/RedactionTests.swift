@@ -25,15 +25,21 @@ struct RedactionTests {
         response: RecordedResponse(
             status: 200,
             headers: ["Set-Cookie": "sid=SECRET-SET-COOKIE; HttpOnly", "Content-Type": "application/json"],
-            body: .json(json(#"{"user": {"name": "Ann", "token": "SECRET-RESPONSE-TOKEN"}, "items": [{"secret": "S1"}, {"secret": "S2"}], "access_token": "SECRET-ACCESS"}"#))
+            body: .json(
+                json(
+                    #"{"user": {"name": "Ann", "token": "SECRET-RESPONSE-TOKEN"}, "items": [{"secret": "S1"}, {"secret": "S2"}], "access_token": "SECRET-ACCESS"}"#
+                ))
         )
     )
 
-    static let policy = RedactionPolicy.default.redactingBodyKeys(["ssn"]).redactingBodyPointers(["/user/token", "/items/*/secret"])
+    static let policy = RedactionPolicy.default.redactingBodyKeys(["ssn"]).redactingBodyPointers([
+        "/user/token", "/items/*/secret",
+    ])
 
     @Test func defaultPolicyRedactsCredentialHeadersAndQueryParameters() throws {
         let redacted = Self.secretExchange.redacted()
-        #expect(redacted.request.url == "https://api.example.com/api/login?q=soup&key=REDACTED&api_key=REDACTED&page=2#top")
+        #expect(
+            redacted.request.url == "https://api.example.com/api/login?q=soup&key=REDACTED&api_key=REDACTED&page=2#top")
         #expect(redacted.request.headers["Authorization"] == "REDACTED")
         #expect(redacted.request.headers["Cookie"] == "REDACTED")
         #expect(redacted.request.headers["X-API-Key"] == "REDACTED")
@@ -97,12 +103,14 @@ struct RedactionTests {
             response: RecordedResponse(status: 200)
         )
         let redacted = exchange.redacted()
-        #expect(redacted.request.body == .text("grant_type=password&username=ann&password=REDACTED&client_secret=REDACTED"))
+        #expect(
+            redacted.request.body == .text("grant_type=password&username=ann&password=REDACTED&client_secret=REDACTED"))
         #expect(redacted.metadata.redactions == ["request.form.password", "request.form.client_secret"])
     }
 
     @Test func percentEncodedParameterNamesAreRecognised() {
-        let exchange = Exchange(request: RecordedRequest(url: "https://x.example/?api%5Fkey=abc&q=1"), response: RecordedResponse())
+        let exchange = Exchange(
+            request: RecordedRequest(url: "https://x.example/?api%5Fkey=abc&q=1"), response: RecordedResponse())
         #expect(exchange.redacted().request.url == "https://x.example/?api%5Fkey=REDACTED&q=1")
     }
 

@@ -53,7 +53,9 @@ struct StubIsolationTests {
     @Test func requestsNeverReachTheNetworkWhenNothingMatches() async throws {
         let set = StubSet()
         let session = set.makeSession()
-        let error = await urlError { _ = try await send(URLRequest(url: URL(string: "http://127.0.0.1:9/")!), on: session) }
+        let error = await urlError {
+            _ = try await send(URLRequest(url: URL(string: "http://127.0.0.1:9/")!), on: session)
+        }
         #expect(error?.code == .resourceUnavailable)
         #expect(set.unmatchedRequests.count == 1)
     }
@@ -94,7 +96,10 @@ struct GlobalModeTests {
         set.stub(.any, response: .text("stubbed"))
         guard install(set) else { return }
         set.uninstallGlobally()
-        let error = await urlError { _ = try await send(URLRequest(url: URL(string: "http://127.0.0.1:9/")!, timeoutInterval: 5), on: URLSession.shared) }
+        let error = await urlError {
+            _ = try await send(
+                URLRequest(url: URL(string: "http://127.0.0.1:9/")!, timeoutInterval: 5), on: URLSession.shared)
+        }
         #expect(error != nil)
         #expect(set.requests.isEmpty)
     }

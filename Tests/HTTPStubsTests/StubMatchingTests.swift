@@ -55,7 +55,9 @@ struct StubMatchingTests {
         let set = StubSet()
         let expected = try JSONValue(parsing: Data(#"{"title":"Soup","tags":["hot"]}"#.utf8))
         set.stub(.post(base + "/equal").jsonBody(expected), response: .status(201))
-        set.stub(.post(base + "/subset").jsonBody(try JSONValue(parsing: Data(#"{"title":"Soup"}"#.utf8)), subset: true), response: .status(201))
+        set.stub(
+            .post(base + "/subset").jsonBody(try JSONValue(parsing: Data(#"{"title":"Soup"}"#.utf8)), subset: true),
+            response: .status(201))
         let session = set.makeSession()
         var request = URLRequest(url: url("/equal"))
         request.httpMethod = "POST"
@@ -97,7 +99,9 @@ struct StubMatchingTests {
 
     @Test func closureMatchers() async throws {
         let set = StubSet()
-        set.stub(RequestMatcher().matching("even id") { ($0.url.lastPathComponent as NSString).integerValue % 2 == 0 }, response: .text("even"))
+        set.stub(
+            RequestMatcher().matching("even id") { ($0.url.lastPathComponent as NSString).integerValue % 2 == 0 },
+            response: .text("even"))
         let session = set.makeSession()
         #expect(text(try await get("/n/4", on: session).0) == "even")
         let error = await urlError { _ = try await get("/n/3", on: session) }

@@ -9,7 +9,9 @@ import FoundationNetworking
 struct StubResponseTests {
     @Test func inlineJSONDataAndTextWithStatusAndHeaders() async throws {
         let set = StubSet()
-        set.stub(.get(base + "/json"), response: .json(try JSONValue(parsing: Data(#"{"a": 1}"#.utf8)), status: 201, headers: ["X-Id": "7"]))
+        set.stub(
+            .get(base + "/json"),
+            response: .json(try JSONValue(parsing: Data(#"{"a": 1}"#.utf8)), status: 201, headers: ["X-Id": "7"]))
         set.stub(.get(base + "/data"), response: .data(Data([0, 1, 2])))
         set.stub(.get(base + "/text"), response: .text("hello", status: 418))
         let session = set.makeSession()
@@ -115,7 +117,11 @@ struct StubResponseTests {
 
     @Test func unauthorizedWithChallengeReachesTheClient() async throws {
         let set = StubSet()
-        set.stub(.any, response: .json(text: #"{"error":{"message":"bad key"}}"#, status: 401, headers: ["WWW-Authenticate": #"Basic realm="api""#]))
+        set.stub(
+            .any,
+            response: .json(
+                text: #"{"error":{"message":"bad key"}}"#, status: 401,
+                headers: ["WWW-Authenticate": #"Basic realm="api""#]))
         let session = set.makeSession()
         let (data, response) = try await get("/secret", on: session)
         #expect(response.statusCode == 401)
@@ -130,7 +136,9 @@ struct StubResponseTests {
     @Test func fixturesAnswerTheirRecordedRequests() async throws {
         let exchange = Exchange(
             request: RecordedRequest(method: "GET", url: base + "/api/search?q=chicken&key=REDACTED"),
-            response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "999"], body: .json(try JSONValue(parsing: Data(#"{"count": 0, "recipes": []}"#.utf8))))
+            response: RecordedResponse(
+                status: 200, headers: ["Content-Type": "application/json", "Content-Length": "999"],
+                body: .json(try JSONValue(parsing: Data(#"{"count": 0, "recipes": []}"#.utf8))))
         )
         let set = StubSet()
         set.stub(exchange, name: "recipes/search")

@@ -56,7 +56,8 @@ struct DamagedInputTests {
         let seed = seedFromEnvironment()
         print("DamagedInputTests.damagedDocumentsAreReadOrRefused seed: \(seed)")
         var random = RandomJSON(seed: seed)
-        let schema = SchemaSnapshot(shape: try infer(#"{"a": [{"b": "2026-11-22", "c": null}], "m": {"1": 2}}"#), sampleCount: 1)
+        let schema = SchemaSnapshot(
+            shape: try infer(#"{"a": [{"b": "2026-11-22", "c": null}], "m": {"1": 2}}"#), sampleCount: 1)
         let inputs = [Array(schema.encoded()), Array(UsageManifest(paths: ["/a", "/b/*"]).encoded())]
         for round in 0..<500 {
             var bytes = round % 5 == 0 ? inputs[round % 2] : Array(random.document().utf8)

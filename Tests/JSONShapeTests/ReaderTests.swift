@@ -100,7 +100,8 @@ struct ReaderTests {
         #expect(inference.sampleCount == 200)
 
         var clean = ShapeInference()
-        try Data(text.split(separator: "\n").dropLast().joined(separator: "\n").utf8).write(to: url)  // no final newline
+        // No final newline.
+        try Data(text.split(separator: "\n").dropLast().joined(separator: "\n").utf8).write(to: url)
         try clean.addJSONLines(contentsOf: url, chunkSize: 5)
         #expect(clean.sampleCount == 200)
         #expect(clean.shape.required == ["id", "name"])

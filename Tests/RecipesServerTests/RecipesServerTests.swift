@@ -36,7 +36,9 @@ extension RecipesServer {
     }
 
     /// Runs `body` against a fresh server and stops it afterwards, even when `body` throws.
-    static func with<R>(_ configuration: Configuration = Configuration(), _ body: (RecipesServer) async throws -> R) async throws -> R {
+    static func with<R>(_ configuration: Configuration = Configuration(), _ body: (RecipesServer) async throws -> R)
+        async throws -> R
+    {
         let server = try await RecipesServer.start(configuration)
         do {
             let result = try await body(server)
@@ -214,7 +216,9 @@ struct RecipesServerKnobTests {
     }
 
     @Test func normalLatencyDelaysResponsesAroundItsMean() async throws {
-        try await RecipesServer.with(.init(latency: .normal(mean: .milliseconds(60), standardDeviation: .milliseconds(10)))) { server in
+        try await RecipesServer.with(
+            .init(latency: .normal(mean: .milliseconds(60), standardDeviation: .milliseconds(10)))
+        ) { server in
             let clock = ContinuousClock()
             var searches = Duration.zero
             for _ in 0..<6 { searches += try await clock.measure { _ = try await server.get("/api/search?q=a") } }

@@ -1,8 +1,8 @@
 #if canImport(Testing)
-    import Testing
+import Testing
 #endif
 #if canImport(XCTest)
-    import XCTest
+import XCTest
 #endif
 
 /// The place in the caller's source that a failure is reported at.
@@ -17,15 +17,15 @@ struct CallSite: Sendable {
 /// `Test` is running, XCTest otherwise.
 func reportFailure(_ message: String, at site: CallSite) {
     #if canImport(Testing)
-        if Test.current != nil {
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(of: site))
-            return
-        }
+    if Test.current != nil {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(of: site))
+        return
+    }
     #endif
     #if canImport(XCTest)
-        XCTFail(message, file: site.filePath, line: site.line)
+    XCTFail(message, file: site.filePath, line: site.line)
     #else
-        print("\(site.filePath):\(site.line): error: \(message)")
+    print("\(site.filePath):\(site.line): error: \(message)")
     #endif
 }
 
@@ -33,21 +33,21 @@ func reportFailure(_ message: String, at site: CallSite) {
 /// Swift Testing 6.3 or later, which does not fail the test, else a `note:` line on standard output.
 func reportNote(_ message: String, at site: CallSite) {
     #if canImport(Testing) && compiler(>=6.3)
-        if Test.current != nil {
-            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation(of: site))
-            return
-        }
+    if Test.current != nil {
+        Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation(of: site))
+        return
+    }
     #endif
     print("\(site.fileID):\(site.line): note: \(message)")
 }
 
 #if canImport(Testing)
-    private func sourceLocation(of site: CallSite) -> SourceLocation {
-        SourceLocation(
-            fileID: String(describing: site.fileID),
-            filePath: String(describing: site.filePath),
-            line: Int(site.line),
-            column: Int(site.column)
-        )
-    }
+private func sourceLocation(of site: CallSite) -> SourceLocation {
+    SourceLocation(
+        fileID: String(describing: site.fileID),
+        filePath: String(describing: site.filePath),
+        line: Int(site.line),
+        column: Int(site.column)
+    )
+}
 #endif

@@ -40,12 +40,15 @@ public struct HARArchive: Sendable {
     ///   - policy: the redaction applied to every entry.
     /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a missing or
     ///   mistyped field: `session.har: /log/entries/3/response/status: expected an integer, found string "x"`.
-    public init(parsing data: Data, file: String, redactingWith policy: RedactionPolicy = .default) throws(FixtureError) {
+    public init(parsing data: Data, file: String, redactingWith policy: RedactionPolicy = .default) throws(FixtureError)
+    {
         let document: JSONValue
         do {
             document = try JSONValue(parsing: data)
         } catch {
-            throw FixtureError(file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected, found: error.found)
+            throw FixtureError(
+                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
+                found: error.found)
         }
         let reader = HARReader(file: file)
         let log = try reader.object(reader.required(document, "log", in: ""), at: "/log")
@@ -65,7 +68,10 @@ public struct HARArchive: Sendable {
             let key = "\(host)/\(base)"
             let count = (usedNames[key] ?? 0) + 1
             usedNames[key] = count
-            entries.append(Entry(name: count == 1 ? base : "\(base)-\(count)", host: host, exchange: redactor.redact(exchange), index: index))
+            entries.append(
+                Entry(
+                    name: count == 1 ? base : "\(base)-\(count)", host: host, exchange: redactor.redact(exchange),
+                    index: index))
         }
         self.entries = entries
         self.skipped = skipped
@@ -92,7 +98,9 @@ public struct HARArchive: Sendable {
     }
 
     static func host(of url: String) -> String {
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return "unknown-host" }
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
+            return "unknown-host"
+        }
         let safe = String(host.lowercased().map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
         if let port = components.port { return "\(safe)_\(port)" }
         return safe
@@ -147,10 +155,12 @@ private struct HARReader {
         let requestHeaders = try headers(request["headers"], at: "\(pointer)/request/headers")
         var requestBody: Body?
         if let postData = request["postData"] {
-            requestBody = try body(postData, at: "\(pointer)/request/postData", contentType: requestHeaders.value(named: "Content-Type"))
+            requestBody = try body(
+                postData, at: "\(pointer)/request/postData", contentType: requestHeaders.value(named: "Content-Type"))
         }
 
-        let status = try integer(required(response, "status", in: "\(pointer)/response"), at: "\(pointer)/response/status")
+        let status = try integer(
+            required(response, "status", in: "\(pointer)/response"), at: "\(pointer)/response/status")
         if status == 0 { return nil }
         guard (100...599).contains(status) else {
             throw fail("\(pointer)/response/status", "an HTTP status from 100 to 599", "integer \(status)")
@@ -158,7 +168,8 @@ private struct HARReader {
         let responseHeaders = try headers(response["headers"], at: "\(pointer)/response/headers")
         var responseBody: Body?
         if let content = response["content"] {
-            responseBody = try body(content, at: "\(pointer)/response/content", contentType: responseHeaders.value(named: "Content-Type"))
+            responseBody = try body(
+                content, at: "\(pointer)/response/content", contentType: responseHeaders.value(named: "Content-Type"))
         }
 
         var metadata = FixtureMetadata(apiprobeVersion: apiprobeVersion, source: "har")
@@ -182,10 +193,14 @@ private struct HARReader {
             let name = try string(required(header, "name", in: itemPointer), at: "\(itemPointer)/name")
             let text = try string(required(header, "value", in: itemPointer), at: "\(itemPointer)/value")
             let lower = name.lowercased()
-            if name.hasPrefix(":") || ["content-encoding", "content-length", "transfer-encoding", "connection"].contains(lower) {
+            if name.hasPrefix(":")
+                || ["content-encoding", "content-length", "transfer-encoding", "connection"].contains(lower)
+            {
                 continue
             }
-            if let existingName = result.keys.first(where: { $0.lowercased() == lower }), let existing = result[existingName] {
+            if let existingName = result.keys.first(where: { $0.lowercased() == lower }),
+                let existing = result[existingName]
+            {
                 result[existingName] = existing + ", " + text
             } else {
                 result[name] = text
@@ -199,14 +214,20 @@ private struct HARReader {
         let content = try object(value, at: pointer)
         guard let textValue = content["text"] else { return nil }
         let text = try string(textValue, at: "\(pointer)/text")
-        let mimeType = try content["mimeType"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/mimeType") }
+        let mimeType = try content["mimeType"].map { value throws(FixtureError) in
+            try string(value, at: "\(pointer)/mimeType")
+        }
         let type = mimeType.flatMap { $0.isEmpty ? nil : $0 } ?? contentType
         var bytes = Data(text.utf8)
         if let encodingValue = content["encoding"] {
             let encoding = try string(encodingValue, at: "\(pointer)/encoding")
-            guard encoding == "base64" else { throw fail("\(pointer)/encoding", "\"base64\" or no encoding", "string \"\(encoding)\"") }
+            guard encoding == "base64" else {
+                throw fail("\(pointer)/encoding", "\"base64\" or no encoding", "string \"\(encoding)\"")
+            }
             guard let decoded = Data(base64Encoded: text.filter { !$0.isWhitespace }) else {
-                throw fail("\(pointer)/text", "base64 text (the entry says \"encoding\": \"base64\")", "text that is not base64")
+                throw fail(
+                    "\(pointer)/text", "base64 text (the entry says \"encoding\": \"base64\")",
+                    "text that is not base64")
             }
             bytes = decoded
         }

@@ -41,7 +41,9 @@ struct ImportHARCommand: AsyncParsableCommand {
     @Option(name: .customLong("redact-key"), help: "Also redact JSON body members with this name, anywhere.")
     var bodyKeys: [String] = []
 
-    @Option(name: .customLong("redact-pointer"), help: "Also redact the JSON body value at this JSON Pointer (* for any item).")
+    @Option(
+        name: .customLong("redact-pointer"),
+        help: "Also redact the JSON body value at this JSON Pointer (* for any item).")
     var bodyPointers: [String] = []
 
     func run() async throws {
@@ -51,7 +53,9 @@ struct ImportHARCommand: AsyncParsableCommand {
             data = try Data(contentsOf: fileURL)
         } catch {
             let exists = FileManager.default.fileExists(atPath: fileURL.path)
-            throw FixtureError(file: file, position: .file, expected: "a readable HAR file", found: exists ? "a file that cannot be read" : "no such file")
+            throw FixtureError(
+                file: file, position: .file, expected: "a readable HAR file",
+                found: exists ? "a file that cannot be read" : "no such file")
         }
         let policy = RedactionPolicy.default.redactingBodyKeys(bodyKeys).redactingBodyPointers(bodyPointers)
         let archive = try HARArchive(parsing: data, file: file, redactingWith: policy)
@@ -59,8 +63,10 @@ struct ImportHARCommand: AsyncParsableCommand {
         // Names are unique per host; entries of several hosts sharing one --into folder are numbered again.
         var usedPaths: Set<String> = []
         let planned = archive.entries.map { entry in
-            let folder = directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? URL(fileURLWithPath: "Stubs", isDirectory: true).appendingPathComponent(entry.host, isDirectory: true)
+            let folder =
+                directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? URL(fileURLWithPath: "Stubs", isDirectory: true).appendingPathComponent(
+                    entry.host, isDirectory: true)
             var url = folder.appendingPathComponent(entry.name + ".json")
             var suffix = 2
             while !usedPaths.insert(url.standardizedFileURL.path).inserted {
@@ -85,7 +91,9 @@ struct ImportHARCommand: AsyncParsableCommand {
             out.write(out.styled("skipped \(file): \(note)", .yellow) + "\n")
         }
         let written = outcomes.filter(\.isChanged).count
-        out.write("\(archive.entries.count) fixture\(archive.entries.count == 1 ? "" : "s") from \(file): \(written) written, \(archive.entries.count - written) unchanged\n")
+        out.write(
+            "\(archive.entries.count) fixture\(archive.entries.count == 1 ? "" : "s") from \(file): \(written) written, \(archive.entries.count - written) unchanged\n"
+        )
     }
 
     private func displayPath(_ url: URL) -> String {

@@ -1,0 +1,420 @@
+public import Foundation
+public import HTTPFixtures
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A probe configuration: what `apiprobe run` checks and `apiprobe record` records (`apiprobe.yml`, DESIGN.md).
+///
+/// Read one with ``ProbeConfig/load(contentsOf:environment:)``; `${VAR}` and `${VAR:-default}` are
+/// replaced from the environment before anything else is read.
+public struct ProbeConfig: Sendable, Hashable {
+    /// The file it was read from, as shown in messages (`apiprobe.yml`).
+    public var file: String
+    /// The API's name: fixtures go to `Stubs/<api>/`, snapshots are `Snapshots/<api>/<endpoint>.schema.json`.
+    public var api: String
+    /// Relative paths and endpoint paths resolve against it.
+    public var baseURL: URL?
+    /// The folders of fixtures and snapshots, relative to the config file's folder.
+    public var stubsDirectory: String
+    public var snapshotsDirectory: String
+    /// Values every endpoint starts from.
+    public var defaults: EndpointDefaults
+    public var endpoints: [EndpointConfig]
+    /// How many requests are in flight at once across all endpoints.
+    public var concurrency: Int
+    /// The most requests a second sent to one host (`nil`: no limit).
+    public var requestsPerSecondPerHost: Double?
+    /// The longest a whole run may take; endpoints not finished by then fail as timed out.
+    public var deadline: Duration
+    /// How many consecutive failed rounds make an endpoint count as down (flapping damper).
+    public var downAfter: Int
+    /// Latency regression detection against the history file.
+    public var regression: RegressionPolicy
+    /// JSON body fields redacted when recording, beside the default header and query redactions.
+    public var redactBodyFields: [String]
+
+    public init(
+        file: String = "apiprobe.yml",
+        api: String = "api",
+        baseURL: URL? = nil,
+        stubsDirectory: String = "Stubs",
+        snapshotsDirectory: String = "Snapshots",
+        defaults: EndpointDefaults = EndpointDefaults(),
+        endpoints: [EndpointConfig] = [],
+        concurrency: Int = 8,
+        requestsPerSecondPerHost: Double? = nil,
+        deadline: Duration = .seconds(300),
+        downAfter: Int = 1,
+        regression: RegressionPolicy = RegressionPolicy(),
+        redactBodyFields: [String] = []
+    ) {
+        self.file = file
+        self.api = api
+        self.baseURL = baseURL
+        self.stubsDirectory = stubsDirectory
+        self.snapshotsDirectory = snapshotsDirectory
+        self.defaults = defaults
+        self.endpoints = endpoints
+        self.concurrency = concurrency
+        self.requestsPerSecondPerHost = requestsPerSecondPerHost
+        self.deadline = deadline
+        self.downAfter = downAfter
+        self.regression = regression
+        self.redactBodyFields = redactBodyFields
+    }
+}
+
+/// What every endpoint starts from unless it says otherwise.
+public struct EndpointDefaults: Sendable, Hashable {
+    public var headers: [String: String]
+    public var samples: Int
+    public var timeout: Duration
+    public var retries: Int
+    public var expectations: Expectations
+
+    public init(
+        headers: [String: String] = [:],
+        samples: Int = 1,
+        timeout: Duration = .seconds(10),
+        retries: Int = 0,
+        expectations: Expectations = Expectations()
+    ) {
+        self.headers = headers
+        self.samples = samples
+        self.timeout = timeout
+        self.retries = retries
+        self.expectations = expectations
+    }
+}
+
+/// One endpoint to probe (or record): the request, how often, and what must hold.
+public struct EndpointConfig: Sendable, Hashable {
+    /// Unique in a config; names the fixture (`Stubs/<api>/<name>.json`) and the snapshot.
+    public var name: String
+    public var method: String
+    /// An absolute URL, or a path resolved against the config's base URL.
+    public var path: String
+    /// Query items in order; added to those already in `path`.
+    public var query: [QueryItem]
+    public var headers: [String: String]
+    public var body: RequestBody?
+    public var samples: Int
+    public var timeout: Duration
+    /// Retries after a transport error (never after an HTTP status), with backoff.
+    public var retries: Int
+    public var expectations: Expectations
+    /// The 1-based line of the endpoint in the config file, for messages (`nil` when built in code).
+    public var line: Int?
+
+    public init(
+        name: String,
+        method: String = "GET",
+        path: String,
+        query: [QueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        samples: Int = 1,
+        timeout: Duration = .seconds(10),
+        retries: Int = 0,
+        expectations: Expectations = Expectations(),
+        line: Int? = nil
+    ) {
+        self.name = name
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.samples = samples
+        self.timeout = timeout
+        self.retries = retries
+        self.expectations = expectations
+        self.line = line
+    }
+
+    /// The endpoint's URL: `path` resolved against `baseURL`, with `query` appended.
+    ///
+    /// - Throws: ``ProbeConfigError`` when the result is not an absolute http(s) URL.
+    public func url(baseURL: URL?, file: String = "apiprobe.yml") throws(ProbeConfigError) -> URL {
+        let resolved: URL?
+        if let absolute = URL(string: path), absolute.scheme != nil {
+            resolved = absolute
+        } else if let baseURL {
+            let base =
+                baseURL.absoluteString.hasSuffix("/")
+                ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+            resolved = URL(string: base + (path.hasPrefix("/") ? path : "/" + path))
+        } else {
+            resolved = nil
+        }
+        guard let resolved, let scheme = resolved.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            var components = URLComponents(url: resolved, resolvingAgainstBaseURL: true), components.host != nil
+        else {
+            throw ProbeConfigError(
+                file: file,
+                line: line,
+                key: "endpoints.\(name).path",
+                expected: baseURL == nil
+                    ? "an absolute http(s) URL, or a path with a baseURL" : "a path or an absolute http(s) URL",
+                found: "\"\(path)\""
+            )
+        }
+        if !query.isEmpty {
+            components.queryItems =
+                (components.queryItems ?? []) + query.map { URLQueryItem(name: $0.name, value: $0.value) }
+        }
+        guard let url = components.url else {
+            throw ProbeConfigError(
+                file: file, line: line, key: "endpoints.\(name).query", expected: "query items that form a URL",
+                found: "\(query)")
+        }
+        return url
+    }
+
+    /// The request this endpoint sends: method, URL, headers (defaults already merged by the loader), body.
+    public func makeRequest(baseURL: URL?, file: String = "apiprobe.yml") throws(ProbeConfigError) -> URLRequest {
+        var request = URLRequest(url: try url(baseURL: baseURL, file: file), timeoutInterval: timeout.timeInterval)
+        request.httpMethod = method.uppercased()
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        switch body {
+        case .json(let value)?:
+            request.httpBody = value.serialized(sortedKeys: true)
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+        case .text(let text)?:
+            request.httpBody = Data(text.utf8)
+        case nil:
+            break
+        }
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        return request
+    }
+}
+
+/// One query item, kept in order.
+public struct QueryItem: Sendable, Hashable {
+    public var name: String
+    public var value: String?
+
+    public init(name: String, value: String?) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A request body: JSON (sent as `application/json` unless the headers say otherwise) or text.
+public enum RequestBody: Sendable, Hashable {
+    case json(JSONValue)
+    case text(String)
+}
+
+/// What must hold for an endpoint to pass.
+public struct Expectations: Sendable, Hashable {
+    /// Accepted statuses (default: any 2xx).
+    public var status: StatusExpectation
+    public var headers: [HeaderExpectation]
+    public var body: [BodyCondition]
+    /// The schema snapshot the body must conform to (`nil`: none checked).
+    public var schema: SchemaExpectation?
+    public var latency: [LatencyBudget]
+
+    public init(
+        status: StatusExpectation = .success,
+        headers: [HeaderExpectation] = [],
+        body: [BodyCondition] = [],
+        schema: SchemaExpectation? = nil,
+        latency: [LatencyBudget] = []
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.schema = schema
+        self.latency = latency
+    }
+}
+
+/// Accepted statuses: codes and ranges (`200`, `[200, 204]`, `200-299`, `2xx`).
+public struct StatusExpectation: Sendable, Hashable, CustomStringConvertible {
+    public var ranges: [ClosedRange<Int>]
+
+    public init(ranges: [ClosedRange<Int>]) { self.ranges = ranges }
+
+    public static let success = StatusExpectation(ranges: [200...299])
+
+    public func accepts(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
+
+    public var description: String {
+        ranges.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
+            .joined(separator: ", ")
+    }
+}
+
+/// A response header that must be present, equal a value, or match a regular expression.
+public struct HeaderExpectation: Sendable, Hashable {
+    public enum Rule: Sendable, Hashable {
+        case exists
+        case equals(String)
+        case matches(String)
+    }
+
+    public var name: String
+    public var rule: Rule
+
+    public init(name: String, rule: Rule) {
+        self.name = name
+        self.rule = rule
+    }
+}
+
+/// A condition on the value at a JSON Pointer of the response body: `/count > 0`, `/recipes length >= 1`.
+public struct BodyCondition: Sendable, Hashable, CustomStringConvertible {
+    public enum Operator: String, Sendable, Hashable, CaseIterable {
+        case equal = "=="
+        case notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case exists
+        case notExists = "not-exists"
+        case matches
+        /// Compares the array's (or string's, or object's) length with the operand using `lengthOperator`.
+        case length
+    }
+
+    /// A JSON Pointer (RFC 6901) into the body; `*` is not allowed here.
+    public var pointer: String
+    public var op: Operator
+    /// The value compared against (`nil` for `exists` / `not-exists`); a regular expression for `matches`.
+    public var operand: JSONValue?
+    /// For `length`: how the length compares with `operand` (one of the ordering operators or `==`).
+    public var lengthOperator: Operator?
+    /// As written in the config, for check names: `/count > 0`.
+    public var source: String
+
+    public init(
+        pointer: String, op: Operator, operand: JSONValue? = nil, lengthOperator: Operator? = nil, source: String? = nil
+    ) {
+        self.pointer = pointer
+        self.op = op
+        self.operand = operand
+        self.lengthOperator = lengthOperator
+        self.source =
+            source
+            ?? "\(pointer.isEmpty ? "(root)" : pointer) \(op.rawValue)\(operand.map { " \($0.serializedText)" } ?? "")"
+    }
+
+    public var description: String { source }
+}
+
+/// The endpoint's body must conform to a schema snapshot; drift at or above `failOn` fails the check.
+public struct SchemaExpectation: Sendable, Hashable {
+    /// The snapshot file, relative to the config's folder (default: `<snapshots>/<api>/<endpoint>.schema.json`).
+    public var snapshot: String
+    /// A usage manifest that ranks changes at unread paths as info (default: beside the snapshot, when present).
+    public var usage: String?
+    /// The lowest severity that fails the check: `breaking` (default), `warning` or `info`.
+    public var failOn: String
+
+    public init(snapshot: String, usage: String? = nil, failOn: String = "breaking") {
+        self.snapshot = snapshot
+        self.usage = usage
+        self.failOn = failOn
+    }
+}
+
+/// A latency budget on a percentile: `p95 < 300ms`.
+public struct LatencyBudget: Sendable, Hashable, CustomStringConvertible {
+    /// 50, 90, 95, 99 (or 100 for the maximum); any value in 0...100 is accepted.
+    public var percentile: Double
+    public var limit: Duration
+
+    public init(percentile: Double, limit: Duration) {
+        self.percentile = percentile
+        self.limit = limit
+    }
+
+    /// `p95 < 300ms`
+    public var description: String {
+        let p = percentile == percentile.rounded() ? String(Int(percentile)) : String(percentile)
+        return "latency p\(p) < \(formatDuration(limit))"
+    }
+}
+
+/// How a run's p95 is compared with history.
+public struct RegressionPolicy: Sendable, Hashable {
+    /// How many earlier runs the median is taken over.
+    public var window: Int
+    /// A p95 above `factor` × the median of the window is a regression.
+    public var factor: Double
+    /// Fewer earlier runs than this: no verdict.
+    public var minimumRuns: Int
+
+    public init(window: Int = 10, factor: Double = 1.5, minimumRuns: Int = 3) {
+        self.window = window
+        self.factor = factor
+        self.minimumRuns = minimumRuns
+    }
+}
+
+/// An error in a probe config: the file, the line (when known), the key, what was expected and found.
+public struct ProbeConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+    /// The key's path in the config: `endpoints.search.expect.latency`.
+    public var key: String
+    public var expected: String
+    public var found: String
+
+    public init(file: String, line: Int?, column: Int? = nil, key: String, expected: String, found: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.key = key
+        self.expected = expected
+        self.found = found
+    }
+
+    /// `apiprobe.yml:12:5: endpoints.search.samples: expected a whole number from 1 to 10000, found "many"`
+    public var description: String {
+        var place = file
+        if let line {
+            place += ":\(line)"
+            if let column { place += ":\(column)" }
+        }
+        return "\(place): \(key): expected \(expected), found \(found)"
+    }
+}
+
+extension Duration {
+    /// Seconds as a `TimeInterval`.
+    package var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// Milliseconds as a `Double`.
+    package var milliseconds: Double { timeInterval * 1_000 }
+}
+
+/// `300ms`, `1.5s`, `2m`: the form the config accepts.
+package func formatDuration(_ duration: Duration) -> String {
+    let ms = duration.milliseconds
+    if ms < 1_000 { return ms == ms.rounded() ? "\(Int(ms))ms" : String(format: "%.1fms", ms) }
+    let s = ms / 1_000
+    if s < 60 || s.truncatingRemainder(dividingBy: 60) != 0 {
+        return s == s.rounded() ? "\(Int(s))s" : String(format: "%.1fs", s)
+    }
+    return "\(Int(s / 60))m"
+}
+
+extension JSONValue {
+    /// Compact JSON text, for messages.
+    package var serializedText: String { String(decoding: serialized(sortedKeys: true), as: UTF8.self) }
+}

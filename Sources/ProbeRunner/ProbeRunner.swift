@@ -1,1 +1,0 @@
-// The ProbeRunner module; see DESIGN.md.

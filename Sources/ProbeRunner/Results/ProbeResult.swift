@@ -1,0 +1,253 @@
+public import Foundation
+public import JSONShape
+
+/// The outcome of one `apiprobe run` round: what every report renders.
+public struct ProbeRunResult: Sendable, Hashable {
+    public var startedAt: Date
+    /// Wall time of the whole round.
+    public var duration: Duration
+    /// The config file the round ran from.
+    public var configFile: String
+    public var endpoints: [EndpointResult]
+    /// Slowdowns against the history file (empty without `--history` or with too little history).
+    public var regressions: [Regression]
+    /// `true` when the overall deadline ended the round before every endpoint finished.
+    public var hitDeadline: Bool
+
+    public init(
+        startedAt: Date,
+        duration: Duration,
+        configFile: String,
+        endpoints: [EndpointResult],
+        regressions: [Regression] = [],
+        hitDeadline: Bool = false
+    ) {
+        self.startedAt = startedAt
+        self.duration = duration
+        self.configFile = configFile
+        self.endpoints = endpoints
+        self.regressions = regressions
+        self.hitDeadline = hitDeadline
+    }
+
+    /// Every endpoint passed and no regression was found.
+    public var passed: Bool { endpoints.allSatisfy(\.passed) && regressions.isEmpty }
+}
+
+/// One endpoint's samples, statistics and checks.
+public struct EndpointResult: Sendable, Hashable {
+    public var name: String
+    public var method: String
+    /// The URL probed, with credentials in the query redacted.
+    public var url: String
+    public var samples: [Sample]
+    /// Latency statistics over the samples that got a response (`nil` when none did).
+    public var latency: LatencyStats?
+    /// Time-to-first-byte statistics, where the platform reports it.
+    public var timeToFirstByte: LatencyStats?
+    public var checks: [CheckResult]
+    /// Schema drift found against the endpoint's snapshot (empty when none or no snapshot).
+    public var schemaChanges: [SchemaChange]
+    /// Consecutive failed rounds so far, this one included (0 when this round passed).
+    public var consecutiveFailures: Int
+    /// Whether the endpoint counts as down: `consecutiveFailures >= downAfter`.
+    public var isDown: Bool
+
+    public init(
+        name: String,
+        method: String,
+        url: String,
+        samples: [Sample],
+        latency: LatencyStats?,
+        timeToFirstByte: LatencyStats? = nil,
+        checks: [CheckResult],
+        schemaChanges: [SchemaChange] = [],
+        consecutiveFailures: Int = 0,
+        isDown: Bool = false
+    ) {
+        self.name = name
+        self.method = method
+        self.url = url
+        self.samples = samples
+        self.latency = latency
+        self.timeToFirstByte = timeToFirstByte
+        self.checks = checks
+        self.schemaChanges = schemaChanges
+        self.consecutiveFailures = consecutiveFailures
+        self.isDown = isDown
+    }
+
+    /// Every check held.
+    public var passed: Bool { checks.allSatisfy(\.passed) }
+    /// Samples that ended in a transport error (no HTTP response).
+    public var errors: Int { samples.filter { $0.status == nil }.count }
+    /// How many samples got each status.
+    public var statusCodes: [Int: Int] {
+        samples.reduce(into: [:]) { counts, sample in sample.status.map { counts[$0, default: 0] += 1 } }
+    }
+    /// Retries made after transport errors, over all samples.
+    public var retries: Int { samples.reduce(0) { $0 + $1.retries } }
+    /// Samples answered 429 or 503 with `Retry-After`: rate limiting, not an outage.
+    public var rateLimited: Int { samples.filter(\.wasRateLimited).count }
+    /// Samples that were redirected.
+    public var redirects: Int { samples.filter { $0.redirectedTo != nil }.count }
+    /// The first failed check's category, for a one-word summary.
+    public var failureCategory: FailureCategory? { checks.first { !$0.passed }?.category }
+}
+
+/// One request (with its retries) and what came back.
+public struct Sample: Sendable, Hashable {
+    /// The HTTP status, or `nil` after a transport error.
+    public var status: Int?
+    /// From sending the request to the last byte of the body, monotonic clock (of the last attempt).
+    public var latency: Duration
+    /// To the response head, where the platform reports it.
+    public var timeToFirstByte: Duration?
+    /// Body size in bytes.
+    public var bytes: Int
+    /// Retries made after transport errors.
+    public var retries: Int
+    /// The final URL when the request was redirected.
+    public var redirectedTo: String?
+    /// 429 or 503 with `Retry-After`.
+    public var wasRateLimited: Bool
+    /// The transport error, classified, when there was no response.
+    public var failure: ProbeFailure?
+
+    public init(
+        status: Int?,
+        latency: Duration,
+        timeToFirstByte: Duration? = nil,
+        bytes: Int = 0,
+        retries: Int = 0,
+        redirectedTo: String? = nil,
+        wasRateLimited: Bool = false,
+        failure: ProbeFailure? = nil
+    ) {
+        self.status = status
+        self.latency = latency
+        self.timeToFirstByte = timeToFirstByte
+        self.bytes = bytes
+        self.retries = retries
+        self.redirectedTo = redirectedTo
+        self.wasRateLimited = wasRateLimited
+        self.failure = failure
+    }
+}
+
+/// A transport failure as a person reads it.
+public struct ProbeFailure: Sendable, Hashable, CustomStringConvertible {
+    public var category: FailureCategory
+    /// `connection refused by 127.0.0.1:9`
+    public var message: String
+
+    public init(category: FailureCategory, message: String) {
+        self.category = category
+        self.message = message
+    }
+
+    public var description: String { "\(category): \(message)" }
+}
+
+/// Why something failed, for a person: DNS, refused, timeout, TLS, HTTP status, body condition,
+/// schema drift, latency budget. A struct with static members, so new kinds do not break `switch`es.
+public struct FailureCategory: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let dns = FailureCategory(rawValue: "dns")
+    public static let refused = FailureCategory(rawValue: "refused")
+    public static let timeout = FailureCategory(rawValue: "timeout")
+    public static let tls = FailureCategory(rawValue: "tls")
+    /// The connection was lost or reset mid-response.
+    public static let connection = FailureCategory(rawValue: "connection")
+    public static let httpStatus = FailureCategory(rawValue: "http-status")
+    public static let header = FailureCategory(rawValue: "header")
+    public static let bodyCondition = FailureCategory(rawValue: "body-condition")
+    public static let schemaDrift = FailureCategory(rawValue: "schema-drift")
+    public static let latencyBudget = FailureCategory(rawValue: "latency-budget")
+    public static let rateLimited = FailureCategory(rawValue: "rate-limited")
+    public static let regression = FailureCategory(rawValue: "regression")
+    public static let other = FailureCategory(rawValue: "other")
+
+    public var description: String { rawValue }
+    public static func < (lhs: FailureCategory, rhs: FailureCategory) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One check of an endpoint: `status 200-299`, `/count > 0`, `schema Snapshots/recipes/search.schema.json`,
+/// `latency p95 < 300ms`, `reachable`.
+public struct CheckResult: Sendable, Hashable {
+    public var name: String
+    public var passed: Bool
+    /// Why it failed (or a note when it passed): `p95 was 315.2 ms`.
+    public var message: String?
+    /// Set when it failed.
+    public var category: FailureCategory?
+
+    public init(name: String, passed: Bool, message: String? = nil, category: FailureCategory? = nil) {
+        self.name = name
+        self.passed = passed
+        self.message = message
+        self.category = category
+    }
+}
+
+/// A slowdown against history: this run's p95 beside the median p95 of the last runs.
+public struct Regression: Sendable, Hashable {
+    public var endpoint: String
+    public var p95: Double
+    public var baselineMedian: Double
+    public var factor: Double
+    public var runs: Int
+
+    public init(endpoint: String, p95: Double, baselineMedian: Double, factor: Double, runs: Int) {
+        self.endpoint = endpoint
+        self.p95 = p95
+        self.baselineMedian = baselineMedian
+        self.factor = factor
+        self.runs = runs
+    }
+}
+
+/// Latency statistics in milliseconds, from the exact samples (no histogram buckets).
+///
+/// Percentiles interpolate linearly between the two nearest ranks (the R-7 / NumPy default), so the
+/// p50 of an even count is the mean of the middle two.
+public struct LatencyStats: Sendable, Hashable {
+    public var count: Int
+    public var min: Double
+    public var p50: Double
+    public var p90: Double
+    public var p95: Double
+    public var p99: Double
+    public var max: Double
+    public var mean: Double
+
+    /// `nil` for no samples.
+    public init?(milliseconds samples: [Double]) {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        count = sorted.count
+        min = sorted[0]
+        max = sorted[sorted.count - 1]
+        mean = sorted.reduce(0, +) / Double(sorted.count)
+        p50 = Self.percentile(50, ofSorted: sorted)
+        p90 = Self.percentile(90, ofSorted: sorted)
+        p95 = Self.percentile(95, ofSorted: sorted)
+        p99 = Self.percentile(99, ofSorted: sorted)
+    }
+
+    /// `nil` for no samples.
+    public init?(durations: [Duration]) {
+        self.init(milliseconds: durations.map(\.milliseconds))
+    }
+
+    /// The value at percentile `p` (0...100) of sorted samples, interpolating between ranks.
+    public static func percentile(_ p: Double, ofSorted sorted: [Double]) -> Double {
+        precondition(!sorted.isEmpty)
+        let rank = Swift.min(Swift.max(p, 0), 100) / 100 * Double(sorted.count - 1)
+        let lower = Int(rank.rounded(.down))
+        let upper = Swift.min(lower + 1, sorted.count - 1)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * (rank - Double(lower))
+    }
+}
