@@ -36,6 +36,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// trying every stub.
     package private(set) var exactMethod: String?
     package private(set) var exactPath: String?
+    /// The host (lowercased) when a condition fixes it: the global mode answers only hosts its stubs name.
+    package private(set) var exactHost: String?
 
     /// A matcher that accepts every request.
     public static var any: RequestMatcher { RequestMatcher() }
@@ -104,7 +106,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public func host(_ host: String, port: Int? = nil) -> RequestMatcher {
         let expected = host.lowercased()
         let shown = port.map { "\(expected):\($0)" } ?? expected
-        return adding(
+        var copy = adding(
             Condition("host \(shown)") { request in
                 let actual = request.url.host?.lowercased() ?? ""
                 if actual != expected { return "host differs: expected \(expected), got \(actual)" }
@@ -113,6 +115,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
                 }
                 return nil
             })
+        copy.exactHost = expected
+        return copy
     }
 
     /// The exact path (`/api/search`).

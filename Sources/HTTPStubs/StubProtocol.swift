@@ -111,8 +111,11 @@ class StubURLProtocol: URLProtocol {
 
     override class func canInit(with request: URLRequest) -> Bool {
         // A stub set's session never reaches the network: requests that match nothing fail with a
-        // diagnostic instead. The global class answers only while a set is installed.
-        if self == GlobalStubURLProtocol.self { return StubRegistry.set(for: self) != nil }
+        // diagnostic instead. The global class answers only while a set is installed, and only the hosts
+        // its stubs name (see `StubSet.installGlobally()`).
+        if self == GlobalStubURLProtocol.self {
+            return StubRegistry.set(for: self)?.claims(host: request.url?.host) ?? false
+        }
         return true
     }
 

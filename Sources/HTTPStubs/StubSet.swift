@@ -91,6 +91,10 @@ public final class StubSet: Sendable {
     /// There is one global slot per process, so tests that use it must not run in parallel with each
     /// other (`@Suite(.serialized)`). Installing a set replaces the one installed before.
     ///
+    /// The installed set takes only the requests to hosts its stubs name (every request, once a stub names
+    /// no host, such as `.any` or a path-only matcher). Requests to other hosts go on to the next protocol,
+    /// so tests running beside it that use `URLSession.shared` for their own loopback servers are left alone.
+    ///
     /// The global protocol class is registered with `URLProtocol.registerClass` when the first stub set
     /// is made, and stays registered (it declines every request while no set is installed). On Linux,
     /// swift-corelibs-foundation consults registered classes in the order they were registered, after
@@ -114,6 +118,14 @@ public final class StubSet: Sendable {
         _ = classes
         #endif
         StubRegistry.setGlobal(self)
+    }
+
+    /// Whether the global mode should take `request`: a stub names its host, or some stub names no host.
+    func claims(host: String?) -> Bool {
+        let host = host?.lowercased()
+        return state.withLock { state in
+            state.stubs.values.contains { $0.matcher.exactHost == nil || $0.matcher.exactHost == host }
+        }
     }
 
     /// Stops answering global requests, if this set is the one installed.

@@ -91,6 +91,22 @@ struct GlobalModeTests {
         #expect(set.requests.map(\.url.path) == ["/global"])
     }
 
+    @Test func installedSetLeavesOtherHostsToTheNetwork() async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/global"), response: .json(text: #"{"ok":true}"#))
+        guard install(set) else { return }
+        defer { set.uninstallGlobally() }
+        // Another test's request through URLSession.shared to its own loopback server (here a closed port)
+        // is not taken by the set.
+        let other = URL(string: "http://127.0.0.1:9/elsewhere")!
+        let error = await urlError {
+            _ = try await send(URLRequest(url: other, timeoutInterval: 5), on: URLSession.shared)
+        }
+        #expect(error != nil)
+        #expect(error?.code != .resourceUnavailable, "the global set answered a host none of its stubs names")
+        #expect(set.requests.isEmpty)
+    }
+
     @Test func uninstallingStopsAnsweringGlobalRequests() async throws {
         let set = StubSet()
         set.stub(.any, response: .text("stubbed"))
