@@ -41,7 +41,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct PushgatewayTests {
     @Test func pushedReportIsServedWithTheJobAndGroupingLabels() async throws {
-        guard let binary = ExternalTools.find("prometheus-pushgateway") else {
+        guard let binary = ExternalTools.pushgateway else {
             ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
             return
         }
@@ -73,7 +73,7 @@ struct PushgatewayTests {
     }
 
     @Test func aRejectedPushNamesTheURLTheStatusAndTheReason() async throws {
-        guard let binary = ExternalTools.find("prometheus-pushgateway") else {
+        guard let binary = ExternalTools.pushgateway else {
             ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
             return
         }

@@ -25,9 +25,14 @@ enum ExternalTools {
         return nil
     }
 
+    /// The Pushgateway binary: `prometheus-pushgateway` (Debian) or `pushgateway` (Homebrew, release archives).
+    static var pushgateway: URL? { find("prometheus-pushgateway") ?? find("pushgateway") }
+
     /// Records that `name` is missing: a failure under CI, a known issue elsewhere.
     static func recordMissing(_ name: String, package: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let message = "\(name) is not on PATH; install it with: apt-get install -y \(package) (.ci/run does)"
+        let message =
+            "\(name) is not on PATH; install it with apt-get install -y \(package) (.ci/run does) "
+            + "or on macOS brew install \(package == "prometheus" ? "prometheus" : "pushgateway")"
         if isCI {
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         } else {
