@@ -117,7 +117,8 @@ public actor RecipeSearch {
     /// One page of results now (no debounce), from the cache when a fresh copy is there.
     public func search(_ query: String, page: Int = 1) async throws(NetworkError) -> SearchResponse {
         let client = self.client
-        return try await cached(Resource.search(query, page: page, baseURL: client.baseURL)) { () async throws(NetworkError) in
+        return try await cached(Resource.search(query, page: page, baseURL: client.baseURL)) {
+            () async throws(NetworkError) in
             try await client.search(query, page: page)
         }
     }
