@@ -1,1 +1,0 @@
-// The RecipesAPI module; see DESIGN.md.
