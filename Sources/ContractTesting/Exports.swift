@@ -1,3 +1,5 @@
-// A test target needs one import: `import ContractTesting` brings the fixture model along.
-// HTTPStubs and JSONShape are re-exported here too once they are wired in.
+// A test target needs one import: `import ContractTesting` brings the fixture model, the stub layer and the
+// schema tools along.
 @_exported public import HTTPFixtures
+@_exported public import HTTPStubs
+@_exported public import JSONShape

@@ -47,12 +47,9 @@ func verifySnapshotMatch(
     named name: String?,
     record: RecordMode?,
     snapshots: URL?,
-    engine: (any SchemaSnapshotEngine)?,
+    engine: any SchemaSnapshotEngine,
     filePath: StaticString
 ) -> String? {
-    guard let engine else {
-        return "expectSnapshotMatch needs JSONShape, which this build of ContractTesting does not include yet"
-    }
     let mode: RecordMode
     do {
         mode = try RecordMode.resolve(argument: record)
@@ -79,6 +76,6 @@ func verifySnapshotMatch(
         return "\(samples.map(\.file).joined(separator: ", ")): cannot infer a schema: \(error)"
     }
     return verifyFileSnapshot(at: url, fresh: fresh, mode: mode, kind: "schema snapshot") { existing in
-        try engine.failingChanges(from: existing, file: displayPath(url), to: samples.map(\.document))
+        try engine.failingChanges(from: existing, at: url, file: displayPath(url), to: samples.map(\.document))
     }
 }

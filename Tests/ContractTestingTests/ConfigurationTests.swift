@@ -114,7 +114,7 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         Data((keys(samples).joined(separator: "\n") + "\n").utf8)
     }
 
-    func failingChanges(from snapshot: Data, file: String, to samples: [JSONValue]) throws -> [String] {
+    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String] {
         let committed = Set(String(decoding: snapshot, as: UTF8.self).split(separator: "\n").map(String.init))
         return committed.subtracting(keys(samples)).sorted().map { "breaking: /\($0): removed" }
     }
@@ -127,10 +127,26 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
 }
 
 @Suite struct SnapshotMatchTests {
-    @Test func withoutJSONShapeTheAssertionSaysWhatIsMissing() {
-        #expect(
-            verifySnapshotMatch(.data(Data("{}".utf8)), named: "x")
-                == "expectSnapshotMatch needs JSONShape, which this build of ContractTesting does not include yet")
+    @Test func theJSONShapeEngineFailsOnARetypedFieldAndHonoursTheUsageManifest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = Data(#"{"id": 1, "rank": 9.5, "note": "a"}"#.utf8)
+        let after = Data(#"{"id": 1, "rank": "9.5", "note": 2}"#.utf8)
+        #expect(verifySnapshotMatch(.data(before), named: "api/item", record: .all, snapshots: folder) != nil)
+        #expect(verifySnapshotMatch(.data(before), named: "api/item", record: .never, snapshots: folder) == nil)
+        let failure = try #require(
+            verifySnapshotMatch(.data(after), named: "api/item", record: .never, snapshots: folder))
+        #expect(failure.contains("breaking: /rank type-changed: number → string"))
+        #expect(failure.contains("breaking: /note type-changed: string → integer"))
+
+        // With a usage manifest that reads only /id and /rank, the change at /note is information.
+        let manifest = UsageManifest(paths: ["/id", "/rank"]).encoded()
+        try manifest.write(to: folder.appendingPathComponent("api/item.usage.json"))
+        let ranked = try #require(
+            verifySnapshotMatch(.data(after), named: "api/item", record: .never, snapshots: folder))
+        #expect(ranked.contains("/rank"))
+        #expect(!ranked.contains("/note"))
     }
 
     @Test func recordsThenMatchesThenCatchesABreakingChange() throws {

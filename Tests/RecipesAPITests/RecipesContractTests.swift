@@ -49,10 +49,8 @@ import FoundationNetworking
     // MARK: Snapshots and usage manifests
 
     @Test func fixturesMatchTheirSchemaSnapshots() {
-        whileSnapshotEngineIsMissing {
-            expectSnapshotMatch(.everyFixture(of: "recipes/search"))
-            expectSnapshotMatch(.everyFixture(of: "recipes/get"))
-        }
+        expectSnapshotMatch(.everyFixture(of: "recipes/search"))
+        expectSnapshotMatch(.everyFixture(of: "recipes/get"))
     }
 
     @Test func usageManifestsListWhatTheModelsRead() {
@@ -101,22 +99,8 @@ import FoundationNetworking
             coverage.note == "GET /api/get: RecipeResponse never reads /recipe/cook_time_minutes (1 document(s))")
 
         // Against the committed snapshot, an added field is not breaking either.
-        whileSnapshotEngineIsMissing {
-            #expect(
-                verifySnapshotMatch(.data(Self.added, named: "GET /api/get"), named: "recipes/get", record: .never)
-                    == nil)
-        }
-    }
-}
-
-/// ContractTesting's schema-snapshot seam (`schemaSnapshotEngine`) is not wired to JSONShape in this build,
-/// so every snapshot match reports that; this marks exactly that message as a known issue. Once the
-/// engine is wired, `withKnownIssue` fails ("known issue was not recorded"): delete this wrapper then.
-func whileSnapshotEngineIsMissing(_ body: () -> Void) {
-    withKnownIssue("expectSnapshotMatch needs the JSONShape engine wired into ContractTesting") {
-        body()
-    } matching: { issue in
-        let marker = "which this build of ContractTesting does not include yet"
-        return issue.comments.contains { $0.rawValue.contains(marker) } || String(describing: issue).contains(marker)
+        #expect(
+            verifySnapshotMatch(.data(Self.added, named: "GET /api/get"), named: "recipes/get", record: .never)
+                == nil)
     }
 }

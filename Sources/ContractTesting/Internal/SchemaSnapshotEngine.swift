@@ -1,23 +1,63 @@
 import Foundation
 import HTTPFixtures
+import JSONShape
 
-/// The seam through which schema snapshots are made and compared; JSONShape implements it.
-///
-/// To wire JSONShape in: add a type conforming to this protocol (infer + merge the samples, encode the
-/// snapshot with the deterministic JSON Schema codec; decode the committed snapshot, diff it against the
-/// samples' shape, return the breaking changes as lines `breaking: <path>: <kind> (<before> → <after>)`,
-/// honouring the usage manifest beside the snapshot when there is one) and return it from
-/// `schemaSnapshotEngine` below.
+/// The seam through which schema snapshots are made and compared; ``JSONShapeSnapshotEngine`` implements it.
 protocol SchemaSnapshotEngine: Sendable {
     /// The snapshot file's bytes for these samples (deterministic; two-space indent, sorted keys, trailing newline).
     func makeSnapshot(of samples: [JSONValue]) throws -> Data
     /// The changes from the committed snapshot to the samples that fail the check, one line each;
     /// empty when the snapshot holds.
     ///
+    /// - Parameters:
+    ///   - url: where the snapshot is; a usage manifest `<name>.usage.json` beside it is honoured.
+    ///   - file: the snapshot's name in messages.
     /// - Throws: when the committed snapshot cannot be read (with the file and place).
-    func failingChanges(from snapshot: Data, file: String, to samples: [JSONValue]) throws -> [String]
+    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String]
 }
 
-/// The engine used by ``expectSnapshotMatch(_:named:record:fileID:filePath:line:column:)``; `nil` until
-/// JSONShape is wired in.
-let schemaSnapshotEngine: (any SchemaSnapshotEngine)? = nil
+/// The engine used by ``expectSnapshotMatch(_:named:record:fileID:filePath:line:column:)``.
+let schemaSnapshotEngine: any SchemaSnapshotEngine = JSONShapeSnapshotEngine()
+
+/// Snapshots made and compared with JSONShape, exactly as `apiprobe snapshot update` and `check` make them
+/// (enums detected, the same codec), so a snapshot written by either matches the other.
+struct JSONShapeSnapshotEngine: SchemaSnapshotEngine {
+    func makeSnapshot(of samples: [JSONValue]) throws -> Data {
+        let inference = try infer(samples, options: InferenceOptions(detectsEnums: true))
+        return SchemaSnapshot(shape: inference.shape, sampleCount: inference.sampleCount).encoded()
+    }
+
+    /// The samples must conform to the snapshot: a type, `null` or format it does not allow, or a required
+    /// property missing, fails; optional properties left out and properties it does not list do not (a
+    /// response is one sample, not the whole schema). Changes at paths no model reads (the usage manifest
+    /// `<name>.usage.json` beside the snapshot) are information.
+    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String] {
+        let committed = try SchemaSnapshot(decoding: snapshot, file: file)
+        let usage = try usageManifest(besideSnapshot: url, file: file)
+        let inference = try infer(samples, options: InferenceOptions(detectsEnums: committed.shape.containsEnums))
+        let diff = SchemaDiff(
+            conformanceOf: inference.shape.keepingEnums(presentIn: committed.shape),
+            to: committed.shape,
+            usage: usage
+        )
+        return diff.changes.filter { $0.severity == .breaking }.map { "breaking: \($0.summary)" }
+    }
+
+    private func infer(_ samples: [JSONValue], options: InferenceOptions) throws -> ShapeInference {
+        var inference = ShapeInference(options: options)
+        for sample in samples {
+            try inference.addSample(sample.serialized())
+        }
+        return inference
+    }
+
+    private func usageManifest(besideSnapshot url: URL, file: String) throws -> UsageManifest? {
+        let suffix = ".schema.json"
+        guard url.lastPathComponent.hasSuffix(suffix) else { return nil }
+        let name = String(url.lastPathComponent.dropLast(suffix.count)) + ".usage.json"
+        let manifest = url.deletingLastPathComponent().appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: manifest.path) else { return nil }
+        let shown = file.hasSuffix(suffix) ? String(file.dropLast(suffix.count)) + ".usage.json" : manifest.path
+        return try UsageManifest(decoding: data, file: shown)
+    }
+}
