@@ -34,6 +34,30 @@ struct StubIsolationTests {
         }
     }
 
+    @Test func manyTasksShareOneSession() async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/same"), response: .text("ok"))
+        set.stub(.get(base + "/slow"), response: .text("slow").delayed(by: .milliseconds(1)))
+        let session = set.makeSession()
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    var answered = 0
+                    for request in 0..<300 {
+                        let path = (task + request) % 4 == 0 ? "/slow" : "/same"
+                        let (data, _) = try await get(path, on: session)
+                        if text(data) == (path == "/slow" ? "slow" : "ok") { answered += 1 }
+                    }
+                    return answered
+                }
+            }
+            var total = 0
+            for try await answered in group { total += answered }
+            #expect(total == 16 * 300)
+        }
+        #expect(set.requests.count == 16 * 300)
+    }
+
     @Test func eachSetHasItsOwnProtocolClass() {
         let first: AnyClass? = StubSet().sessionConfiguration().protocolClasses?.first
         let second: AnyClass? = StubSet().sessionConfiguration().protocolClasses?.first
