@@ -32,7 +32,9 @@ struct DemoCommandTests {
         ] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
         }
-        #expect(output.contains("apiprobe snapshot check --stubs \(folder.path)/Stubs --snapshots \(folder.path)/Snapshots"))
+        #expect(
+            output.contains("apiprobe snapshot check --stubs \(folder.path)/Stubs --snapshots \(folder.path)/Snapshots")
+        )
 
         // The command it suggests works on the files it left: the drifted fixtures break the snapshots.
         let check = try CommandLineRunner.run(

@@ -56,6 +56,19 @@ struct RecordCommandTests {
         }
     }
 
+    /// Runs the binary on a thread of its own: waiting for it must not hold a thread of the concurrency pool,
+    /// which the in-process server needs to answer.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL) async throws
+        -> CommandResult
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result { try CommandLineRunner.run(arguments, environment: environment, in: directory) })
+            }.start()
+        }
+    }
+
     static func contents(of folder: URL) -> [String: Data] {
         var result: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
@@ -73,7 +86,7 @@ struct RecordCommandTests {
         try await Self.withServer { server in
             try await Self.withProject { folder, project in
                 let environment = ["RECIPES_PORT": String(server.port)]
-                let first = try CommandLineRunner.run(
+                let first = try await Self.run(
                     ["record", "--config", "project/apiprobe.yml", "--snapshots"], environment: environment, in: folder)
                 #expect(first.status == 0, "\(first)")
                 #expect(first.standardOutput.contains("new       project/Stubs/recipes/search.json  200"), "\(first)")
@@ -87,14 +100,14 @@ struct RecordCommandTests {
                 let before = Self.contents(of: project)
 
                 try await Task.sleep(for: .milliseconds(1_100))
-                let second = try CommandLineRunner.run(
+                let second = try await Self.run(
                     ["record", "--config", "project/apiprobe.yml", "--snapshots"], environment: environment, in: folder)
                 #expect(second.status == 0, "\(second)")
                 #expect(second.standardOutput.contains("3 endpoints: 0 new, 0 changed, 3 unchanged, 0 failed"))
                 #expect(Self.contents(of: project) == before, "re-recording an unchanged API changed a byte")
 
                 server.setDrifted(true)
-                let third = try CommandLineRunner.run(
+                let third = try await Self.run(
                     ["record", "--config", "project/apiprobe.yml", "--only", "search"], environment: environment,
                     in: folder)
                 #expect(third.status == 0, "\(third)")
@@ -113,11 +126,12 @@ struct RecordCommandTests {
     @Test func anUnreachableHostExitsOneNamingTheEndpointAndURLAndWritesNothingForIt() async throws {
         try await Self.withProject { folder, project in
             // Port 1 on loopback: nothing listens, the connection is refused at once.
-            let result = try CommandLineRunner.run(
+            let result = try await Self.run(
                 ["record", "--config", "project/apiprobe.yml"], environment: ["RECIPES_PORT": "1"], in: folder)
             #expect(result.status == 1, "\(result)")
             #expect(
-                result.standardOutput.contains("failed    search: cannot reach http://127.0.0.1:1/api/search?q=chicken"),
+                result.standardOutput.contains(
+                    "failed    search: cannot reach http://127.0.0.1:1/api/search?q=chicken"),
                 "\(result)")
             #expect(result.standardOutput.contains("3 endpoints: 0 new, 0 changed, 0 unchanged, 3 failed"))
             #expect(Self.contents(of: project).keys.sorted() == ["apiprobe.yml"])
@@ -137,7 +151,7 @@ struct RecordCommandTests {
             """
         try await Self.withServer { server in
             try await Self.withProject(text) { folder, project in
-                let result = try CommandLineRunner.run(
+                let result = try await Self.run(
                     ["record", "--config", "project/apiprobe.yml", "--snapshots"],
                     environment: ["RECIPES_PORT": String(server.port)], in: folder)
                 #expect(result.status == 0, "\(result)")
@@ -156,7 +170,7 @@ struct RecordCommandTests {
             try await Self.withProject(text) { folder, project in
                 // A file where a folder should be: nothing can be created below it, even as root.
                 try Data("a file".utf8).write(to: project.appendingPathComponent("blocked"))
-                let result = try CommandLineRunner.run(
+                let result = try await Self.run(
                     ["record", "--config", "project/apiprobe.yml"], environment: ["RECIPES_PORT": String(server.port)],
                     in: folder)
                 #expect(result.status == 2, "\(result)")
@@ -168,18 +182,18 @@ struct RecordCommandTests {
 
     @Test func aBadConfigOrAnUnknownOnlyNameExitsTwo() async throws {
         try await Self.withProject { folder, _ in
-            let missingVariable = try CommandLineRunner.run(
+            let missingVariable = try await Self.run(
                 ["record", "--config", "project/apiprobe.yml"], in: folder)
             #expect(missingVariable.status == 2, "\(missingVariable)")
             #expect(missingVariable.standardError.contains("project/apiprobe.yml"), "\(missingVariable)")
 
-            let unknown = try CommandLineRunner.run(
+            let unknown = try await Self.run(
                 ["record", "--config", "project/apiprobe.yml", "--only", "serch"],
                 environment: ["RECIPES_PORT": "1"], in: folder)
             #expect(unknown.status == 2, "\(unknown)")
             #expect(unknown.standardError.contains("--only serch"), "\(unknown)")
 
-            let noFile = try CommandLineRunner.run(["record", "--config", "nope.yml"], in: folder)
+            let noFile = try await Self.run(["record", "--config", "nope.yml"], in: folder)
             #expect(noFile.status == 2, "\(noFile)")
             #expect(noFile.standardError.contains("nope.yml"), "\(noFile)")
         }

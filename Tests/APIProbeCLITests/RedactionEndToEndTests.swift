@@ -72,11 +72,11 @@ struct RedactionEndToEndTests {
 
     @Test func noSecretReachesAnyFileWrittenByRecordOrImportHAR() async throws {
         try await RecordCommandTests.withServer(RecipesServer.Configuration(apiKey: Self.apiKey)) { server in
-            try check(server)
+            try await check(server)
         }
     }
 
-    private func check(_ server: RecipesServer) throws {
+    private func check(_ server: RecipesServer) async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory("redaction-e2e")
         defer { try? FileManager.default.removeItem(at: folder) }
         let project = folder.appendingPathComponent("project", isDirectory: true)
@@ -90,16 +90,18 @@ struct RedactionEndToEndTests {
             "RECIPES_PORT": String(server.port), "API_KEY": Self.apiKey, "TOKEN": Self.bearer,
             "HEADER_KEY": Self.headerKey, "BODY_TOKEN": Self.bodyToken,
         ]
-        let record = try CommandLineRunner.run(
+        let record = try await RecordCommandTests.run(
             ["record", "--config", "apiprobe.yml", "--snapshots"], environment: environment, in: project)
         #expect(record.status == 0, "\(record)")
         // The server checks the key: a 200 proves the secret was sent, not left out.
         #expect(record.standardOutput.contains("new       Stubs/recipes/search.json  200"), "\(record)")
         #expect(record.standardOutput.contains("new       Stubs/recipes/login.json  404"), "\(record)")
 
-        let imported = try CommandLineRunner.run(
-            ["import", "har", input.appendingPathComponent("session.har").path, "--into", "Stubs/har",
-             "--redact-key", "session_token"],
+        let imported = try await RecordCommandTests.run(
+            [
+                "import", "har", input.appendingPathComponent("session.har").path, "--into", "Stubs/har",
+                "--redact-key", "session_token",
+            ],
             in: project)
         #expect(imported.status == 0, "\(imported)")
 

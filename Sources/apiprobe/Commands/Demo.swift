@@ -135,38 +135,8 @@ struct DemoRun {
         }
     }
 
-    /// The endpoints of the demo: a search, a search with no match (a second sample of `search`), a recipe.
-    static func makeConfig(baseURL: URL) -> ProbeConfig {
-        let expectations = { (snapshot: String, body: [BodyCondition]) in
-            Expectations(
-                status: StatusExpectation(ranges: [200...200]),
-                body: body,
-                schema: SchemaExpectation(snapshot: "Snapshots/recipes/\(snapshot).schema.json"),
-                latency: [LatencyBudget(percentile: 95, limit: .milliseconds(500))]
-            )
-        }
-        return ProbeConfig(
-            file: "apiprobe.yml",
-            api: "recipes",
-            baseURL: baseURL,
-            endpoints: [
-                EndpointConfig(
-                    name: "search", path: "/api/search", query: [QueryItem(name: "q", value: "chicken")], samples: 5,
-                    expectations: expectations(
-                        "search", [BodyCondition(pointer: "/count", op: .greater, operand: .number("0"))])),
-                EndpointConfig(
-                    name: "search.empty", path: "/api/search", query: [QueryItem(name: "q", value: "zzzzqx")],
-                    samples: 3,
-                    expectations: expectations(
-                        "search", [BodyCondition(pointer: "/count", op: .equal, operand: .number("0"))])),
-                EndpointConfig(
-                    name: "get", path: "/api/get", query: [QueryItem(name: "rId", value: "35382")], samples: 5,
-                    expectations: expectations("get", [BodyCondition(pointer: "/recipe/title", op: .exists)])),
-            ]
-        )
-    }
-
-    /// The same endpoints as `apiprobe.yml`, for `apiprobe run` against `apiprobe demo --serve`.
+    /// The demo's `apiprobe.yml`: a search, a search with no match (a second sample of `search`), a recipe.
+    /// The demo itself records and probes from this file, so the file left behind is known to work.
     static let configText = """
         # The demo's probe config. Try it against the embedded API:
         #   apiprobe demo --serve          (prints its port)
@@ -259,8 +229,16 @@ struct DemoRun {
         out.write(
             "Serving the recipes API on \(server.baseURL.absoluteString) (in this process).\n"
                 + "Working in \(folder.path)\n")
-        try AtomicFile.write(Data(Self.configText.utf8), to: folder.appendingPathComponent("apiprobe.yml"))
-        let config = Self.makeConfig(baseURL: server.baseURL)
+        let configURL = folder.appendingPathComponent("apiprobe.yml")
+        try AtomicFile.write(Data(Self.configText.utf8), to: configURL, displayName: "apiprobe.yml")
+        var environment = ProcessInfo.processInfo.environment
+        environment["RECIPES_PORT"] = String(server.port)
+        let config: ProbeConfig
+        do {
+            config = try ProbeConfig.load(contentsOf: configURL, environment: environment, file: "apiprobe.yml")
+        } catch {
+            throw ConfigInputError(message: error.description)
+        }
         let recorder = Recorder(config: config, directory: folder)
 
         heading("2. Record fixtures and snapshots (apiprobe record --snapshots)")
