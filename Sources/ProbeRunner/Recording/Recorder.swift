@@ -89,7 +89,7 @@ public struct Recorder: Sendable {
         let data: Data
         let response: HTTPURLResponse
         do {
-            let (body, answer) = try await session.data(for: request)
+            let (body, answer) = try await Self.send(request, session: session, retries: endpoint.retries)
             guard let http = answer as? HTTPURLResponse else {
                 return EndpointRecording(
                     name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .failed,
@@ -136,6 +136,22 @@ public struct Recorder: Sendable {
             throw RecordError(message: "\(endpoint.name): \(error)")
         }
         return result
+    }
+
+    /// Sends `request`, retrying after a transport error (never after an HTTP status) with a doubling pause.
+    private static func send(_ request: URLRequest, session: URLSession, retries: Int) async throws -> (
+        Data, URLResponse
+    ) {
+        var attempt = 0
+        while true {
+            do {
+                return try await session.data(for: request)
+            } catch {
+                guard attempt < retries else { throw error }
+                try await Task.sleep(for: .milliseconds(100 << min(attempt, 6)))
+                attempt += 1
+            }
+        }
     }
 
     /// The exchange as it will be stored, before redaction.
