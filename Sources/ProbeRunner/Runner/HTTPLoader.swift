@@ -49,7 +49,10 @@ final class HTTPLoader: @unchecked Sendable {
         let now = clock.now
         let limit = min(timeout, deadline - now)
         let cutByDeadline = deadline - now < timeout
-        request.timeoutInterval = max(0.001, limit.timeInterval)
+        // The watchdog below cuts the request exactly; URLSession's own (idle) timeout is only a backstop,
+        // in whole seconds above the limit: swift-corelibs-foundation truncates it to whole seconds, so
+        // 0.6 s would become an immediate timeout.
+        request.timeoutInterval = (limit.timeInterval + 1).rounded(.up)
         let task = session.dataTask(with: request)
         return await withCheckedContinuation { continuation in
             let state = TaskState(start: clock.now, continuation: continuation)
