@@ -106,7 +106,7 @@ enum PrometheusReport {
         writer.family("apiprobe_run_deadline_reached", .gauge, "Whether the deadline ended the run early.")
         writer.sample("apiprobe_run_deadline_reached", [:], result.hitDeadline ? 1 : 0)
         writer.family("apiprobe_run_duration_seconds", .gauge, "Wall time of the whole run.")
-        writer.sample("apiprobe_run_duration_seconds", [:], result.duration.timeInterval)
+        writer.sample("apiprobe_run_duration_seconds", [:], seconds(result.duration.milliseconds))
         writer.family(
             "apiprobe_last_run_timestamp_seconds", .gauge, "When the last run started, in seconds since the epoch."
         )
@@ -124,13 +124,18 @@ enum PrometheusReport {
             if let values {
                 let quantiles = [("0.5", values.p50), ("0.9", values.p90), ("0.95", values.p95), ("0.99", values.p99)]
                 for (quantile, milliseconds) in quantiles {
-                    writer.sample(family, ["endpoint": name, "quantile": quantile], milliseconds / 1_000)
+                    writer.sample(family, ["endpoint": name, "quantile": quantile], seconds(milliseconds))
                 }
             }
             let count = values?.count ?? 0
-            writer.sample(family + "_sum", ["endpoint": name], (values?.mean ?? 0) * Double(count) / 1_000)
+            writer.sample(family + "_sum", ["endpoint": name], seconds((values?.mean ?? 0) * Double(count)))
             writer.sample(family + "_count", ["endpoint": name], Double(count))
         }
+    }
+
+    /// Milliseconds as seconds, to the nanosecond (no binary noise such as `0.015960000000000002`).
+    private static func seconds(_ milliseconds: Double) -> Double {
+        (milliseconds * 1_000_000).rounded() / 1_000_000_000
     }
 
     /// Endpoints with a label value each: a name that repeats gets `#2`, `#3`.
