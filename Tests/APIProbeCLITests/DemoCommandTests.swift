@@ -9,10 +9,10 @@ import FoundationNetworking
 /// `apiprobe demo` and `apiprobe demo --serve`, run as the built binary.
 @Suite(.timeLimit(.minutes(2)))
 struct DemoCommandTests {
-    @Test func theDemoCatchesTheDriftExitsZeroAndLeavesItsFilesWhereItSays() throws {
+    @Test func theDemoCatchesTheDriftExitsZeroAndLeavesItsFilesWhereItSays() async throws {
         let temporary = try CommandLineRunner.makeTemporaryDirectory("demo-command")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let result = try CommandLineRunner.run(["demo"], environment: ["TMPDIR": temporary.path])
+        let result = try await RecordCommandTests.run(["demo"], environment: ["TMPDIR": temporary.path], in: temporary)
 
         #expect(result.status == 0, "\(result)")
         let output = result.standardOutput
@@ -37,16 +37,18 @@ struct DemoCommandTests {
         )
 
         // The command it suggests works on the files it left: the drifted fixtures break the snapshots.
-        let check = try CommandLineRunner.run(
-            ["snapshot", "check", "--stubs", folder.path + "/Stubs", "--snapshots", folder.path + "/Snapshots"])
+        let check = try await RecordCommandTests.run(
+            ["snapshot", "check", "--stubs", folder.path + "/Stubs", "--snapshots", folder.path + "/Snapshots"],
+            in: temporary)
         #expect(check.status == 1, "\(check)")
         #expect(check.standardOutput.contains("breaking"), "\(check)")
     }
 
-    @Test func noKeepRemovesTheDemoFolder() throws {
+    @Test func noKeepRemovesTheDemoFolder() async throws {
         let temporary = try CommandLineRunner.makeTemporaryDirectory("demo-command")
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let result = try CommandLineRunner.run(["demo", "--no-keep"], environment: ["TMPDIR": temporary.path])
+        let result = try await RecordCommandTests.run(
+            ["demo", "--no-keep"], environment: ["TMPDIR": temporary.path], in: temporary)
         #expect(result.status == 0, "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
@@ -64,14 +66,23 @@ struct DemoCommandTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        // The first line names the URL: "Recipes API on http://127.0.0.1:<port> (drifted variant)".
-        var text = ""
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !text.contains("Stop with Ctrl-C."), ContinuousClock.now < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        // The first line names the URL: "Recipes API on http://127.0.0.1:<port> (drifted variant)". The pipe is
+        // read on a thread of its own, so no thread of the concurrency pool waits on it.
+        let printed = PrintedText()
+        let reader = Thread {
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                printed.append(chunk)
+            }
+            printed.finish()
         }
+        reader.start()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !printed.text.contains("Stop with Ctrl-C."), !printed.isFinished, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let text = printed.text
         let match = try #require(text.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)/), "\(text)")
         let port = String(match.1)
         #expect(text.contains("RECIPES_PORT=\(port) swift run apiprobe run"), "\(text)")
@@ -89,7 +100,19 @@ struct DemoCommandTests {
         #expect(!process.isRunning)
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
-        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(rest.contains("Stopped (SIGTERM)."), "\(rest)")
+        while !printed.isFinished, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(printed.text.contains("Stopped (SIGTERM)."), "\(printed.text)")
     }
+}
+
+/// Text a child process printed, appended by a reader thread.
+private final class PrintedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private var finished = false
+
+    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+    func finish() { lock.withLock { finished = true } }
+    var isFinished: Bool { lock.withLock { finished } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }
