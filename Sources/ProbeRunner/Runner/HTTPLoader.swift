@@ -59,9 +59,11 @@ final class HTTPLoader: @unchecked Sendable {
             delegate.register(task.taskIdentifier, state)
             task.resume()
             let identifier = task.taskIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval) { [weak task, delegate] in
-                if delegate.markTimedOut(identifier, byDeadline: cutByDeadline) { task?.cancel() }
+            let watchdog = DispatchWorkItem { [weak task, weak delegate] in
+                if delegate?.markTimedOut(identifier, byDeadline: cutByDeadline) == true { task?.cancel() }
             }
+            delegate.setWatchdog(identifier, watchdog)
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval, execute: watchdog)
         }
     }
 }
@@ -75,6 +77,7 @@ final class TaskState: @unchecked Sendable {
     var redirectedTo: URL?
     var timedOut = false
     var cutByDeadline = false
+    var watchdog: DispatchWorkItem?
     var continuation: CheckedContinuation<Attempt, Never>?
 
     init(start: ContinuousClock.Instant, continuation: CheckedContinuation<Attempt, Never>) {
@@ -89,6 +92,16 @@ final class LoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
 
     func register(_ identifier: Int, _ state: TaskState) {
         lock.withLock { states[identifier] = state }
+    }
+
+    /// The timer that cuts the task; cancelled when the task ends first.
+    func setWatchdog(_ identifier: Int, _ watchdog: DispatchWorkItem) {
+        let finished: Bool = lock.withLock {
+            guard let state = states[identifier] else { return true }
+            state.watchdog = watchdog
+            return false
+        }
+        if finished { watchdog.cancel() }
     }
 
     private func state(_ identifier: Int) -> TaskState? { lock.withLock { states[identifier] } }
@@ -133,13 +146,14 @@ final class LoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let end = ContinuousClock.now
-        let finished: (TaskState, CheckedContinuation<Attempt, Never>)? = lock.withLock {
+        let finished: (TaskState, CheckedContinuation<Attempt, Never>, DispatchWorkItem?)? = lock.withLock {
             guard let state = states.removeValue(forKey: task.taskIdentifier), let continuation = state.continuation
             else { return nil }
             state.continuation = nil
-            return (state, continuation)
+            return (state, continuation, state.watchdog)
         }
-        guard let (state, continuation) = finished else { return }
+        guard let (state, continuation, watchdog) = finished else { return }
+        watchdog?.cancel()
         let response = (task.response as? HTTPURLResponse) ?? state.response
         let timedOut = state.timedOut || (error as? URLError)?.code == .timedOut
         let attempt = Attempt(
