@@ -65,7 +65,7 @@ enum JUnitReport {
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"apiprobe\" \(counts) time=\"\(time)\">",
             "  <testsuite name=\"apiprobe\" \(counts) skipped=\"0\" time=\"\(time)\" "
-                + "timestamp=\"\(ReportText.timestamp(result.startedAt, zone: false))\" hostname=\"apiprobe\">",
+                + "timestamp=\"\(ReportText.timestamp(result.startedAt, zone: false))\">",
             "    <properties>",
             "      <property name=\"config\" value=\"\(escape(result.configFile))\"/>",
             "      <property name=\"startedAt\" value=\"\(ReportText.timestamp(result.startedAt))\"/>",

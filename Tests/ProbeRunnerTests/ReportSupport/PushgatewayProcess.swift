@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// The real `prometheus-pushgateway`, started on a free loopback port for one test and stopped after it.
-final class PushgatewayProcess: Sendable {
+final class PushgatewayProcess {
     let process: Process
     let baseURL: URL
     let log: URL
