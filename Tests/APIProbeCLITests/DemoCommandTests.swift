@@ -51,6 +51,8 @@ struct DemoCommandTests {
             ["demo", "--no-keep"], environment: ["TMPDIR": temporary.path], in: temporary)
         #expect(result.status == 0, "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        #expect(result.standardOutput.contains("is removed (--no-keep)"), "\(result)")
+        #expect(result.standardOutput.contains("the drift was caught, as designed."), "\(result)")
     }
 
     @Test func serveAnswersOnItsPrintedPortAndExitsZeroOnSIGTERM() async throws {

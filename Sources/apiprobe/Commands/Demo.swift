@@ -60,7 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
         if serve {
             try await runServer()
         } else {
-            var demo = try DemoRun(out: .standardOutput)
+            var demo = try DemoRun(out: .standardOutput, keepsFolder: keep)
             let caught = try await demo.run()
             if !keep { try? FileManager.default.removeItem(at: demo.folder) }
             if !caught { throw ExitCode(1) }
@@ -120,9 +120,12 @@ struct DemoRun {
     let out: Terminal
     /// The demo's folder: `apiprobe.yml`, `Stubs/`, `Snapshots/`.
     let folder: URL
+    /// Whether the folder stays afterwards (`--keep`, the default).
+    let keepsFolder: Bool
 
-    init(out: Terminal) throws {
+    init(out: Terminal, keepsFolder: Bool = true) throws {
         self.out = out
+        self.keepsFolder = keepsFolder
         folder =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("apiprobe-demo-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
@@ -206,6 +209,12 @@ struct DemoRun {
         heading("6. Where things are")
         let seconds = (ContinuousClock.now - started).timeInterval
         let path = folder.path
+        guard keepsFolder else {
+            out.write(
+                "The demo's folder \(path) is removed (--no-keep); run `apiprobe demo` to keep one to explore.\n"
+                    + verdict(caught, seconds: seconds) + "\n")
+            return caught
+        }
         var text = "The demo's files are in \(path)\n"
         text += "  apiprobe.yml                     the probe config (baseURL from RECIPES_PORT)\n"
         text += "  Stubs/recipes/*.json             the fixtures, re-recorded from the drifted API\n"
@@ -215,14 +224,16 @@ struct DemoRun {
         text += "  apiprobe demo --serve                     (prints its port; --drifted for the drifted API)\n"
         text += "  RECIPES_PORT=<port> apiprobe run --config \(path)/apiprobe.yml\n"
         text += "  apiprobe record --config \(path)/apiprobe.yml --snapshots   (with RECIPES_PORT set)\n"
-        text += String(format: "Done in %.1f s: ", seconds)
-        text +=
-            caught
-            ? out.styled("the drift was caught, as designed.", .green)
-            : out.styled(
-                "the drift was NOT caught; this is a bug in apiprobe.", .red)
+        text += verdict(caught, seconds: seconds)
         out.write(text + "\n")
         return caught
+    }
+
+    private func verdict(_ caught: Bool, seconds: Double) -> String {
+        String(format: "Done in %.1f s: ", seconds)
+            + (caught
+                ? out.styled("the drift was caught, as designed.", .green)
+                : out.styled("the drift was NOT caught; this is a bug in apiprobe.", .red))
     }
 
     private func steps(server: RecipesServer) async throws -> Bool {
