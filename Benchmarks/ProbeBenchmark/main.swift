@@ -1,1 +1,184 @@
-print("benchmark not built yet")
+// ProbeBenchmark: the probe runner's accuracy, throughput, memory and steadiness over many rounds,
+// against the embedded recipes server on 127.0.0.1.
+//
+//     swift run -c release ProbeBenchmark [--quick]
+//
+// (a) accuracy: server latency fixed at 200 ms; the runner's p50 beside the truth and beside curl's
+//     time_total on the same endpoint in the same run.
+// (b) throughput: 1,000 endpoints x 5 samples at concurrency 32, beside a bare URLSession loop at the same
+//     concurrency; peak RSS (VmHWM).
+// (c) rounds: many rounds of one endpoint; RSS at the start and the end.
+import Foundation
+import ProbeRunner
+import RecipesServer
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+let quick = CommandLine.arguments.contains("--quick")
+
+func statusValue(_ key: String) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+        let digits = line.split(separator: " ").dropFirst().first.flatMap { Double($0) }
+        return digits.map { $0 / 1_024 }  // kB -> MiB
+    }
+    return nil
+}
+
+func mib(_ value: Double?) -> String { value.map { String(format: "%.1f MiB", $0) } ?? "n/a (no /proc)" }
+
+func ms(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return (Double(seconds) + Double(attoseconds) / 1e18) * 1_000
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func curlTimes(_ url: URL, count: Int) -> [Double]? {
+    var times: [Double] = []
+    for _ in 0..<count {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", url.absoluteString]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let seconds = Double(String(decoding: data, as: UTF8.self)) else {
+            return nil
+        }
+        times.append(seconds * 1_000)
+    }
+    return times
+}
+
+// MARK: (a) accuracy
+
+print("ProbeBenchmark\(quick ? " (quick)" : "")")
+let slow = try await RecipesServer.start(.init(latency: .fixed(.milliseconds(200))))
+let samples = quick ? 10 : 30
+let accuracyConfig = ProbeConfig(
+    api: "recipes", baseURL: slow.baseURL,
+    endpoints: [
+        EndpointConfig(
+            name: "get", path: "/api/get", query: [QueryItem(name: "rId", value: "35382")], samples: samples,
+            timeout: .seconds(5))
+    ], concurrency: 1, deadline: .seconds(120))
+let accuracy = await ProbeRunner(config: accuracyConfig, directory: URL(fileURLWithPath: "/")).run()
+let probeStats = accuracy.endpoints[0].latency
+print("(a) accuracy: server latency fixed 200 ms, \(samples) samples of /api/get")
+if let probeStats {
+    print(
+        String(
+            format: "    runner p50 %.2f ms (truth 200 ms: %+.2f ms), min %.2f, max %.2f; TTFB p50 %.2f ms",
+            probeStats.p50, probeStats.p50 - 200, probeStats.min, probeStats.max,
+            accuracy.endpoints[0].timeToFirstByte?.p50 ?? .nan))
+    print("    within 2 ms of truth: \(abs(probeStats.p50 - 200) <= 2 ? "yes" : "NO")")
+    let url = slow.baseURL.appendingPathComponent("api/get").absoluteString + "?rId=35382"
+    if let curl = curlTimes(URL(string: url)!, count: samples) {
+        let curlP50 = median(curl)
+        let ratio = probeStats.p50 / curlP50
+        print(String(format: "    curl time_total p50 %.2f ms; runner/curl %.3fx (target <= 1.05x)", curlP50, ratio))
+    } else {
+        print("    curl not found or failed: the curl comparison is skipped")
+    }
+} else {
+    print("    no responses: \(accuracy.endpoints[0].checks)")
+}
+await slow.stop()
+
+// MARK: (b) throughput and peak RSS
+
+let server = try await RecipesServer.start()
+let endpointCount = quick ? 200 : 1_000
+let perEndpoint = 5
+let concurrency = 32
+let endpoints = (0..<endpointCount).map { index in
+    EndpointConfig(
+        name: "e\(index)", path: "/api/get", query: [QueryItem(name: "rId", value: "35382")], samples: perEndpoint)
+}
+let throughputConfig = ProbeConfig(
+    api: "recipes", baseURL: server.baseURL, endpoints: endpoints, concurrency: concurrency, deadline: .seconds(600))
+// Warm up both paths a little (connections, code paths).
+_ = await ProbeRunner(
+    config: ProbeConfig(
+        api: "recipes", baseURL: server.baseURL, endpoints: Array(endpoints.prefix(64)), concurrency: concurrency),
+    directory: URL(fileURLWithPath: "/")
+).run()
+
+let requestCount = endpointCount * perEndpoint
+let clock = ContinuousClock()
+let runnerStart = clock.now
+let big = await ProbeRunner(config: throughputConfig, directory: URL(fileURLWithPath: "/")).run()
+let runnerElapsed = clock.now - runnerStart
+let runnerRate = Double(requestCount) / (ms(runnerElapsed) / 1_000)
+let failures = big.endpoints.filter { !$0.passed }.count
+
+/// The same requests on a bare URLSession, `concurrency` at a time.
+func bareLoop(url: URL, count: Int, concurrency: Int) async -> Duration {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpMaximumConnectionsPerHost = concurrency
+    configuration.urlCache = nil
+    let session = URLSession(configuration: configuration)
+    defer { session.finishTasksAndInvalidate() }
+    let start = ContinuousClock.now
+    await withTaskGroup(of: Void.self) { group in
+        let perWorker = count / concurrency
+        for worker in 0..<concurrency {
+            let share = perWorker + (worker < count % concurrency ? 1 : 0)
+            group.addTask {
+                for _ in 0..<share { _ = try? await session.data(from: url) }
+            }
+        }
+    }
+    return ContinuousClock.now - start
+}
+let bareURL = URL(string: server.baseURL.absoluteString + "/api/get?rId=35382")!
+_ = await bareLoop(url: bareURL, count: 64, concurrency: concurrency)
+let bareElapsed = await bareLoop(url: bareURL, count: requestCount, concurrency: concurrency)
+let bareRate = Double(requestCount) / (ms(bareElapsed) / 1_000)
+print("(b) throughput: \(endpointCount) endpoints x \(perEndpoint) samples, concurrency \(concurrency)")
+print(
+    String(
+        format:
+            "    runner %.0f req/s (%.2f s, %d endpoints failed); bare URLSession %.0f req/s (%.2f s); ratio %.2f (target >= 0.8)",
+        runnerRate, ms(runnerElapsed) / 1_000, failures, bareRate, ms(bareElapsed) / 1_000, runnerRate / bareRate))
+print("    peak RSS (VmHWM) \(mib(statusValue("VmHWM"))) (target < 100 MiB)")
+
+// MARK: (c) many rounds
+
+let roundConfig = ProbeConfig(
+    api: "recipes", baseURL: server.baseURL,
+    endpoints: [EndpointConfig(name: "get", path: "/api/get", query: [QueryItem(name: "rId", value: "35382")])],
+    concurrency: 1, deadline: .seconds(10))
+let roundRunner = ProbeRunner(config: roundConfig, directory: URL(fileURLWithPath: "/"))
+var carried: [String: Int] = [:]
+for _ in 0..<200 { _ = await roundRunner.run(previousFailures: carried) }
+let rssStart = statusValue("VmRSS")
+let targetRounds = quick ? 1_000 : 10_000
+let budget: Duration = quick ? .seconds(20) : .seconds(90)
+let roundsStart = clock.now
+var rounds = 0
+var failedRounds = 0
+while rounds < targetRounds && clock.now - roundsStart < budget {
+    let result = await roundRunner.run(previousFailures: carried)
+    carried = Dictionary(uniqueKeysWithValues: result.endpoints.map { ($0.name, $0.consecutiveFailures) })
+    if !result.passed { failedRounds += 1 }
+    rounds += 1
+}
+let rssEnd = statusValue("VmRSS")
+let roundsElapsed = clock.now - roundsStart
+print(
+    "(c) rounds: \(rounds) rounds of 1 endpoint in \(String(format: "%.1f", ms(roundsElapsed) / 1_000)) s"
+        + (rounds < targetRounds ? " (stopped at the \(budget) budget, short of \(targetRounds))" : "")
+        + ", \(failedRounds) failed")
+print("    RSS after 200 warm-up rounds \(mib(rssStart)), at the end \(mib(rssEnd))")
+await server.stop()

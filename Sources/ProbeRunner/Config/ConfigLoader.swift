@@ -1,5 +1,57 @@
 public import Foundation
+import HTTPFixtures
+import Yams
 
+/// Reading `apiprobe.yml`.
+///
+/// The file is YAML (JSON is YAML too, so a JSON config is accepted). `${VAR}` and `${VAR:-default}`
+/// are replaced from the environment first, on the raw text, so line numbers stay right; a variable
+/// that is unset and has no default is an error naming it and its line. Unknown keys are errors
+/// ("did you mean …" when a known key is close). Every key:
+///
+/// ```yaml
+/// api: recipes                 # names Stubs/<api>/ and Snapshots/<api>/ (default: api)
+/// baseURL: http://127.0.0.1:${RECIPES_PORT:-8080}
+/// stubs: Stubs                 # optional, relative to this file's folder
+/// snapshots: Snapshots         # optional, relative to this file's folder
+/// concurrency: 8               # requests in flight at once, over all endpoints (default 8)
+/// rateLimit: 50                # requests per second per host (optional)
+/// deadline: 60s                # the longest a round may take (default 5m)
+/// downAfter: 2                 # consecutive failed rounds before an endpoint counts as down (default 1)
+/// regression: {window: 10, factor: 1.5, minimumRuns: 3}
+/// redact: [password]           # JSON body fields redacted by `apiprobe record`
+/// defaults:                    # what every endpoint starts from
+///   headers: {Accept: application/json}
+///   samples: 5                 # requests per endpoint per round (default 1)
+///   timeout: 5s                # per request (default 10s)
+///   retries: 1                 # retries after a transport error, with backoff (default 0)
+///   expect: {status: 2xx}      # merged under each endpoint's expect, key by key
+/// endpoints:
+///   - name: search             # unique; names the fixture and the snapshot
+///     method: GET
+///     path: /api/search        # or url: https://...
+///     query: {q: chicken, page: 1}
+///     headers: {X-Api-Key: "${RECIPES_API_KEY:-}"}
+///     body: {...}              # a JSON value, or a string
+///     samples: 5
+///     timeout: 2s
+///     retries: 2
+///     expect:
+///       status: 200            # or [200, 204], "200-299", 2xx
+///       headers: {Content-Type: application/json}   # exact; {matches: regex} or {exists: true} too
+///       body:                  # JSON Pointer, operator, operand
+///         - /count > 0
+///         - /recipes length >= 1
+///         - /recipes/0/title exists
+///         - /recipes/0/recipe_id matches ^[0-9a-f]+$
+///         - /recipes/0/publisher == "Closet Cooking"
+///       schema: true           # Snapshots/<api>/<name>.schema.json; or a path; or {snapshot:, usage:, failOn: warning}
+///       latency: [p50 < 100ms, p95 < 300ms]
+/// ```
+///
+/// Durations are written `300ms`, `1.5s`, `2m` or `1h`. Body condition operators: `==`, `!=`, `<`, `<=`,
+/// `>`, `>=` (operand: JSON, or a bare word as a string), `exists`, `not-exists`, `matches REGEX`,
+/// `length OP N`.
 extension ProbeConfig {
     /// Reads a probe config (YAML; JSON accepted), replacing `${VAR}` and `${VAR:-default}` from `environment`.
     ///
@@ -25,8 +77,25 @@ extension ProbeConfig {
     public static func parse(_ data: Data, environment: [String: String], file: String) throws(ProbeConfigError)
         -> ProbeConfig
     {
-        // PLACEHOLDER: the probe-runner work replaces this with the YAML reader.
-        throw ProbeConfigError(
-            file: file, line: nil, key: "(file)", expected: "a config reader", found: "none built yet")
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ProbeConfigError(
+                file: file, line: nil, key: "(file)", expected: "UTF-8 text", found: "bytes that are not UTF-8")
+        }
+        let substituted = try EnvironmentSubstitution.apply(to: text, environment: environment, file: file)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: substituted)
+        } catch let error as YamlError {
+            throw ConfigReader.syntaxError(error, file: file)
+        } catch {
+            throw ProbeConfigError(
+                file: file, line: nil, key: "(file)", expected: "YAML or JSON", found: "\(error)")
+        }
+        guard let root else {
+            throw ProbeConfigError(
+                file: file, line: nil, key: "(file)", expected: "a mapping with api, baseURL and endpoints",
+                found: "an empty document")
+        }
+        return try ConfigReader(file: file).config(root)
     }
 }

@@ -1,7 +1,25 @@
 public import Foundation
-import HTTPFixtures
+public import HTTPFixtures
+import JSONShape
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
 
 /// Records live responses of a config's endpoints as redacted fixtures (`apiprobe record`).
+///
+/// Every endpoint is called once; its exchange is redacted (``RedactionPolicy/default`` plus the config's
+/// `redactBodyFields`) before anything is written, then stored as `<stubs>/<api>/<name>.json` with
+/// ``FixtureStore``. Re-recording an unchanged response leaves the file byte-identical (its `recordedAt`
+/// included); a changed one is rewritten and summarised. With `snapshots`, the schema of each endpoint
+/// (`search`, with its variants `search.empty`, …) is inferred from its fixtures and written to
+/// `<snapshots>/<api>/<endpoint>.schema.json`.
+///
+/// ```swift
+/// let recorder = Recorder(config: config, directory: configFolder)
+/// let result = try await recorder.record(snapshots: true)
+/// for endpoint in result.endpoints { print(endpoint.outcome, endpoint.fixturePath) }
+/// ```
 public struct Recorder: Sendable {
     public var config: ProbeConfig
     /// The folder relative paths in the config resolve against.
@@ -11,4 +29,372 @@ public struct Recorder: Sendable {
         self.config = config
         self.directory = directory
     }
+
+    /// The policy applied to every exchange before it is written.
+    public var redactionPolicy: RedactionPolicy {
+        RedactionPolicy.default.redactingBodyKeys(config.redactBodyFields)
+    }
+
+    /// `<directory>/<stubs>`.
+    public var stubsDirectory: URL { resolve(config.stubsDirectory) }
+
+    /// `<directory>/<snapshots>`.
+    public var snapshotsDirectory: URL { resolve(config.snapshotsDirectory) }
+
+    /// Calls each endpoint once (those in `only`, or all) and writes its fixture; with `snapshots`, also the
+    /// endpoint's schema snapshot.
+    ///
+    /// An unreachable endpoint is a result (``EndpointRecording/Outcome/failed``) and nothing is written for
+    /// it; an HTTP error status is recorded with a warning; a body that is not JSON is recorded as text and
+    /// its snapshot skipped with a note.
+    ///
+    /// - Parameter session: the session to call with (default: an ephemeral one that keeps no cookies).
+    /// - Throws: ``RecordError`` for a name in `only` that is not in the config, an endpoint whose URL cannot
+    ///   be built, or a fixture or snapshot that cannot be written (the folder is named; no file is left
+    ///   half-written).
+    public func record(only: [String] = [], snapshots: Bool = false, session: URLSession? = nil)
+        async throws(RecordError) -> RecordingResult
+    {
+        let endpoints = try selectEndpoints(only)
+        let ownSession = session == nil ? Self.makeSession() : nil
+        defer { ownSession?.finishTasksAndInvalidate() }
+        guard let session = session ?? ownSession else { return RecordingResult(endpoints: []) }
+        let store = FixtureStore(directory: stubsDirectory)
+        var results: [EndpointRecording] = []
+        for endpoint in endpoints {
+            results.append(try await record(endpoint, session: session, store: store))
+        }
+        if snapshots {
+            try writeSnapshots(for: &results)
+        }
+        return RecordingResult(endpoints: results)
+    }
+
+    // MARK: One endpoint
+
+    private func record(_ endpoint: EndpointConfig, session: URLSession, store: FixtureStore) async throws(RecordError)
+        -> EndpointRecording
+    {
+        let request: URLRequest
+        do {
+            request = try endpoint.makeRequest(baseURL: config.baseURL, file: config.file)
+        } catch {
+            throw RecordError(message: error.description)
+        }
+        let fixtureName = "\(config.api)/\(endpoint.name)"
+        let fixtureURL = store.url(for: fixtureName)
+        let fixturePath = displayPath(fixtureURL)
+        let shownURL = redactedURL(request.url?.absoluteString ?? endpoint.path)
+
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            let (body, answer) = try await Self.send(request, session: session, retries: endpoint.retries)
+            guard let http = answer as? HTTPURLResponse else {
+                return EndpointRecording(
+                    name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .failed,
+                    message: "\(endpoint.name): \(shownURL) did not answer with an HTTP response")
+            }
+            data = body
+            response = http
+        } catch {
+            return EndpointRecording(
+                name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .failed,
+                message: "\(endpoint.name): cannot reach \(shownURL): \(Self.describe(error))")
+        }
+
+        let recorded = Redactor(redactionPolicy).redact(makeExchange(request: request, response: response, body: data))
+        var result = EndpointRecording(
+            name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .new, status: response.statusCode,
+            redactions: recorded.metadata.redactions)
+        if !(200..<300).contains(response.statusCode) {
+            result.warnings.append("HTTP status \(response.statusCode) (recorded as it is)")
+        }
+        if case .json = recorded.response.body {
+        } else {
+            result.isJSON = false
+        }
+
+        let previousData = try? Data(contentsOf: fixtureURL)
+        let previous = previousData.flatMap { try? Exchange(decoding: $0, file: fixturePath) }
+        if let previous {
+            if previous.request == recorded.request, previous.response == recorded.response,
+                previous.metadata.redactions == recorded.metadata.redactions
+            {
+                result.outcome = .unchanged
+                return result
+            }
+            result.outcome = .changed
+            result.changes = ExchangeChanges.summary(from: previous, to: recorded)
+        } else if previousData != nil {
+            result.outcome = .changed
+            result.changes = ["the old fixture could not be read; replaced"]
+        }
+        do {
+            try AtomicFile.write(recorded.encoded(), to: fixtureURL, displayName: fixturePath)
+        } catch {
+            throw RecordError(message: "\(endpoint.name): \(error)")
+        }
+        return result
+    }
+
+    /// Sends `request`, retrying after a transport error (never after an HTTP status) with a doubling pause.
+    private static func send(_ request: URLRequest, session: URLSession, retries: Int) async throws -> (
+        Data, URLResponse
+    ) {
+        var attempt = 0
+        while true {
+            do {
+                return try await session.data(for: request)
+            } catch {
+                guard attempt < retries else { throw error }
+                try await Task.sleep(for: .milliseconds(100 << min(attempt, 6)))
+                attempt += 1
+            }
+        }
+    }
+
+    /// The exchange as it will be stored, before redaction.
+    private func makeExchange(request: URLRequest, response: HTTPURLResponse, body: Data) -> Exchange {
+        var requestBody: Body?
+        if let sent = request.httpBody, !sent.isEmpty {
+            requestBody = Body(bytes: sent, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+        }
+        var responseHeaders: [String: String] = [:]
+        for (key, value) in response.allHeaderFields {
+            guard let name = key as? String, let text = value as? String else { continue }
+            if Self.volatileHeaders.contains(name.lowercased()) { continue }
+            responseHeaders[name] = text
+        }
+        let contentType = responseHeaders.first { $0.key.lowercased() == "content-type" }?.value
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return Exchange(
+            request: RecordedRequest(
+                method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "",
+                headers: request.allHTTPHeaderFields ?? [:], body: requestBody),
+            response: RecordedResponse(
+                status: response.statusCode, headers: responseHeaders,
+                body: body.isEmpty ? nil : Body(bytes: body, contentType: contentType)),
+            metadata: FixtureMetadata(
+                recordedAt: formatter.string(from: Date()), apiprobeVersion: apiprobeVersion, source: "record")
+        )
+    }
+
+    /// Headers that describe one transfer rather than the resource; kept out of fixtures so that
+    /// re-recording an unchanged response changes no byte.
+    static let volatileHeaders: Set<String> = [
+        "date", "age", "connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length",
+        "server-timing", "x-request-id", "x-runtime",
+    ]
+
+    // MARK: Snapshots
+
+    /// Writes one snapshot per endpoint recorded (its variants, `search.empty`, are samples of `search`),
+    /// inferred from every 2xx JSON fixture of the endpoint in the stubs folder.
+    private func writeSnapshots(for results: inout [EndpointRecording]) throws(RecordError) {
+        let store = FixtureStore(directory: stubsDirectory)
+        var done: [String: EndpointRecording.Outcome] = [:]
+        for index in results.indices where results[index].outcome != .failed {
+            let endpoint = Self.endpointName(results[index].name)
+            if !results[index].isJSON {
+                results[index].notes.append("snapshot skipped: the response is not JSON")
+                continue
+            }
+            if let status = results[index].status, !(200..<300).contains(status) {
+                results[index].notes.append("snapshot skipped: status \(status) is not a sample")
+                continue
+            }
+            let snapshotURL = snapshotsDirectory.appendingPathComponent("\(config.api)/\(endpoint).schema.json")
+            let snapshotPath = displayPath(snapshotURL)
+            results[index].snapshotPath = snapshotPath
+            if let outcome = done[endpoint] {
+                results[index].snapshotOutcome = outcome
+                continue
+            }
+
+            var inference = ShapeInference(options: InferenceOptions(detectsEnums: true))
+            for name in store.names(in: config.api) where Self.endpointName(name) == "\(config.api)/\(endpoint)" {
+                guard let exchange = try? store.exchange(named: name), (200..<300).contains(exchange.response.status),
+                    case .json(let body)? = exchange.response.body
+                else { continue }
+                do {
+                    try inference.addSample(body.serialized(), file: name)
+                } catch {
+                    continue
+                }
+            }
+            guard inference.sampleCount > 0 else {
+                results[index].snapshotPath = nil
+                continue
+            }
+            let old = (try? Data(contentsOf: snapshotURL)).flatMap { try? SchemaSnapshot(decoding: $0) }
+            let snapshot = SchemaSnapshot(
+                shape: inference.shape.keepingEnums(presentIn: old?.shape ?? .empty),
+                sampleCount: inference.sampleCount)
+            let data = snapshot.encoded()
+            if let existing = try? Data(contentsOf: snapshotURL), existing == data {
+                results[index].snapshotOutcome = .unchanged
+                done[endpoint] = .unchanged
+                continue
+            }
+            let outcome: EndpointRecording.Outcome = old == nil ? .new : .changed
+            results[index].snapshotOutcome = outcome
+            done[endpoint] = outcome
+            do {
+                try AtomicFile.write(data, to: snapshotURL, displayName: snapshotPath)
+            } catch {
+                throw RecordError(message: "\(results[index].name): \(error)")
+            }
+        }
+    }
+
+    /// `recipes/search.empty` → `recipes/search`; `search.page2` → `search`.
+    static func endpointName(_ name: String) -> String {
+        let slash = name.lastIndex(of: "/")
+        let folder = slash.map { String(name[...$0]) } ?? ""
+        let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
+        return folder + (base.split(separator: ".", maxSplits: 1).first.map(String.init) ?? base)
+    }
+
+    // MARK: Helpers
+
+    private func selectEndpoints(_ only: [String]) throws(RecordError) -> [EndpointConfig] {
+        guard !only.isEmpty else { return config.endpoints }
+        let known = Set(config.endpoints.map(\.name))
+        let unknown = only.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw RecordError(
+                message:
+                    "\(config.file): --only \(unknown.joined(separator: ", ")): expected an endpoint name of the config (\(config.endpoints.map(\.name).joined(separator: ", "))), found none by that name"
+            )
+        }
+        return config.endpoints.filter { only.contains($0.name) }
+    }
+
+    private func resolve(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL }
+        return directory.appendingPathComponent(path, isDirectory: true).standardizedFileURL
+    }
+
+    /// Relative to the current folder when below it, else absolute.
+    private func displayPath(_ url: URL) -> String {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+
+    /// The URL with credentials in its query replaced, for messages.
+    private func redactedURL(_ url: String) -> String {
+        Redactor(redactionPolicy).redact(Exchange(request: RecordedRequest(url: url), response: RecordedResponse()))
+            .request.url
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain {
+            switch nsError.code {
+            case NSURLErrorCannotConnectToHost: return "connection refused"
+            case NSURLErrorTimedOut: return "timed out"
+            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "host not found"
+            case NSURLErrorNetworkConnectionLost: return "connection lost"
+            default: break
+            }
+        }
+        return nsError.localizedDescription
+    }
+
+    /// An ephemeral session that stores no cookies and caches nothing.
+    static func makeSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }
+}
+
+/// What `apiprobe record` did.
+public struct RecordingResult: Sendable, Hashable {
+    public var endpoints: [EndpointRecording]
+
+    public init(endpoints: [EndpointRecording]) {
+        self.endpoints = endpoints
+    }
+
+    /// Some endpoint could not be reached: nothing was written for it.
+    public var hasFailures: Bool { endpoints.contains { $0.outcome == .failed } }
+}
+
+/// One endpoint's recording: where it went and what changed.
+public struct EndpointRecording: Sendable, Hashable {
+    /// What happened to the fixture.
+    public enum Outcome: String, Sendable, Hashable {
+        /// No fixture was there before.
+        case new
+        /// The response matched the fixture; the file was left as it was.
+        case unchanged
+        /// The fixture was rewritten; ``EndpointRecording/changes`` says how.
+        case changed
+        /// No response: nothing was written.
+        case failed
+    }
+
+    public var name: String
+    /// The URL called, with credentials in the query redacted.
+    public var url: String
+    /// The fixture's path, relative to the current folder when below it.
+    public var fixturePath: String
+    public var outcome: Outcome
+    /// The HTTP status (`nil` when the endpoint could not be reached).
+    public var status: Int?
+    /// Why it failed.
+    public var message: String?
+    /// What was redacted (the fixture's `metadata.redactions`).
+    public var redactions: [String]
+    /// Lines summarising a change: `status 200 → 404`, `breaking /recipes/*/social_rank removed`, `3 values changed`.
+    public var changes: [String]
+    /// Problems worth a look that did not stop the recording (an HTTP error status).
+    public var warnings: [String]
+    /// Notes: a snapshot skipped, and why.
+    public var notes: [String]
+    /// Whether the response body was JSON.
+    public var isJSON: Bool
+    /// The endpoint's snapshot, when one was written or checked.
+    public var snapshotPath: String?
+    /// What happened to the snapshot (`nil` when none was written).
+    public var snapshotOutcome: Outcome?
+
+    public init(
+        name: String, url: String, fixturePath: String, outcome: Outcome, status: Int? = nil, message: String? = nil,
+        redactions: [String] = [], changes: [String] = [], warnings: [String] = [], notes: [String] = [],
+        isJSON: Bool = true, snapshotPath: String? = nil, snapshotOutcome: Outcome? = nil
+    ) {
+        self.name = name
+        self.url = url
+        self.fixturePath = fixturePath
+        self.outcome = outcome
+        self.status = status
+        self.message = message
+        self.redactions = redactions
+        self.changes = changes
+        self.warnings = warnings
+        self.notes = notes
+        self.isJSON = isJSON
+        self.snapshotPath = snapshotPath
+        self.snapshotOutcome = snapshotOutcome
+    }
+}
+
+/// A recording that could not go on: an unknown endpoint name, a URL that cannot be built, or a file that
+/// cannot be written.
+public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+
+    public init(message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
 }

@@ -1,6 +1,27 @@
 public import Foundation
+import HTTPFixtures
+import JSONShape
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Runs the probes of a config: samples every endpoint, times them and checks the expectations.
+///
+/// - Concurrency: up to `config.concurrency` endpoints are probed at once; an endpoint's samples go one
+///   after another, so they do not queue behind each other and distort their own latency.
+/// - Timing: latency is measured on a monotonic clock from sending the request to the last body byte;
+///   time to first byte is when the response head arrived.
+/// - Timeouts: each request is cut after the endpoint's `timeout` (the whole request, a trickling body
+///   included); the round is cut at `config.deadline`: samples not finished by then fail as `timeout`
+///   and the result has `hitDeadline` set.
+/// - Retries: after a transport error only (never after an HTTP status), up to `retries` times, with
+///   exponential backoff (100 ms doubling, at most 2 s) and ±50% jitter.
+/// - Rate limiting: a 429, or a 503 with `Retry-After`, is waited out (the header's delay, at most 30 s and
+///   never past the deadline) and retried (up to `max(1, retries)` times). A sample still answered so is
+///   rate limited; an endpoint whose only failures are rate limiting fails with category `rate-limited` and
+///   does not count as an outage: its consecutive-failure count is carried over unchanged, so it never
+///   becomes down by being throttled.
 public struct ProbeRunner: Sendable {
     public var config: ProbeConfig
     /// The folder relative paths in the config (snapshots) resolve against: the config file's folder.
@@ -14,7 +35,196 @@ public struct ProbeRunner: Sendable {
     /// One round over `only` (every endpoint when empty). Never throws for a failing endpoint: failures
     /// are results. `previous` carries consecutive-failure counts between rounds (`--every`, history).
     public func run(only: [String] = [], previousFailures: [String: Int] = [:]) async -> ProbeRunResult {
-        // PLACEHOLDER: the probe-runner work replaces this.
-        ProbeRunResult(startedAt: Date(), duration: .zero, configFile: config.file, endpoints: [])
+        let startedAt = Date()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + config.deadline
+        let endpoints = only.isEmpty ? config.endpoints : config.endpoints.filter { only.contains($0.name) }
+        let loader = HTTPLoader(maximumConnectionsPerHost: config.concurrency)
+        defer { loader.close() }
+        let limiter = config.requestsPerSecondPerHost.map { RateLimiter(requestsPerSecond: $0) }
+        let context = Context(
+            config: config, directory: directory, loader: loader, limiter: limiter, deadline: deadline)
+
+        var results = [EndpointResult?](repeating: nil, count: endpoints.count)
+        var hitDeadline = false
+        await withTaskGroup(of: (Int, EndpointResult, Bool).self) { group in
+            var next = 0
+            func addNext() {
+                guard next < endpoints.count else { return }
+                let index = next
+                let endpoint = endpoints[index]
+                next += 1
+                group.addTask {
+                    let (result, cut) = await context.probe(endpoint)
+                    return (index, result, cut)
+                }
+            }
+            for _ in 0..<min(max(1, config.concurrency), endpoints.count) { addNext() }
+            for await (index, result, cut) in group {
+                results[index] = result
+                hitDeadline = hitDeadline || cut
+                addNext()
+            }
+        }
+        let finished = results.compactMap { $0 }.map { result -> EndpointResult in
+            var result = result
+            let previous = previousFailures[result.name] ?? 0
+            if result.passed {
+                result.consecutiveFailures = 0
+            } else if result.checks.filter({ !$0.passed }).allSatisfy({ $0.category == .rateLimited }) {
+                result.consecutiveFailures = previous
+            } else {
+                result.consecutiveFailures = previous + 1
+            }
+            result.isDown = result.consecutiveFailures >= max(1, config.downAfter)
+            return result
+        }
+        return ProbeRunResult(
+            startedAt: startedAt, duration: clock.now - start, configFile: config.file, endpoints: finished,
+            hitDeadline: hitDeadline)
+    }
+}
+
+/// What every endpoint probe shares within a round.
+private struct Context: Sendable {
+    var config: ProbeConfig
+    var directory: URL
+    var loader: HTTPLoader
+    var limiter: RateLimiter?
+    var deadline: ContinuousClock.Instant
+
+    static let maximumRetryAfter: Duration = .seconds(30)
+
+    func probe(_ endpoint: EndpointConfig) async -> (EndpointResult, Bool) {
+        let request: URLRequest
+        do {
+            request = try endpoint.makeRequest(baseURL: config.baseURL, file: config.file)
+        } catch {
+            let check = CheckResult(name: "reachable", passed: false, message: "\(error)", category: .other)
+            return (
+                EndpointResult(
+                    name: endpoint.name, method: endpoint.method, url: endpoint.path, samples: [], latency: nil,
+                    checks: [check]),
+                false
+            )
+        }
+        let url = request.url.map(URLRedaction.redact) ?? endpoint.path
+        var samples: [Sample] = []
+        var responses: [ReceivedResponse?] = []
+        var cut = false
+        samples.reserveCapacity(endpoint.samples)
+        for _ in 0..<endpoint.samples {
+            let (sample, response, hitDeadline) = await takeSample(request, endpoint: endpoint, url: url)
+            samples.append(sample)
+            responses.append(response)
+            cut = cut || hitDeadline
+        }
+        let evaluator = ExpectationEvaluator(endpoint: endpoint, directory: directory)
+        let (checks, changes) = evaluator.checks(samples: samples, responses: responses)
+        let answered = samples.filter { $0.status != nil }
+        let result = EndpointResult(
+            name: endpoint.name, method: endpoint.method, url: url, samples: samples,
+            latency: LatencyStats(durations: answered.map(\.latency)),
+            timeToFirstByte: LatencyStats(durations: answered.compactMap(\.timeToFirstByte)),
+            checks: checks, schemaChanges: changes)
+        return (result, cut)
+    }
+
+    /// One sample: an attempt, retried after transport errors and waited out after rate limiting.
+    func takeSample(_ request: URLRequest, endpoint: EndpointConfig, url: String) async -> (
+        Sample, ReceivedResponse?, Bool
+    ) {
+        var retries = 0
+        var rateLimitRetries = 0
+        var wasRateLimited = false
+        let host = request.url?.host ?? ""
+        while true {
+            if ContinuousClock.now >= deadline {
+                return deadlineSample(url: url, retries: retries, wasRateLimited: wasRateLimited)
+            }
+            if let limiter, await !limiter.acquire(host: host, deadline: deadline) {
+                return deadlineSample(url: url, retries: retries, wasRateLimited: wasRateLimited)
+            }
+            let attempt = await loader.send(request, timeout: endpoint.timeout, deadline: deadline)
+            if let error = attempt.error {
+                let failure = FailureClassification.classify(
+                    error, timedOut: attempt.timedOut, byDeadline: attempt.cutByDeadline, url: url,
+                    timeout: endpoint.timeout)
+                if retries < endpoint.retries && !attempt.cutByDeadline,
+                    await sleep(backoff(retries), orGiveUpAt: deadline)
+                {
+                    retries += 1
+                    continue
+                }
+                let sample = Sample(
+                    status: nil, latency: attempt.latency, timeToFirstByte: attempt.timeToFirstByte,
+                    retries: retries, wasRateLimited: wasRateLimited, failure: failure)
+                return (sample, nil, attempt.cutByDeadline)
+            }
+            guard let response = attempt.response else {
+                let failure = ProbeFailure(category: .connection, message: "no HTTP response (\(url))")
+                return (Sample(status: nil, latency: attempt.latency, retries: retries, failure: failure), nil, false)
+            }
+            let status = response.statusCode
+            let retryAfter = Self.retryAfter(response)
+            let limited = status == 429 || (status == 503 && retryAfter != nil)
+            if limited {
+                wasRateLimited = true
+                let wait = min(retryAfter ?? .seconds(1), Self.maximumRetryAfter)
+                if rateLimitRetries < max(1, endpoint.retries), ContinuousClock.now + wait < deadline,
+                    await sleep(wait, orGiveUpAt: deadline)
+                {
+                    rateLimitRetries += 1
+                    continue
+                }
+            }
+            var headers: [String: String] = [:]
+            for (key, value) in response.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key] = value }
+            }
+            let redirected = attempt.redirectedTo.map(URLRedaction.redact)
+            let sample = Sample(
+                status: status, latency: attempt.latency, timeToFirstByte: attempt.timeToFirstByte,
+                bytes: attempt.body.count, retries: retries, redirectedTo: redirected,
+                wasRateLimited: limited)
+            return (sample, ReceivedResponse(status: status, headers: headers, body: attempt.body), false)
+        }
+    }
+
+    private func deadlineSample(url: String, retries: Int, wasRateLimited: Bool) -> (Sample, ReceivedResponse?, Bool) {
+        let failure = ProbeFailure(category: .timeout, message: "not sent: the run's deadline was reached (\(url))")
+        return (
+            Sample(status: nil, latency: .zero, retries: retries, wasRateLimited: wasRateLimited, failure: failure),
+            nil, true
+        )
+    }
+
+    /// 100 ms doubling per retry, at most 2 s, with ±50% jitter.
+    func backoff(_ retry: Int) -> Duration {
+        let base = min(0.1 * pow(2, Double(retry)), 2)
+        return .milliseconds(Int64(base * Double.random(in: 0.5...1.5) * 1_000))
+    }
+
+    /// Sleeps unless that would pass the deadline; `false` when it would.
+    func sleep(_ duration: Duration, orGiveUpAt deadline: ContinuousClock.Instant) async -> Bool {
+        guard ContinuousClock.now + duration < deadline else { return false }
+        if duration > .zero { try? await Task.sleep(for: duration) }
+        return true
+    }
+
+    /// `Retry-After` in seconds or as an HTTP date.
+    static func retryAfter(_ response: HTTPURLResponse) -> Duration? {
+        guard let text = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
+        else { return nil }
+        if let seconds = Double(text), seconds >= 0, seconds.isFinite {
+            return .milliseconds(Int64(min(seconds, 86_400) * 1_000))
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text) else { return nil }
+        return .milliseconds(Int64(max(0, min(date.timeIntervalSinceNow, 86_400)) * 1_000))
     }
 }

@@ -1,11 +1,304 @@
 import ArgumentParser
+import Dispatch
+import Foundation
+import HTTPFixtures
+import ProbeRunner
+import RecipesServer
 
-// Placeholder until its issue lands; replaced by the command's real implementation.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `apiprobe demo`: the whole flow on the embedded recipes API. `apiprobe demo --serve`: the API alone.
 struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "The whole flow on the embedded recipes API: record, contract-check, probe, show a drift.",
+        discussion: """
+            Starts the recipes API on 127.0.0.1, records fixtures and schema snapshots into a new temporary \
+            folder, checks the snapshots, probes the live API, then switches the API to its drifted variant and \
+            shows the drift being caught. Exit status 0 when the drift was caught, as designed. The folder is \
+            kept (its path is printed) unless --no-keep is given.
+
+            With --serve, runs the recipes API in the foreground until interrupted (SIGINT or SIGTERM), so \
+            apiprobe.yml can be tried by hand: RECIPES_PORT=<port> swift run apiprobe run.
+            """
+    )
+
+    @Flag(name: .long, help: "Run the recipes API in the foreground until interrupted.")
+    var serve = false
+
+    @Flag(name: .long, help: "With --serve: serve the drifted variant of the API.")
+    var drifted = false
+
+    @Option(name: .long, help: "With --serve: latency added to every response (50ms, 1s).")
+    var latency: String?
+
+    @Option(name: .long, help: "With --serve: the share of requests (0 to 1) answered 503 with Retry-After.")
+    var failureRate: Double = 0
+
+    @Flag(inversion: .prefixedNo, help: "Keep the demo's folder afterwards (the default) and print its path.")
+    var keep = true
+
+    func validate() throws {
+        guard (0...1).contains(failureRate) else {
+            throw ValidationError("--failure-rate: expected a number from 0 to 1, found \(failureRate)")
+        }
+        if let latency, Self.parseDuration(latency) == nil {
+            throw ValidationError("--latency: expected a duration such as 50ms or 1.5s, found \"\(latency)\"")
+        }
+        if !serve, drifted || latency != nil || failureRate > 0 {
+            throw ValidationError("--drifted, --latency and --failure-rate go with --serve")
+        }
+    }
 
     func run() async throws {
-        Terminal.standardError.write("apiprobe demo: not built yet\n")
-        throw ExitCode(3)
+        if serve {
+            try await runServer()
+        } else {
+            var demo = try DemoRun(out: .standardOutput, keepsFolder: keep)
+            let caught = try await demo.run()
+            if !keep { try? FileManager.default.removeItem(at: demo.folder) }
+            if !caught { throw ExitCode(1) }
+        }
+    }
+
+    // MARK: --serve
+
+    private func runServer() async throws {
+        var configuration = RecipesServer.Configuration(failureRate: failureRate, isDrifted: drifted)
+        if let latency, let delay = Self.parseDuration(latency) { configuration.latency = .fixed(delay) }
+        let server = try await RecipesServer.start(configuration)
+        let out = Terminal.standardOutput
+        out.write(
+            out.styled("Recipes API", .bold) + " on \(server.baseURL.absoluteString)"
+                + (drifted ? " (drifted variant)" : "") + "\n"
+                + "  try: curl '\(server.baseURL.absoluteString)/api/search?q=chicken'\n"
+                + "  probe it: RECIPES_PORT=\(server.port) swift run apiprobe run\n"
+                + "Stop with Ctrl-C.\n")
+        let signal = await Self.waitForTermination()
+        await server.stop()
+        out.write("Stopped (\(signal == SIGINT ? "SIGINT" : "SIGTERM")).\n")
+    }
+
+    /// Waits for SIGINT or SIGTERM and returns which arrived.
+    private static func waitForTermination() async -> Int32 {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            sources.append(source)
+        }
+        var iterator = stream.makeAsyncIterator()
+        let received = await iterator.next() ?? SIGTERM
+        for source in sources { source.cancel() }
+        return received
+    }
+
+    /// `50ms`, `1.5s`, `2m`, or a number of milliseconds.
+    static func parseDuration(_ text: String) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            guard let value = Double(trimmed.dropLast(suffix.count)), value >= 0 else { return nil }
+            return .milliseconds(Int64((value * scale * 1_000).rounded()))
+        }
+        guard let value = Double(trimmed), value >= 0 else { return nil }
+        return .milliseconds(Int64(value.rounded()))
+    }
+}
+
+/// One run of the demo: each step prints under its own heading.
+struct DemoRun {
+    let out: Terminal
+    /// The demo's folder: `apiprobe.yml`, `Stubs/`, `Snapshots/`.
+    let folder: URL
+    /// Whether the folder stays afterwards (`--keep`, the default).
+    let keepsFolder: Bool
+
+    init(out: Terminal, keepsFolder: Bool = true) throws {
+        self.out = out
+        self.keepsFolder = keepsFolder
+        folder =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("apiprobe-demo-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
+            .standardizedFileURL
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw FixtureError(
+                file: folder.path, position: .file, expected: "a folder that can be created", found: "\(error)")
+        }
+    }
+
+    /// The demo's `apiprobe.yml`: a search, a search with no match (a second sample of `search`), a recipe.
+    /// The demo itself records and probes from this file, so the file left behind is known to work.
+    static let configText = """
+        # The demo's probe config. Try it against the embedded API:
+        #   apiprobe demo --serve          (prints its port)
+        #   RECIPES_PORT=<port> apiprobe run --config apiprobe.yml
+        api: recipes
+        baseURL: http://127.0.0.1:${RECIPES_PORT:-8080}
+        endpoints:
+          - name: search
+            path: /api/search
+            query:
+              q: chicken
+            samples: 5
+            expect:
+              status: 200
+              body:
+                - /count > 0
+              schema: Snapshots/recipes/search.schema.json
+              latency:
+                - p95 < 500ms
+          - name: search.empty
+            path: /api/search
+            query:
+              q: zzzzqx
+            samples: 3
+            expect:
+              status: 200
+              body:
+                - /count == 0
+              schema: Snapshots/recipes/search.schema.json
+          - name: get
+            path: /api/get
+            query:
+              rId: "35382"
+            samples: 5
+            expect:
+              status: 200
+              body:
+                - /recipe/title exists
+              schema: Snapshots/recipes/get.schema.json
+              latency:
+                - p95 < 500ms
+
+        """
+
+    /// Runs every step; returns whether the drift was caught (the designed outcome).
+    mutating func run() async throws -> Bool {
+        let started = ContinuousClock.now
+        let previousDirectory = FileManager.default.currentDirectoryPath
+        guard FileManager.default.changeCurrentDirectoryPath(folder.path) else {
+            throw FixtureError(
+                file: folder.path, position: .file, expected: "a folder to work in", found: "one that cannot be entered"
+            )
+        }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory) }
+
+        heading("1. The recipes API")
+        let server = try await RecipesServer.start()
+        let caught: Bool
+        do {
+            caught = try await steps(server: server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+
+        heading("6. Where things are")
+        let seconds = (ContinuousClock.now - started).timeInterval
+        let path = folder.path
+        guard keepsFolder else {
+            out.write(
+                "The demo's folder \(path) is removed (--no-keep); run `apiprobe demo` to keep one to explore.\n"
+                    + verdict(caught, seconds: seconds) + "\n")
+            return caught
+        }
+        var text = "The demo's files are in \(path)\n"
+        text += "  apiprobe.yml                     the probe config (baseURL from RECIPES_PORT)\n"
+        text += "  Stubs/recipes/*.json             the fixtures, re-recorded from the drifted API\n"
+        text += "  Snapshots/recipes/*.schema.json  the schemas recorded from the contract\n"
+        text += "Next, try:\n"
+        text += "  apiprobe snapshot check --stubs \(path)/Stubs --snapshots \(path)/Snapshots\n"
+        text += "  apiprobe demo --serve                     (prints its port; --drifted for the drifted API)\n"
+        text += "  RECIPES_PORT=<port> apiprobe run --config \(path)/apiprobe.yml\n"
+        text += "  apiprobe record --config \(path)/apiprobe.yml --snapshots   (with RECIPES_PORT set)\n"
+        text += verdict(caught, seconds: seconds)
+        out.write(text + "\n")
+        return caught
+    }
+
+    private func verdict(_ caught: Bool, seconds: Double) -> String {
+        String(format: "Done in %.1f s: ", seconds)
+            + (caught
+                ? out.styled("the drift was caught, as designed.", .green)
+                : out.styled("the drift was NOT caught; this is a bug in apiprobe.", .red))
+    }
+
+    private func steps(server: RecipesServer) async throws -> Bool {
+        out.write(
+            "Serving the recipes API on \(server.baseURL.absoluteString) (in this process).\n"
+                + "Working in \(folder.path)\n")
+        let configURL = folder.appendingPathComponent("apiprobe.yml")
+        try AtomicFile.write(Data(Self.configText.utf8), to: configURL, displayName: "apiprobe.yml")
+        var environment = ProcessInfo.processInfo.environment
+        environment["RECIPES_PORT"] = String(server.port)
+        let config: ProbeConfig
+        do {
+            config = try ProbeConfig.load(contentsOf: configURL, environment: environment, file: "apiprobe.yml")
+        } catch {
+            throw ConfigInputError(message: error.description)
+        }
+        let recorder = Recorder(config: config, directory: folder)
+
+        heading("2. Record fixtures and snapshots (apiprobe record --snapshots)")
+        let recorded = try await recorder.record(snapshots: true)
+        out.write(RecordCommand.text(for: recorded, on: out))
+        guard !recorded.hasFailures else { return false }
+
+        heading("3. Check the snapshots (apiprobe snapshot check)")
+        let contractHolds = try await snapshotCheck()
+
+        heading("4. Probe the live API (apiprobe run)")
+        let runner = ProbeRunner(config: config, directory: folder)
+        let healthy = await runner.run()
+        out.write(Report.render(healthy, as: .console, options: ReportOptions(usesColor: out.usesColor)))
+
+        heading("5. The API drifts: probe and re-record")
+        server.setDrifted(true)
+        out.write(
+            "The server now renames social_rank to rank, sends recipe_id as a number and adds cook_time_minutes.\n\n"
+        )
+        let drifted = await runner.run()
+        out.write(Report.render(drifted, as: .console, options: ReportOptions(usesColor: out.usesColor)))
+        out.write("\n" + out.styled("Re-recording (apiprobe record):", .bold) + "\n")
+        let rerecorded = try await recorder.record()
+        out.write(RecordCommand.text(for: rerecorded, on: out))
+        out.write("\n" + out.styled("Checking the re-recorded fixtures (apiprobe snapshot check):", .bold) + "\n")
+        let driftHolds = try await snapshotCheck()
+
+        let probeCaught = healthy.passed && !drifted.passed
+        let checkCaught = contractHolds && !driftHolds
+        let fixturesChanged = rerecorded.endpoints.contains { $0.outcome == .changed }
+        out.write(
+            "\nDrift caught by the probe: \(probeCaught ? "yes" : "no"); by the snapshot check: "
+                + "\(checkCaught ? "yes" : "no"); re-recorded fixtures changed: \(fixturesChanged ? "yes" : "no").\n")
+        return probeCaught && checkCaught && fixturesChanged
+    }
+
+    /// `apiprobe snapshot check --stubs Stubs --snapshots Snapshots`; `true` when it passed.
+    private func snapshotCheck() async throws -> Bool {
+        let check = try SnapshotCheckCommand.parse(["--stubs", "Stubs", "--snapshots", "Snapshots"])
+        do {
+            try await check.run()
+            return true
+        } catch let exit as ExitCode where exit.rawValue == ExitStatus.checkFailed.rawValue {
+            return false
+        }
+    }
+
+    private func heading(_ title: String) {
+        out.write("\n" + out.styled("== \(title)", .bold) + "\n")
     }
 }

@@ -1,11 +1,171 @@
 import ArgumentParser
+import Dispatch
+import Foundation
+import HTTPFixtures
+import ProbeRunner
 
-// Placeholder until its issue lands; replaced by the command's real implementation.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ProbeConfigError: BadInput {}
+
+/// `apiprobe run`: probe the endpoints of a config and report.
 struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Probe the endpoints of a config: latency, status, headers, body conditions, schema.",
+        discussion: """
+            KIND is console, json, junit, markdown or prometheus; without =PATH it goes to standard output \
+            (default: console). Under GitHub Actions the Markdown report is also appended to \
+            $GITHUB_STEP_SUMMARY. With --every, rounds repeat (±10% jitter) until SIGINT or SIGTERM; the \
+            current round finishes, reports are flushed and the exit status is 0.
+            Exit status: 0 all checks held; 1 a check failed; 2 bad usage or config; 3 an internal error.
+            """
+    )
+
+    @Option(name: .long, help: "The probe config (YAML or JSON).")
+    var config = "apiprobe.yml"
+
+    @Option(name: .long, help: "Probe only this endpoint (repeatable).")
+    var only: [String] = []
+
+    @Option(name: .long, help: "A report: KIND or KIND=PATH (repeatable).")
+    var report: [String] = []
+
+    @Option(name: .long, help: "Repeat rounds this often (30s, 5m) until SIGINT/SIGTERM.")
+    var every: String?
+
+    @Option(name: .long, help: "A JSON Lines history file: consecutive failures, regressions; each run appended.")
+    var history: String?
+
+    @Option(name: .customLong("push-gateway"), help: "Push Prometheus metrics to this Pushgateway URL.")
+    var pushGateway: String?
+
+    func validate() throws {
+        for argument in report where ReportDestination(argument: argument) == nil {
+            throw ValidationError(
+                "--report \(argument): expected KIND or KIND=PATH with KIND one of "
+                    + ReportKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if let every, ProbeConfig.parseDuration(every).map({ $0 > .zero }) != true {
+            throw ValidationError("--every \(every): expected a duration like 30s, 5m or 1h")
+        }
+        if let pushGateway {
+            guard let url = URL(string: pushGateway), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else { throw ValidationError("--push-gateway \(pushGateway): expected an http(s) URL") }
+        }
+    }
 
     func run() async throws {
-        Terminal.standardError.write("apiprobe run: not built yet\n")
-        throw ExitCode(3)
+        let configURL = URL(fileURLWithPath: config)
+        let probeConfig = try ProbeConfig.load(contentsOf: configURL, file: config)
+        let unknown = only.filter { name in !probeConfig.endpoints.contains { $0.name == name } }
+        if !unknown.isEmpty {
+            throw ValidationError(
+                "--only \(unknown.joined(separator: ", ")): no such endpoint in \(config); it has "
+                    + probeConfig.endpoints.map(\.name).joined(separator: ", "))
+        }
+        let destinations =
+            report.isEmpty ? [ReportDestination(kind: .console)] : report.compactMap(ReportDestination.init)
+        var session = ProbeSession(
+            runner: ProbeRunner(config: probeConfig, directory: configURL.deletingLastPathComponent()),
+            only: only,
+            history: history.map { HistoryFile(url: URL(fileURLWithPath: $0)) },
+            pushGateway: pushGateway.flatMap(URL.init(string:)).map { PushgatewayClient(url: $0) }
+        )
+        let count = only.isEmpty ? probeConfig.endpoints.count : only.count
+
+        guard let every, let interval = ProbeConfig.parseDuration(every) else {
+            let result = try await round(&session, count: count, destinations: destinations)
+            if !result.passed { throw ExitCode(ExitStatus.checkFailed.rawValue) }
+            return
+        }
+        let stop = StopSignal()
+        while !stop.isSet {
+            _ = try await round(&session, count: count, destinations: destinations)
+            await stop.wait(for: ProbeSession.jittered(interval))
+        }
+    }
+
+    /// One round: progress on a terminal, the reports, the step summary.
+    private func round(_ session: inout ProbeSession, count: Int, destinations: [ReportDestination]) async throws
+        -> ProbeRunResult
+    {
+        let progress = Terminal.standardError
+        if progress.isTerminal { progress.write("apiprobe: probing \(count) endpoint(s)…") }
+        let round: ProbeSession.Round
+        do {
+            round = try await session.round()
+        } catch {
+            if progress.isTerminal { progress.write("\r\u{1B}[K") }
+            throw ValidationError("--history \(history ?? ""): \(error)")
+        }
+        if progress.isTerminal { progress.write("\r\u{1B}[K") }
+        for warning in round.warnings { Terminal.standardError.write("apiprobe run: warning: \(warning)\n") }
+        let job = "apiprobe"
+        for destination in destinations {
+            if let path = destination.path {
+                let text = Report.render(round.result, as: destination.kind, options: ReportOptions(job: job))
+                try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path), displayName: path)
+            } else {
+                let out = Terminal.standardOutput
+                let options = ReportOptions(usesColor: destination.kind == .console && out.usesColor, job: job)
+                out.write(Report.render(round.result, as: destination.kind, options: options))
+            }
+        }
+        if let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            appendStepSummary(Report.render(round.result, as: .markdown, options: ReportOptions(job: job)), to: summary)
+        }
+        return round.result
+    }
+
+    private func appendStepSummary(_ text: String, to path: String) {
+        guard let handle = FileHandle(forWritingAtPath: path) ?? createAndOpen(path) else {
+            Terminal.standardError.write("apiprobe run: warning: cannot append to GITHUB_STEP_SUMMARY \(path)\n")
+            return
+        }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data(text.utf8))
+    }
+
+    private func createAndOpen(_ path: String) -> FileHandle? {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
+    }
+}
+
+/// Set by SIGINT or SIGTERM (their default handlers are ignored while a run repeats).
+final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.set() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    var isSet: Bool { lock.withLock { stopped } }
+
+    private func set() { lock.withLock { stopped = true } }
+
+    /// Sleeps `duration`, or less when a signal comes.
+    func wait(for duration: Duration) async {
+        let end = ContinuousClock.now + duration
+        while !isSet && ContinuousClock.now < end {
+            try? await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now))
+        }
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPFixtures
+
+/// Reads a body condition as written in a config: `POINTER OPERATOR [OPERAND]`.
+///
+/// `/count > 0`, `/recipes length >= 1`, `/recipes/0/title exists`, `/error not-exists`,
+/// `/recipes/0/recipe_id matches ^[0-9a-f]+$`, `/recipes/0/publisher == "Closet Cooking"`. The pointer is a
+/// JSON Pointer (`(root)` for the whole body); the operand of `==` and `!=` is JSON, or
+/// a bare word read as a string; ordering operators take a number.
+enum BodyConditionParser {
+    struct Failure: Error {
+        var expected: String
+    }
+
+    static let grammar =
+        "a condition like /count > 0 (operators ==, !=, <, <=, >, >=, exists, not-exists, matches REGEX, length OP N)"
+
+    static func parse(_ text: String) throws(Failure) -> BodyCondition {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let space = trimmed.firstIndex(of: " ") else { throw Failure(expected: grammar) }
+        var pointer = String(trimmed[..<space])
+        if pointer == "(root)" || pointer == "\"\"" { pointer = "" }
+        guard pointer.isEmpty || pointer.hasPrefix("/") else {
+            throw Failure(expected: "a JSON Pointer starting with / (or (root)), then an operator")
+        }
+        guard !pointer.split(separator: "/").contains("*") else {
+            throw Failure(expected: "a JSON Pointer to one value (no * here)")
+        }
+        let rest = trimmed[space...].trimmingCharacters(in: .whitespaces)
+        let opEnd = rest.firstIndex(of: " ") ?? rest.endIndex
+        let opText = String(rest[..<opEnd])
+        let operandText = rest[opEnd...].trimmingCharacters(in: .whitespaces)
+        guard let op = BodyCondition.Operator(rawValue: opText) else { throw Failure(expected: grammar) }
+        switch op {
+        case .exists, .notExists:
+            guard operandText.isEmpty else { throw Failure(expected: "nothing after \(op.rawValue)") }
+            return BodyCondition(pointer: pointer, op: op, source: trimmed)
+        case .matches:
+            guard !operandText.isEmpty, (try? NSRegularExpression(pattern: operandText)) != nil else {
+                throw Failure(expected: "a valid regular expression after matches")
+            }
+            return BodyCondition(pointer: pointer, op: op, operand: .string(operandText), source: trimmed)
+        case .length:
+            let parts = operandText.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count == 2, let lengthOp = BodyCondition.Operator(rawValue: String(parts[0])),
+                [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(lengthOp),
+                let count = Int(parts[1]), count >= 0
+            else { throw Failure(expected: "length, a comparison and a whole number: /items length >= 1") }
+            return BodyCondition(
+                pointer: pointer, op: .length, operand: .number(String(count)), lengthOperator: lengthOp,
+                source: trimmed)
+        case .equal, .notEqual:
+            guard !operandText.isEmpty else { throw Failure(expected: "a value after \(op.rawValue)") }
+            let operand: JSONValue =
+                (try? JSONValue(parsing: Data(operandText.utf8))) ?? .string(operandText)
+            return BodyCondition(pointer: pointer, op: op, operand: operand, source: trimmed)
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let value = try? JSONValue(parsing: Data(operandText.utf8)), case .number = value else {
+                throw Failure(expected: "a number after \(op.rawValue)")
+            }
+            return BodyCondition(pointer: pointer, op: op, operand: value, source: trimmed)
+        }
+    }
+}

@@ -1,0 +1,377 @@
+import Foundation
+import HTTPFixtures
+import Yams
+
+/// An endpoint's `expect` before it is merged over `defaults.expect` (each key present or not).
+struct PartialExpectations {
+    enum Schema {
+        /// `schema: false`
+        case none
+        /// `schema: true`, or a mapping without `snapshot`: the endpoint's default snapshot.
+        case endpointDefault(usage: String?, failOn: String)
+        case file(SchemaExpectation)
+    }
+
+    var status: StatusExpectation?
+    var headers: [HeaderExpectation]?
+    var body: [BodyCondition]?
+    var schema: Schema?
+    var latency: [LatencyBudget]?
+
+    /// `self` over `base`, key by key: a key the endpoint gives replaces the default's.
+    func merged(over base: PartialExpectations) -> PartialExpectations {
+        PartialExpectations(
+            status: status ?? base.status, headers: headers ?? base.headers, body: body ?? base.body,
+            schema: schema ?? base.schema, latency: latency ?? base.latency)
+    }
+
+    func resolved(defaultSnapshot: String?) -> Expectations {
+        var result = Expectations(
+            status: status ?? .success, headers: headers ?? [], body: body ?? [], latency: latency ?? [])
+        switch schema {
+        case .endpointDefault(let usage, let failOn)?:
+            result.schema = defaultSnapshot.map { SchemaExpectation(snapshot: $0, usage: usage, failOn: failOn) }
+        case .file(let expectation)?: result.schema = expectation
+        case .none?, nil: break
+        }
+        return result
+    }
+}
+
+extension ConfigReader {
+    func config(_ root: Node) throws(ProbeConfigError) -> ProbeConfig {
+        var config = ProbeConfig(file: file)
+        var defaultExpect = PartialExpectations()
+        var endpointsNode: Node?
+        var endpointsKey: Node?
+        let top = try members(root, "", allowed: Self.topKeys)
+        for (key, keyNode, value) in top {
+            switch key {
+            case "api":
+                let name = try string(value, key, expected: "an API name (a folder name: letters, digits, - and _)")
+                guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }),
+                    !name.hasPrefix(".")
+                else {
+                    throw error(value, key, expected: "an API name (a folder name: letters, digits, - and _)")
+                }
+                config.api = name
+            case "baseURL":
+                let text = try string(value, key, expected: "an absolute http(s) URL")
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                    scheme == "http" || scheme == "https", url.host != nil
+                else { throw error(value, key, expected: "an absolute http(s) URL") }
+                config.baseURL = url
+            case "stubs": config.stubsDirectory = try string(value, key, expected: "a folder path")
+            case "snapshots": config.snapshotsDirectory = try string(value, key, expected: "a folder path")
+            case "concurrency": config.concurrency = try integer(value, key, in: 1...1_000)
+            case "rateLimit":
+                if case .scalar(let scalar) = value, scalar.string == "null" || scalar.string.isEmpty {
+                    config.requestsPerSecondPerHost = nil
+                } else {
+                    config.requestsPerSecondPerHost = try number(
+                        value, key, expected: "requests per second per host, a number above 0", valid: { $0 > 0 })
+                }
+            case "deadline": config.deadline = try duration(value, key)
+            case "downAfter": config.downAfter = try integer(value, key, in: 1...1_000)
+            case "regression": config.regression = try regression(value, key)
+            case "redact":
+                config.redactBodyFields = try list(value, key, of: "JSON body field names").enumerated().map {
+                    item throws(ProbeConfigError) in
+                    try string(item.element, "\(key)[\(item.offset)]", expected: "a JSON body field name")
+                }
+            case "defaults":
+                (config.defaults, defaultExpect) = try defaults(value, key)
+            case "endpoints":
+                endpointsNode = value
+                endpointsKey = keyNode
+            default: break
+            }
+        }
+        guard let endpointsNode else {
+            throw error(root, "endpoints", expected: "a list of endpoints", found: "no endpoints key")
+        }
+        config.defaults.expectations = defaultExpect.resolved(defaultSnapshot: nil)
+        let items = try list(endpointsNode, "endpoints", of: "endpoints (each with a name and a path)")
+        guard !items.isEmpty else {
+            throw error(endpointsKey, "endpoints", expected: "at least one endpoint", found: "an empty list")
+        }
+        var names: Set<String> = []
+        for (index, item) in items.enumerated() {
+            let endpoint = try endpoint(item, index: index, config: config, defaultExpect: defaultExpect)
+            guard names.insert(endpoint.name).inserted else {
+                throw error(
+                    item, "endpoints[\(index)].name", expected: "a unique name", found: "\"\(endpoint.name)\" again")
+            }
+            config.endpoints.append(endpoint)
+        }
+        return config
+    }
+
+    func regression(_ node: Node, _ path: String) throws(ProbeConfigError) -> RegressionPolicy {
+        var policy = RegressionPolicy()
+        for (key, _, value) in try members(node, path, allowed: Self.regressionKeys) {
+            let keyPath = join(path, key)
+            switch key {
+            case "window": policy.window = try integer(value, keyPath, in: 1...10_000)
+            case "factor":
+                policy.factor = try number(value, keyPath, expected: "a factor above 1 (1.5)", valid: { $0 > 1 })
+            case "minimumRuns": policy.minimumRuns = try integer(value, keyPath, in: 1...10_000)
+            default: break
+            }
+        }
+        return policy
+    }
+
+    func defaults(_ node: Node, _ path: String) throws(ProbeConfigError) -> (EndpointDefaults, PartialExpectations) {
+        var defaults = EndpointDefaults()
+        var expect = PartialExpectations()
+        for (key, _, value) in try members(node, path, allowed: Self.defaultsKeys) {
+            let keyPath = join(path, key)
+            switch key {
+            case "headers":
+                defaults.headers = Dictionary(try stringMap(value, keyPath), uniquingKeysWith: { $1 })
+            case "samples": defaults.samples = try integer(value, keyPath, in: 1...10_000)
+            case "timeout": defaults.timeout = try duration(value, keyPath)
+            case "retries": defaults.retries = try integer(value, keyPath, in: 0...10)
+            case "expect": expect = try expectations(value, keyPath)
+            default: break
+            }
+        }
+        return (defaults, expect)
+    }
+
+    func endpoint(_ node: Node, index: Int, config: ProbeConfig, defaultExpect: PartialExpectations)
+        throws(ProbeConfigError) -> EndpointConfig
+    {
+        let fields = try members(node, "endpoints[\(index)]", allowed: nil)
+        guard let nameField = fields.first(where: { $0.key == "name" }) else {
+            throw error(node, "endpoints[\(index)].name", expected: "a name for the endpoint", found: "none")
+        }
+        let name = try string(
+            nameField.value, "endpoints[\(index)].name", expected: "a name (letters, digits, - and _)")
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }),
+            !name.hasPrefix(".")
+        else {
+            throw error(nameField.value, "endpoints[\(index)].name", expected: "a name of letters, digits, -, _ and .")
+        }
+        let base = "endpoints.\(name)"
+        var endpoint = EndpointConfig(
+            name: name, path: "", headers: [:], samples: config.defaults.samples, timeout: config.defaults.timeout,
+            retries: config.defaults.retries, line: node.mark?.line)
+        var headers = config.defaults.headers
+        var expect = PartialExpectations()
+        var location: (key: String, node: Node)?
+        for (key, keyNode, value) in fields {
+            try check(key, keyNode, base, allowed: Self.endpointKeys)
+            let keyPath = join(base, key)
+            switch key {
+            case "method":
+                let method = try string(value, keyPath, expected: "an HTTP method (GET, POST, ...)").uppercased()
+                guard method.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                    throw error(value, keyPath, expected: "an HTTP method (GET, POST, ...)")
+                }
+                endpoint.method = method
+            case "path", "url":
+                if let location {
+                    throw error(
+                        keyNode, keyPath, expected: "one of path and url", found: "both \(location.key) and \(key)")
+                }
+                endpoint.path = try string(value, keyPath, expected: key == "url" ? "an absolute URL" : "a path")
+                location = (key, value)
+            case "query":
+                endpoint.query = try members(value, keyPath, allowed: nil).map { member throws(ProbeConfigError) in
+                    let itemPath = join(keyPath, member.key)
+                    switch member.value {
+                    case .scalar(let scalar):
+                        return QueryItem(name: member.key, value: scalar.string)
+                    default:
+                        throw error(member.value, itemPath, expected: "a text, number or boolean value")
+                    }
+                }
+            case "headers":
+                for (header, text) in try stringMap(value, keyPath) {
+                    for existing in headers.keys where existing.lowercased() == header.lowercased() {
+                        headers[existing] = nil
+                    }
+                    headers[header] = text
+                }
+            case "body":
+                if case .scalar(let scalar) = value, scalar.style != .plain && scalar.style != .any {
+                    endpoint.body = .text(scalar.string)
+                } else if case .scalar(let scalar) = value {
+                    let parsed = Self.plainJSON(scalar.string)
+                    if case .string(let text) = parsed {
+                        endpoint.body = .text(text)
+                    } else {
+                        endpoint.body = .json(parsed)
+                    }
+                } else {
+                    endpoint.body = .json(try json(value, keyPath))
+                }
+            case "samples": endpoint.samples = try integer(value, keyPath, in: 1...10_000)
+            case "timeout": endpoint.timeout = try duration(value, keyPath)
+            case "retries": endpoint.retries = try integer(value, keyPath, in: 0...10)
+            case "expect": expect = try expectations(value, keyPath)
+            default: break
+            }
+        }
+        endpoint.headers = headers
+        guard let location else {
+            throw error(node, join(base, "path"), expected: "a path (or url) for the endpoint", found: "none")
+        }
+        let defaultSnapshot = "\(config.snapshotsDirectory)/\(config.api)/\(name).schema.json"
+        endpoint.expectations = expect.merged(over: defaultExpect).resolved(defaultSnapshot: defaultSnapshot)
+        do {
+            _ = try endpoint.url(baseURL: config.baseURL, file: file)
+        } catch {
+            throw self.error(location.node, join(base, location.key), expected: error.expected, found: error.found)
+        }
+        return endpoint
+    }
+
+    // MARK: Expectations
+
+    func expectations(_ node: Node, _ path: String) throws(ProbeConfigError) -> PartialExpectations {
+        var expect = PartialExpectations()
+        for (key, _, value) in try members(node, path, allowed: Self.expectKeys) {
+            let keyPath = join(path, key)
+            switch key {
+            case "status": expect.status = try status(value, keyPath)
+            case "headers": expect.headers = try headerExpectations(value, keyPath)
+            case "body":
+                let items: [Node]
+                if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "conditions") }
+                expect.body = try items.enumerated().map { item throws(ProbeConfigError) in
+                    let itemPath = "\(keyPath)[\(item.offset)]"
+                    let text = try string(item.element, itemPath, expected: "a condition like /count > 0")
+                    do throws(BodyConditionParser.Failure) {
+                        return try BodyConditionParser.parse(text)
+                    } catch {
+                        throw self.error(item.element, itemPath, expected: error.expected, found: "\"\(text)\"")
+                    }
+                }
+            case "schema": expect.schema = try schema(value, keyPath)
+            case "latency":
+                let items: [Node]
+                if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "budgets") }
+                expect.latency = try items.enumerated().map { item throws(ProbeConfigError) in
+                    let itemPath = "\(keyPath)[\(item.offset)]"
+                    let expected = "a budget like p95 < 300ms (p50, p90, p95, p99, max)"
+                    let text = try string(item.element, itemPath, expected: expected)
+                    guard let budget = Self.parseBudget(text) else {
+                        throw error(item.element, itemPath, expected: expected)
+                    }
+                    return budget
+                }
+            default: break
+            }
+        }
+        return expect
+    }
+
+    func status(_ node: Node, _ path: String) throws(ProbeConfigError) -> StatusExpectation {
+        let expected = "a status: 200, [200, 204], \"200-299\" or 2xx"
+        let items: [Node]
+        if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
+        guard !items.isEmpty else { throw error(node, path, expected: expected) }
+        var ranges: [ClosedRange<Int>] = []
+        for (index, item) in items.enumerated() {
+            let itemPath =
+                items.count > 1 || { if case .sequence = node { true } else { false } }()
+                ? "\(path)[\(index)]" : path
+            let text = try string(item, itemPath, expected: expected)
+            guard let range = Self.parseStatus(text) else { throw error(item, itemPath, expected: expected) }
+            ranges.append(range)
+        }
+        return StatusExpectation(ranges: ranges)
+    }
+
+    static func parseStatus(_ text: String) -> ClosedRange<Int>? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed.count == 3, trimmed.hasSuffix("xx"), let digit = Int(trimmed.prefix(1)), (1...5).contains(digit) {
+            return (digit * 100)...(digit * 100 + 99)
+        }
+        if let code = Int(trimmed), (100...599).contains(code) { return code...code }
+        let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 2, let low = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+            let high = Int(parts[1].trimmingCharacters(in: .whitespaces)), (100...599).contains(low),
+            (100...599).contains(high), low <= high
+        {
+            return low...high
+        }
+        return nil
+    }
+
+    func headerExpectations(_ node: Node, _ path: String) throws(ProbeConfigError) -> [HeaderExpectation] {
+        try members(node, path, allowed: nil).map { member throws(ProbeConfigError) in
+            let keyPath = join(path, member.key)
+            let expected = "a value, {matches: REGEX} or {exists: true}"
+            switch member.value {
+            case .scalar(let scalar):
+                return HeaderExpectation(name: member.key, rule: .equals(scalar.string))
+            case .mapping:
+                let rule = try members(member.value, keyPath, allowed: ["matches", "exists"])
+                guard rule.count == 1, let only = rule.first else {
+                    throw error(member.value, keyPath, expected: expected)
+                }
+                if only.key == "exists" {
+                    guard boolean(only.value) == true else {
+                        throw error(only.value, join(keyPath, "exists"), expected: "true")
+                    }
+                    return HeaderExpectation(name: member.key, rule: .exists)
+                }
+                let pattern = try string(only.value, join(keyPath, "matches"), expected: "a regular expression")
+                guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+                    throw error(only.value, join(keyPath, "matches"), expected: "a valid regular expression")
+                }
+                return HeaderExpectation(name: member.key, rule: .matches(pattern))
+            default:
+                throw error(member.value, keyPath, expected: expected)
+            }
+        }
+    }
+
+    func schema(_ node: Node, _ path: String) throws(ProbeConfigError) -> PartialExpectations.Schema {
+        if let flag = boolean(node) { return flag ? .endpointDefault(usage: nil, failOn: "breaking") : .none }
+        if case .scalar = node {
+            return .file(
+                SchemaExpectation(snapshot: try string(node, path, expected: "true, false or a snapshot path")))
+        }
+        var snapshot: String?
+        var usage: String?
+        var failOn = "breaking"
+        for (key, _, value) in try members(node, path, allowed: Self.schemaKeys) {
+            let keyPath = join(path, key)
+            switch key {
+            case "snapshot": snapshot = try string(value, keyPath, expected: "a snapshot file path")
+            case "usage": usage = try string(value, keyPath, expected: "a usage manifest file path")
+            case "failOn":
+                let level = try string(value, keyPath, expected: "breaking, warning or info")
+                guard ["breaking", "warning", "info"].contains(level) else {
+                    throw error(value, keyPath, expected: "breaking, warning or info")
+                }
+                failOn = level
+            default: break
+            }
+        }
+        if let snapshot { return .file(SchemaExpectation(snapshot: snapshot, usage: usage, failOn: failOn)) }
+        return .endpointDefault(usage: usage, failOn: failOn)
+    }
+
+    /// `p95 < 300ms`, `p50 <= 1s`, `max < 2s`.
+    static func parseBudget(_ text: String) -> LatencyBudget? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 3, parts[1] == "<" || parts[1] == "<=" else { return nil }
+        let name = parts[0].lowercased()
+        let percentile: Double
+        if name == "max" {
+            percentile = 100
+        } else if name.hasPrefix("p"), let value = Double(name.dropFirst()), (0...100).contains(value) {
+            percentile = value
+        } else {
+            return nil
+        }
+        guard let limit = parseDuration(String(parts[2])), limit > .zero else { return nil }
+        return LatencyBudget(percentile: percentile, limit: limit)
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import HTTPFixtures
+import Yams
+
+/// Turns the composed YAML nodes of a config into a ``ProbeConfig``; every error names the file, the
+/// line and column, the key path (`endpoints.search.expect.latency[0]`) and what was expected.
+struct ConfigReader {
+    let file: String
+
+    static let topKeys = [
+        "api", "baseURL", "stubs", "snapshots", "concurrency", "rateLimit", "deadline", "downAfter", "regression",
+        "redact", "defaults", "endpoints",
+    ]
+    static let defaultsKeys = ["headers", "samples", "timeout", "retries", "expect"]
+    static let endpointKeys = [
+        "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "expect",
+    ]
+    static let expectKeys = ["status", "headers", "body", "schema", "latency"]
+    static let regressionKeys = ["window", "factor", "minimumRuns"]
+    static let schemaKeys = ["snapshot", "usage", "failOn"]
+
+    // MARK: Errors
+
+    func error(_ node: Node?, _ key: String, expected: String, found: String? = nil) -> ProbeConfigError {
+        ProbeConfigError(
+            file: file, line: node?.mark?.line, column: node?.mark?.column, key: key.isEmpty ? "(top level)" : key,
+            expected: expected, found: found ?? describe(node))
+    }
+
+    func describe(_ node: Node?) -> String {
+        switch node {
+        case nil: return "nothing"
+        case .scalar(let scalar)?:
+            if scalar.style == .plain && scalar.string.isEmpty { return "an empty value" }
+            return "\"\(scalar.string)\""
+        case .mapping?: return "a mapping"
+        case .sequence?: return "a list"
+        case .alias?: return "an alias"
+        }
+    }
+
+    static func syntaxError(_ error: YamlError, file: String) -> ProbeConfigError {
+        func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> ProbeConfigError {
+            ProbeConfigError(
+                file: file, line: mark.line, column: mark.column, key: "(syntax)", expected: "valid YAML or JSON",
+                found: (context.map { "\($0.text) " } ?? "") + problem)
+        }
+        switch error {
+        case .scanner(let context, let problem, let mark, _): return make(mark, problem, context)
+        case .parser(let context, let problem, let mark, _): return make(mark, problem, context)
+        case .composer(let context, let problem, let mark, _): return make(mark, problem, context)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ProbeConfigError(
+                file: file, line: context.mark.line, column: context.mark.column,
+                key: duplicates.joined(separator: ", "),
+                expected: "each key once", found: "it more than once")
+        default:
+            return ProbeConfigError(
+                file: file, line: nil, key: "(syntax)", expected: "valid YAML or JSON", found: "\(error)")
+        }
+    }
+
+    // MARK: Shapes
+
+    /// The members of a mapping, in order, each key checked against `allowed`.
+    func members(_ node: Node, _ path: String, allowed: [String]?) throws(ProbeConfigError) -> [(
+        key: String, keyNode: Node, value: Node
+    )] {
+        guard case .mapping(let mapping) = node else {
+            throw error(
+                node, path, expected: allowed.map { "a mapping (\($0.joined(separator: ", ")))" } ?? "a mapping")
+        }
+        var seen: Set<String> = []
+        var result: [(key: String, keyNode: Node, value: Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                throw error(keyNode, path, expected: "a plain key", found: describe(keyNode))
+            }
+            let key = scalar.string
+            let keyPath = join(path, key)
+            if let allowed { try check(key, keyNode, path, allowed: allowed) }
+            guard seen.insert(key).inserted else {
+                throw error(keyNode, keyPath, expected: "each key once", found: "\"\(key)\" again")
+            }
+            result.append((key, keyNode, value))
+        }
+        return result
+    }
+
+    func check(_ key: String, _ keyNode: Node, _ path: String, allowed: [String]) throws(ProbeConfigError) {
+        guard !allowed.contains(key) else { return }
+        var expected = "one of \(allowed.joined(separator: ", "))"
+        if let close = Self.closest(to: key, in: allowed) { expected = "a known key (did you mean \"\(close)\"?)" }
+        throw error(keyNode, join(path, key), expected: expected, found: "unknown key \"\(key)\"")
+    }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func list(_ node: Node, _ path: String, of what: String) throws(ProbeConfigError) -> [Node] {
+        switch node {
+        case .sequence(let sequence): return Array(sequence)
+        default: throw error(node, path, expected: "a list of \(what)")
+        }
+    }
+
+    /// A scalar's text; `nil` for a YAML null.
+    func scalar(_ node: Node, _ path: String, expected: String) throws(ProbeConfigError) -> Node.Scalar {
+        guard case .scalar(let scalar) = node else { throw error(node, path, expected: expected) }
+        return scalar
+    }
+
+    func string(_ node: Node, _ path: String, expected: String = "a string", allowEmpty: Bool = false)
+        throws(ProbeConfigError) -> String
+    {
+        let value = try scalar(node, path, expected: expected)
+        if !allowEmpty && value.string.isEmpty { throw error(node, path, expected: expected) }
+        return value.string
+    }
+
+    func integer(_ node: Node, _ path: String, in range: ClosedRange<Int>) throws(ProbeConfigError) -> Int {
+        let expected = "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        let value = try scalar(node, path, expected: expected)
+        guard value.style == .plain || value.style == .any, let number = Int(value.string), range.contains(number)
+        else { throw error(node, path, expected: expected) }
+        return number
+    }
+
+    func number(_ node: Node, _ path: String, expected: String, valid: (Double) -> Bool) throws(ProbeConfigError)
+        -> Double
+    {
+        let value = try scalar(node, path, expected: expected)
+        guard let number = Double(value.string), number.isFinite, valid(number) else {
+            throw error(node, path, expected: expected)
+        }
+        return number
+    }
+
+    func boolean(_ node: Node) -> Bool? {
+        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else { return nil }
+        switch scalar.string {
+        case "true", "True", "TRUE", "yes", "on": return true
+        case "false", "False", "FALSE", "no", "off": return false
+        default: return nil
+        }
+    }
+
+    func duration(_ node: Node, _ path: String) throws(ProbeConfigError) -> Duration {
+        let expected = "a duration like 300ms, 1.5s or 2m"
+        let text = try scalar(node, path, expected: expected).string
+        guard let value = Self.parseDuration(text), value > .zero else { throw error(node, path, expected: expected) }
+        return value
+    }
+
+    /// `300ms`, `1.5s`, `2m`, `1h` (`nil` when not a duration).
+    static func parseDuration(_ text: String) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3_600)]
+        for (unit, scale) in units where trimmed.hasSuffix(unit) {
+            let digits = trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." }),
+                let value = Double(digits), value.isFinite, value >= 0
+            else { return nil }
+            let nanoseconds = (value * scale * 1e9).rounded()
+            guard nanoseconds < 1e18 else { return nil }
+            return .nanoseconds(Int64(nanoseconds))
+        }
+        return nil
+    }
+
+    func stringMap(_ node: Node, _ path: String) throws(ProbeConfigError) -> [(key: String, value: String)] {
+        try members(node, path, allowed: nil).map { member throws(ProbeConfigError) in
+            (member.key, try string(member.value, join(path, member.key), expected: "a string", allowEmpty: true))
+        }
+    }
+
+    /// A node as a JSON value: plain scalars that read as null, booleans or numbers become those; every
+    /// other scalar is a string.
+    func json(_ node: Node, _ path: String) throws(ProbeConfigError) -> JSONValue {
+        switch node {
+        case .scalar(let scalar):
+            guard scalar.style == .plain || scalar.style == .any else { return .string(scalar.string) }
+            return Self.plainJSON(scalar.string)
+        case .sequence(let sequence):
+            var items: [JSONValue] = []
+            for (index, item) in sequence.enumerated() { items.append(try json(item, "\(path)[\(index)]")) }
+            return .array(items)
+        case .mapping:
+            var result: [(key: String, value: JSONValue)] = []
+            for member in try members(node, path, allowed: nil) {
+                result.append((member.key, try json(member.value, join(path, member.key))))
+            }
+            return .object(result)
+        case .alias:
+            throw error(node, path, expected: "a value (aliases are not supported)")
+        }
+    }
+
+    static func plainJSON(_ text: String) -> JSONValue {
+        switch text {
+        case "null", "~", "": return .null
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        default:
+            if isJSONNumber(text) { return .number(text) }
+            return .string(text)
+        }
+    }
+
+    static func isJSONNumber(_ text: String) -> Bool {
+        (try? JSONValue(parsing: Data(text.utf8))).map { if case .number = $0 { true } else { false } } ?? false
+    }
+
+    // MARK: Did you mean
+
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let lower = word.lowercased()
+        let scored = candidates.map { ($0, editDistance(lower, $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(2, word.count / 3) ? best.0 : nil
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

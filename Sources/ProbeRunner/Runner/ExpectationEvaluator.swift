@@ -1,0 +1,298 @@
+import Foundation
+import HTTPFixtures
+import JSONShape
+
+/// A response kept only while its endpoint's checks are evaluated.
+struct ReceivedResponse {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+}
+
+/// Turns an endpoint's samples into checks: `reachable`, `status …`, each header, each body condition,
+/// `schema <path>`, each latency budget.
+///
+/// Rate limiting: a sample whose last answer was 429, or 503 with `Retry-After` (after the runner waited
+/// and retried), is rate limited. When every sample with an unexpected status was rate limited, the
+/// status check fails with category `rate-limited`, not `http-status`: the API answered, it asked us to
+/// slow down; it is not an outage (see ``ProbeRunner`` for how it counts towards `downAfter`).
+struct ExpectationEvaluator {
+    var endpoint: EndpointConfig
+    var directory: URL
+
+    func checks(samples: [Sample], responses: [ReceivedResponse?]) -> (checks: [CheckResult], changes: [SchemaChange]) {
+        let expect = endpoint.expectations
+        var checks: [CheckResult] = []
+        checks.append(reachable(samples))
+
+        let answered = samples.filter { $0.status != nil }
+        let unexpected = answered.filter { !expect.status.accepts($0.status ?? 0) }
+        let statusName = "status \(expect.status)"
+        if answered.isEmpty {
+            checks.append(CheckResult(name: statusName, passed: false, message: "no response", category: .httpStatus))
+        } else if unexpected.isEmpty {
+            checks.append(CheckResult(name: statusName, passed: true))
+        } else {
+            let counts = Dictionary(grouping: unexpected.compactMap(\.status), by: { $0 }).sorted { $0.key < $1.key }
+            let list = counts.map { "\($0.key) × \($0.value.count)" }.joined(separator: ", ")
+            let limited = unexpected.allSatisfy(\.wasRateLimited)
+            checks.append(
+                CheckResult(
+                    name: statusName, passed: false,
+                    message: "got \(list) of \(samples.count) samples" + (limited ? " (rate limited)" : ""),
+                    category: limited ? .rateLimited : .httpStatus))
+        }
+
+        // Headers, body and schema are judged on the responses whose status was accepted.
+        let accepted = responses.enumerated().compactMap { item -> (Int, ReceivedResponse)? in
+            guard let response = item.element, expect.status.accepts(response.status) else { return nil }
+            return (item.offset + 1, response)
+        }
+        let noAccepted = "not checked: no response with an accepted status"
+        for header in expect.headers {
+            let name = headerCheckName(header)
+            guard !accepted.isEmpty else {
+                checks.append(CheckResult(name: name, passed: false, message: noAccepted, category: .header))
+                continue
+            }
+            checks.append(headerCheck(header, name: name, accepted))
+        }
+        var parsed: [(Int, JSONValue?)] = []
+        if !expect.body.isEmpty {
+            parsed = accepted.map { ($0.0, try? JSONValue(parsing: $0.1.body)) }
+        }
+        for condition in expect.body {
+            guard !accepted.isEmpty else {
+                checks.append(
+                    CheckResult(name: condition.source, passed: false, message: noAccepted, category: .bodyCondition))
+                continue
+            }
+            checks.append(bodyCheck(condition, parsed))
+        }
+        var changes: [SchemaChange] = []
+        if let schema = expect.schema {
+            let (check, found) = schemaCheck(schema, accepted.map { ($0.0, $0.1.body) })
+            checks.append(check)
+            changes = found
+        }
+        let timed = samples.filter { $0.status != nil }.map(\.latency.milliseconds).sorted()
+        for budget in expect.latency {
+            let name = budget.description
+            guard !timed.isEmpty else {
+                checks.append(
+                    CheckResult(name: name, passed: false, message: "no response to time", category: .latencyBudget))
+                continue
+            }
+            let value = LatencyStats.percentile(budget.percentile, ofSorted: timed)
+            let label = budget.percentile == 100 ? "max" : "p\(budgetLabel(budget.percentile))"
+            let message = "\(label) was \(String(format: "%.1f", value)) ms"
+            let passed = value < budget.limit.milliseconds
+            checks.append(
+                CheckResult(name: name, passed: passed, message: message, category: passed ? nil : .latencyBudget))
+        }
+        return (checks, changes)
+    }
+
+    private func budgetLabel(_ p: Double) -> String { p == p.rounded() ? String(Int(p)) : String(p) }
+
+    private func reachable(_ samples: [Sample]) -> CheckResult {
+        let failed = samples.filter { $0.failure != nil }
+        guard let first = failed.first?.failure else { return CheckResult(name: "reachable", passed: true) }
+        return CheckResult(
+            name: "reachable", passed: false,
+            message: "\(failed.count) of \(samples.count) samples failed: \(first.message)", category: first.category)
+    }
+
+    private func headerCheckName(_ header: HeaderExpectation) -> String {
+        switch header.rule {
+        case .exists: return "header \(header.name) exists"
+        case .equals(let value): return "header \(header.name): \(value)"
+        case .matches(let pattern): return "header \(header.name) matches \(pattern)"
+        }
+    }
+
+    private func headerCheck(_ header: HeaderExpectation, name: String, _ accepted: [(Int, ReceivedResponse)])
+        -> CheckResult
+    {
+        for (index, response) in accepted {
+            let value = response.headers.first { $0.key.lowercased() == header.name.lowercased() }?.value
+            let problem: String?
+            switch header.rule {
+            case .exists:
+                problem = value == nil ? "missing" : nil
+            case .equals(let expected):
+                problem = value == expected ? nil : value.map { "was \"\($0)\"" } ?? "missing"
+            case .matches(let pattern):
+                if let value {
+                    problem = Self.matches(value, pattern) ? nil : "was \"\(value)\""
+                } else {
+                    problem = "missing"
+                }
+            }
+            if let problem {
+                return CheckResult(
+                    name: name, passed: false, message: "\(header.name) \(problem) (sample \(index))",
+                    category: .header)
+            }
+        }
+        return CheckResult(name: name, passed: true)
+    }
+
+    private func bodyCheck(_ condition: BodyCondition, _ parsed: [(Int, JSONValue?)]) -> CheckResult {
+        for (index, body) in parsed {
+            guard let body else {
+                return CheckResult(
+                    name: condition.source, passed: false, message: "the body is not JSON (sample \(index))",
+                    category: .bodyCondition)
+            }
+            if let problem = Self.evaluate(condition, on: body) {
+                return CheckResult(
+                    name: condition.source, passed: false, message: "\(problem) (sample \(index))",
+                    category: .bodyCondition)
+            }
+        }
+        return CheckResult(name: condition.source, passed: true)
+    }
+
+    /// `nil` when the condition holds; otherwise what was expected and found, naming the pointer.
+    static func evaluate(_ condition: BodyCondition, on body: JSONValue) -> String? {
+        let pointer = condition.pointer.isEmpty ? "(root)" : condition.pointer
+        let value = body.value(at: condition.pointer)
+        let shown = value.map(\.serializedText) ?? "nothing"
+        switch condition.op {
+        case .exists:
+            return value == nil ? "\(pointer): expected a value, found nothing" : nil
+        case .notExists:
+            return value == nil ? nil : "\(pointer): expected nothing, found \(shown)"
+        case .equal, .notEqual:
+            guard let operand = condition.operand else { return nil }
+            let equal = value == operand
+            if condition.op == .equal {
+                return equal ? nil : "\(pointer): expected \(operand.serializedText), found \(shown)"
+            }
+            return equal ? "\(pointer): expected anything but \(operand.serializedText), found it" : nil
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard case .number(let limitText)? = condition.operand, let limit = Double(limitText) else { return nil }
+            guard case .number(let text)? = value, let number = Double(text) else {
+                return "\(pointer): expected a number \(condition.op.rawValue) \(limitText), found \(shown)"
+            }
+            return compare(number, condition.op, limit)
+                ? nil : "\(pointer): expected \(condition.op.rawValue) \(limitText), found \(text)"
+        case .matches:
+            guard case .string(let pattern)? = condition.operand else { return nil }
+            guard case .string(let text)? = value else {
+                return "\(pointer): expected a string matching \(pattern), found \(shown)"
+            }
+            return matches(text, pattern) ? nil : "\(pointer): expected a match for \(pattern), found \(shown)"
+        case .length:
+            guard case .number(let limitText)? = condition.operand, let limit = Double(limitText),
+                let lengthOp = condition.lengthOperator
+            else { return nil }
+            let length: Int
+            switch value {
+            case .array(let items)?: length = items.count
+            case .object(let members)?: length = members.count
+            case .string(let text)?: length = text.count
+            default: return "\(pointer): expected an array, object or string, found \(shown)"
+            }
+            return compare(Double(length), lengthOp, limit)
+                ? nil : "\(pointer): expected length \(lengthOp.rawValue) \(limitText), found length \(length)"
+        }
+    }
+
+    static func compare(_ value: Double, _ op: BodyCondition.Operator, _ limit: Double) -> Bool {
+        switch op {
+        case .less: return value < limit
+        case .lessOrEqual: return value <= limit
+        case .greater: return value > limit
+        case .greaterOrEqual: return value >= limit
+        case .equal: return value == limit
+        case .notEqual: return value != limit
+        default: return false
+        }
+    }
+
+    static func matches(_ text: String, _ pattern: String) -> Bool {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    private func schemaCheck(_ schema: SchemaExpectation, _ bodies: [(Int, Data)]) -> (CheckResult, [SchemaChange]) {
+        let name = "schema \(schema.snapshot)"
+        let snapshotURL = resolve(schema.snapshot)
+        let snapshot: SchemaSnapshot
+        do {
+            snapshot = try SchemaSnapshot(decoding: try Data(contentsOf: snapshotURL), file: schema.snapshot)
+        } catch let error as JSONShapeError {
+            return (
+                CheckResult(
+                    name: name, passed: false, message: "the snapshot cannot be read: \(error)", category: .schemaDrift),
+                []
+            )
+        } catch {
+            return (
+                CheckResult(
+                    name: name, passed: false,
+                    message: "no snapshot at \(schema.snapshot); record one with `apiprobe record`",
+                    category: .schemaDrift),
+                []
+            )
+        }
+        var usage: UsageManifest?
+        let usagePath =
+            schema.usage
+            ?? (schema.snapshot.hasSuffix(".schema.json")
+                ? String(schema.snapshot.dropLast(".schema.json".count)) + ".usage.json" : nil)
+        if let usagePath, let data = try? Data(contentsOf: resolve(usagePath)) {
+            do {
+                usage = try UsageManifest(decoding: data, file: usagePath)
+            } catch {
+                return (
+                    CheckResult(
+                        name: name, passed: false, message: "the usage manifest cannot be read: \(error)",
+                        category: .schemaDrift),
+                    []
+                )
+            }
+        }
+        guard !bodies.isEmpty else {
+            return (
+                CheckResult(
+                    name: name, passed: false, message: "not checked: no response with an accepted status",
+                    category: .schemaDrift),
+                []
+            )
+        }
+        let threshold = ChangeSeverity(rawValue: schema.failOn)
+        var changes: [SchemaChange] = []
+        var seen: Set<String> = []
+        for (index, body) in bodies {
+            do {
+                let diff = try snapshot.conformance(of: body, usage: usage, file: "sample \(index)")
+                for change in diff.changes where seen.insert("\(change.path) \(change.kind)").inserted {
+                    changes.append(change)
+                }
+            } catch {
+                return (
+                    CheckResult(
+                        name: name, passed: false, message: "sample \(index) is not JSON: \(error)",
+                        category: .schemaDrift),
+                    changes
+                )
+            }
+        }
+        let failing = changes.filter { $0.severity >= threshold }
+        if let first = failing.first {
+            let more = failing.count > 1 ? " (and \(failing.count - 1) more)" : ""
+            return (
+                CheckResult(name: name, passed: false, message: "\(first)\(more)", category: .schemaDrift), changes
+            )
+        }
+        let note = changes.isEmpty ? nil : "\(changes.count) change(s) below \(schema.failOn)"
+        return (CheckResult(name: name, passed: true, message: note), changes)
+    }
+
+    private func resolve(_ path: String) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+    }
+}

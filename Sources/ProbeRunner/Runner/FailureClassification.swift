@@ -1,0 +1,60 @@
+import Foundation
+import HTTPFixtures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Transport errors as a person reads them: DNS, refused, timeout, TLS, connection.
+enum FailureClassification {
+    static func classify(_ error: any Error, timedOut: Bool, byDeadline: Bool, url: String, timeout: Duration)
+        -> ProbeFailure
+    {
+        if byDeadline {
+            return ProbeFailure(category: .timeout, message: "cut off by the run's deadline (\(url))")
+        }
+        if timedOut {
+            return ProbeFailure(category: .timeout, message: "no complete response within \(formatDuration(timeout))")
+        }
+        let code = (error as? URLError)?.code ?? URLError.Code(rawValue: (error as NSError).code)
+        let detail = (error as NSError).localizedDescription
+        switch code {
+        case .cannotFindHost, .dnsLookupFailed:
+            return ProbeFailure(category: .dns, message: "host not found (\(url)): \(detail)")
+        case .cannotConnectToHost:
+            return ProbeFailure(category: .refused, message: "connection refused (\(url))")
+        case .timedOut:
+            return ProbeFailure(category: .timeout, message: "no complete response within \(formatDuration(timeout))")
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired:
+            return ProbeFailure(category: .tls, message: "TLS failed (\(url)): \(detail)")
+        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .notConnectedToInternet,
+            .zeroByteResource, .cannotDecodeRawData, .cannotDecodeContentData, .resourceUnavailable:
+            return ProbeFailure(category: .connection, message: "connection lost mid-response (\(url)): \(detail)")
+        default:
+            return ProbeFailure(category: .connection, message: "\(detail) (\(url))")
+        }
+    }
+}
+
+/// URLs as reports show them: credentials in the query replaced by `REDACTED`.
+enum URLRedaction {
+    static func redact(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let items = components.queryItems, !items.isEmpty
+        else { return url.absoluteString }
+        let policy = RedactionPolicy.default
+        components.queryItems = items.map { item in
+            let lower = item.name.lowercased()
+            let sensitive =
+                policy.queryParameters.contains(lower) || policy.sensitiveWords.contains { lower.contains($0) }
+            return sensitive ? URLQueryItem(name: item.name, value: policy.marker) : item
+        }
+        if components.user != nil || components.password != nil {
+            components.user = nil
+            components.password = nil
+        }
+        return components.url?.absoluteString ?? url.absoluteString
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import HTTPFixtures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What one HTTP attempt gave: a response and its body, or a transport error; with its timing.
+struct Attempt: Sendable {
+    var response: HTTPURLResponse?
+    var body: Data
+    var error: (any Error)?
+    /// Cancelled by the per-request timeout or the round's deadline.
+    var timedOut: Bool
+    var cutByDeadline: Bool
+    var latency: Duration
+    var timeToFirstByte: Duration?
+    var redirectedTo: URL?
+}
+
+/// Sends requests on one ephemeral session (no cache, no cookies) through a delegate, so the time to the
+/// response head is seen, redirects are followed and noted, and a whole-request timeout can cut a body
+/// that trickles in.
+final class HTTPLoader: @unchecked Sendable {
+    private let session: URLSession
+    private let delegate: LoaderDelegate
+
+    init(maximumConnectionsPerHost: Int) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
+        configuration.timeoutIntervalForResource = 7 * 24 * 3_600
+        delegate = LoaderDelegate()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    /// Ends the session once its tasks are done (breaks the session–delegate cycle).
+    func close() { session.finishTasksAndInvalidate() }
+
+    /// One attempt: cut after `timeout`, or at `deadline` when that comes first.
+    func send(_ request: URLRequest, timeout: Duration, deadline: ContinuousClock.Instant) async -> Attempt {
+        let clock = ContinuousClock()
+        var request = request
+        let now = clock.now
+        let limit = min(timeout, deadline - now)
+        let cutByDeadline = deadline - now < timeout
+        // The watchdog below cuts the request exactly; URLSession's own (idle) timeout is only a backstop,
+        // in whole seconds above the limit: swift-corelibs-foundation truncates it to whole seconds, so
+        // 0.6 s would become an immediate timeout.
+        request.timeoutInterval = (limit.timeInterval + 1).rounded(.up)
+        let task = session.dataTask(with: request)
+        return await withCheckedContinuation { continuation in
+            let state = TaskState(start: clock.now, continuation: continuation)
+            delegate.register(task.taskIdentifier, state)
+            task.resume()
+            let identifier = task.taskIdentifier
+            let watchdog = DispatchWorkItem { [weak task, weak delegate] in
+                if delegate?.markTimedOut(identifier, byDeadline: cutByDeadline) == true { task?.cancel() }
+            }
+            delegate.setWatchdog(identifier, watchdog)
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval, execute: watchdog)
+        }
+    }
+}
+
+/// One task's progress, filled in by the delegate.
+final class TaskState: @unchecked Sendable {
+    let start: ContinuousClock.Instant
+    var firstByte: ContinuousClock.Instant?
+    var response: HTTPURLResponse?
+    var body = Data()
+    var redirectedTo: URL?
+    var timedOut = false
+    var cutByDeadline = false
+    var watchdog: DispatchWorkItem?
+    var continuation: CheckedContinuation<Attempt, Never>?
+
+    init(start: ContinuousClock.Instant, continuation: CheckedContinuation<Attempt, Never>) {
+        self.start = start
+        self.continuation = continuation
+    }
+}
+
+final class LoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var states: [Int: TaskState] = [:]
+
+    func register(_ identifier: Int, _ state: TaskState) {
+        lock.withLock { states[identifier] = state }
+    }
+
+    /// The timer that cuts the task; cancelled when the task ends first.
+    func setWatchdog(_ identifier: Int, _ watchdog: DispatchWorkItem) {
+        let finished: Bool = lock.withLock {
+            guard let state = states[identifier] else { return true }
+            state.watchdog = watchdog
+            return false
+        }
+        if finished { watchdog.cancel() }
+    }
+
+    private func state(_ identifier: Int) -> TaskState? { lock.withLock { states[identifier] } }
+
+    /// Marks a task as cut by a timeout; `false` when it already finished.
+    func markTimedOut(_ identifier: Int, byDeadline: Bool) -> Bool {
+        lock.withLock {
+            guard let state = states[identifier] else { return false }
+            state.timedOut = true
+            state.cutByDeadline = byDeadline
+            return true
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let state = state(dataTask.taskIdentifier) {
+            lock.withLock {
+                state.firstByte = ContinuousClock.now
+                state.response = response as? HTTPURLResponse
+            }
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let state = state(dataTask.taskIdentifier) else { return }
+        lock.withLock { state.body.append(data) }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        if let state = state(task.taskIdentifier) {
+            lock.withLock { state.redirectedTo = request.url }
+        }
+        completionHandler(request)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let end = ContinuousClock.now
+        let finished: (TaskState, CheckedContinuation<Attempt, Never>, DispatchWorkItem?)? = lock.withLock {
+            guard let state = states.removeValue(forKey: task.taskIdentifier), let continuation = state.continuation
+            else { return nil }
+            state.continuation = nil
+            return (state, continuation, state.watchdog)
+        }
+        guard let (state, continuation, watchdog) = finished else { return }
+        watchdog?.cancel()
+        let response = (task.response as? HTTPURLResponse) ?? state.response
+        let timedOut = state.timedOut || (error as? URLError)?.code == .timedOut
+        let attempt = Attempt(
+            response: error == nil ? response : nil,
+            body: error == nil ? state.body : Data(),
+            error: error,
+            timedOut: error != nil && timedOut,
+            cutByDeadline: error != nil && state.cutByDeadline,
+            latency: end - state.start,
+            timeToFirstByte: state.firstByte.map { $0 - state.start },
+            redirectedTo: state.redirectedTo
+        )
+        continuation.resume(returning: attempt)
+    }
+}

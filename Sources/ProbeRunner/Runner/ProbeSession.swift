@@ -1,0 +1,97 @@
+import Foundation
+import HTTPFixtures
+
+/// Where one `--report KIND[=PATH]` goes: a file, or standard output when `path` is `nil`.
+public struct ReportDestination: Sendable, Hashable, CustomStringConvertible {
+    public var kind: ReportKind
+    public var path: String?
+
+    public init(kind: ReportKind, path: String? = nil) {
+        self.kind = kind
+        self.path = path
+    }
+
+    /// `json`, `json=out/report.json`; `nil` for an unknown kind or an empty path.
+    public init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let kind = ReportKind(rawValue: String(parts[0]).lowercased()) else { return nil }
+        if parts.count == 2 {
+            guard !parts[1].isEmpty else { return nil }
+            self.init(kind: kind, path: String(parts[1]))
+        } else {
+            self.init(kind: kind)
+        }
+    }
+
+    public var description: String { path.map { "\(kind)=\($0)" } ?? kind.rawValue }
+}
+
+/// Rounds of probes as `apiprobe run` makes them: consecutive failures carried between rounds, history
+/// read and appended, regressions found, metrics pushed. The command line only parses and prints.
+public struct ProbeSession: Sendable {
+    public var runner: ProbeRunner
+    public var only: [String]
+    public var history: HistoryFile?
+    public var pushGateway: PushgatewayClient?
+    /// Consecutive failed rounds per endpoint, carried into the next round.
+    public private(set) var consecutiveFailures: [String: Int] = [:]
+    private var historyLoaded = false
+
+    public init(
+        runner: ProbeRunner, only: [String] = [], history: HistoryFile? = nil, pushGateway: PushgatewayClient? = nil
+    ) {
+        self.runner = runner
+        self.only = only
+        self.history = history
+        self.pushGateway = pushGateway
+    }
+
+    /// What a round gave: the result, and problems that did not stop it (a failed push).
+    public struct Round: Sendable {
+        public var result: ProbeRunResult
+        public var warnings: [String]
+    }
+
+    /// One round. Reads the history the first time (consecutive failures, the regression baseline),
+    /// appends this round to it, pushes metrics.
+    ///
+    /// - Throws: the history file's errors (reading or appending).
+    public mutating func round() async throws -> Round {
+        var records: [HistoryRecord] = []
+        if let history {
+            records = try history.records(last: max(1, runner.config.regression.window))
+            if !historyLoaded {
+                consecutiveFailures.merge(RegressionDetector.consecutiveFailures(in: records)) { current, _ in current }
+                historyLoaded = true
+            }
+        }
+        var result = await runner.run(only: only, previousFailures: consecutiveFailures)
+        if history != nil {
+            result.regressions = RegressionDetector.regressions(
+                in: result, history: records, policy: runner.config.regression)
+        }
+        for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
+        if let history { try history.append(result) }
+        var warnings: [String] = []
+        if let pushGateway {
+            do {
+                try await pushGateway.push(Report.render(result, as: .prometheus))
+            } catch {
+                warnings.append("could not push to the Pushgateway at \(pushGateway.url.absoluteString): \(error)")
+            }
+        }
+        return Round(result: result, warnings: warnings)
+    }
+
+    /// `interval` ± 10%, so many probes started together drift apart.
+    public static func jittered(_ interval: Duration) -> Duration {
+        interval * Double.random(in: 0.9...1.1)
+    }
+}
+
+extension ProbeConfig {
+    /// A duration as the config writes it (`300ms`, `1.5s`, `2m`, `1h`); `nil` when it is not one.
+    public static func parseDuration(_ text: String) -> Duration? {
+        ConfigReader.parseDuration(text)
+    }
+}

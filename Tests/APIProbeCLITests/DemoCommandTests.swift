@@ -1,0 +1,120 @@
+import APIProbeTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `apiprobe demo` and `apiprobe demo --serve`, run as the built binary.
+@Suite(.timeLimit(.minutes(2)))
+struct DemoCommandTests {
+    @Test func theDemoCatchesTheDriftExitsZeroAndLeavesItsFilesWhereItSays() async throws {
+        let temporary = try CommandLineRunner.makeTemporaryDirectory("demo-command")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let result = try await RecordCommandTests.run(["demo"], environment: ["TMPDIR": temporary.path], in: temporary)
+
+        #expect(result.status == 0, "\(result)")
+        let output = result.standardOutput
+        #expect(output.contains("== 2. Record fixtures and snapshots"), "\(result)")
+        #expect(output.contains("ok      Snapshots/recipes/search.schema.json (2 samples)"), "\(result)")
+        #expect(output.contains("breaking /recipes/*/social_rank removed: was number"), "\(result)")
+        #expect(output.contains("Drift caught by the probe: yes; by the snapshot check: yes"), "\(result)")
+        #expect(output.contains("the drift was caught, as designed."), "\(result)")
+        #expect(!output.contains("\u{1B}["), "NO_COLOR is set: no escape codes")
+
+        let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("The demo's files are in ") })
+        let folder = URL(fileURLWithPath: String(line.dropFirst("The demo's files are in ".count)))
+        #expect(folder.standardizedFileURL.path.hasPrefix(temporary.standardizedFileURL.path))
+        for file in [
+            "apiprobe.yml", "Stubs/recipes/search.json", "Stubs/recipes/search.empty.json", "Stubs/recipes/get.json",
+            "Snapshots/recipes/search.schema.json", "Snapshots/recipes/get.schema.json",
+        ] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
+        }
+        #expect(
+            output.contains("apiprobe snapshot check --stubs \(folder.path)/Stubs --snapshots \(folder.path)/Snapshots")
+        )
+
+        // The command it suggests works on the files it left: the drifted fixtures break the snapshots.
+        let check = try await RecordCommandTests.run(
+            ["snapshot", "check", "--stubs", folder.path + "/Stubs", "--snapshots", folder.path + "/Snapshots"],
+            in: temporary)
+        #expect(check.status == 1, "\(check)")
+        #expect(check.standardOutput.contains("breaking"), "\(check)")
+    }
+
+    @Test func noKeepRemovesTheDemoFolder() async throws {
+        let temporary = try CommandLineRunner.makeTemporaryDirectory("demo-command")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let result = try await RecordCommandTests.run(
+            ["demo", "--no-keep"], environment: ["TMPDIR": temporary.path], in: temporary)
+        #expect(result.status == 0, "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        #expect(result.standardOutput.contains("is removed (--no-keep)"), "\(result)")
+        #expect(result.standardOutput.contains("the drift was caught, as designed."), "\(result)")
+    }
+
+    @Test func serveAnswersOnItsPrintedPortAndExitsZeroOnSIGTERM() async throws {
+        let process = Process()
+        process.executableURL = CommandLineRunner.executable
+        process.arguments = ["demo", "--serve", "--drifted"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The first line names the URL: "Recipes API on http://127.0.0.1:<port> (drifted variant)". The pipe is
+        // read on a thread of its own, so no thread of the concurrency pool waits on it.
+        let printed = PrintedText()
+        let reader = Thread {
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                printed.append(chunk)
+            }
+            printed.finish()
+        }
+        reader.start()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !printed.text.contains("Stop with Ctrl-C."), !printed.isFinished, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let text = printed.text
+        let match = try #require(text.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)/), "\(text)")
+        let port = String(match.1)
+        #expect(text.contains("RECIPES_PORT=\(port) swift run apiprobe run"), "\(text)")
+
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/get?rId=35382"))
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"cook_time_minutes\""), "the drifted variant")
+
+        kill(process.processIdentifier, SIGTERM)
+        let stopDeadline = ContinuousClock.now + .seconds(20)
+        while process.isRunning, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        while !printed.isFinished, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(printed.text.contains("Stopped (SIGTERM)."), "\(printed.text)")
+    }
+}
+
+/// Text a child process printed, appended by a reader thread.
+private final class PrintedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private var finished = false
+
+    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+    func finish() { lock.withLock { finished = true } }
+    var isFinished: Bool { lock.withLock { finished } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}

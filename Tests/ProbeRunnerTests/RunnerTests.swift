@@ -1,0 +1,295 @@
+import Foundation
+import HTTPFixtures
+import JSONShape
+import RecipesServer
+import Testing
+
+@testable import ProbeRunner
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// End-to-end runner tests on loopback: the real recipes server in-process, and a misbehaving raw server.
+@Suite("Probe runner", .serialized, .timeLimit(.minutes(2)))
+struct RunnerTests {
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("probe-runner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func config(_ base: URL, _ endpoints: [EndpointConfig], deadline: Duration = .seconds(30)) -> ProbeConfig {
+        ProbeConfig(api: "recipes", baseURL: base, endpoints: endpoints, concurrency: 4, deadline: deadline)
+    }
+
+    /// A snapshot inferred from the normal server's search response, written to `directory`.
+    func writeSnapshot(from server: RecipesServer, into directory: URL) async throws -> String {
+        let url = server.baseURL.appendingPathComponent("api/search")
+        var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        components.queryItems = [URLQueryItem(name: "q", value: "chicken")]
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, _) = try await session.data(from: try #require(components.url))
+        let snapshot = SchemaSnapshot(shape: try Shape.infer(from: data), sampleCount: 1)
+        let path = "Snapshots/recipes/search.schema.json"
+        try AtomicFile.write(snapshot.encoded(), to: directory.appendingPathComponent(path))
+        return path
+    }
+
+    @Test func passingExpectationsOfEveryKindHold() async throws {
+        let server = try await RecipesServer.start()
+        defer { Task { await server.stop() } }
+        let directory = try temporaryDirectory()
+        let snapshot = try await writeSnapshot(from: server, into: directory)
+        let endpoint = EndpointConfig(
+            name: "search", path: "/api/search", query: [QueryItem(name: "q", value: "chicken")],
+            samples: 4, timeout: .seconds(5),
+            expectations: Expectations(
+                status: StatusExpectation(ranges: [200...200]),
+                headers: [
+                    HeaderExpectation(name: "content-type", rule: .matches("^application/json")),
+                    HeaderExpectation(name: "Content-Length", rule: .exists),
+                ],
+                body: [
+                    try BodyConditionParser.parse("/count > 0"),
+                    try BodyConditionParser.parse("/recipes length >= 1"),
+                    try BodyConditionParser.parse("/recipes/0/title exists"),
+                    try BodyConditionParser.parse("/recipes/0/recipe_id matches ^[0-9]+$"),
+                    try BodyConditionParser.parse("/missing not-exists"),
+                ],
+                schema: SchemaExpectation(snapshot: snapshot),
+                latency: [LatencyBudget(percentile: 95, limit: .seconds(5))]
+            ))
+        let result = await ProbeRunner(config: config(server.baseURL, [endpoint]), directory: directory).run()
+        let search = try #require(result.endpoints.first)
+        #expect(result.passed, "\(search.checks.filter { !$0.passed })")
+        #expect(search.samples.count == 4)
+        #expect(search.statusCodes == [200: 4])
+        #expect(search.latency?.count == 4)
+        #expect(search.samples.allSatisfy { $0.bytes > 100 && $0.latency > .zero })
+        #expect(search.checks.map(\.name).contains("schema \(snapshot)"))
+        let expectedChecks = 11  // reachable, status, 2 headers, 5 conditions, schema, latency
+        #expect(search.checks.count == expectedChecks)
+        #expect(search.consecutiveFailures == 0)
+        #expect(!search.isDown)
+    }
+
+    @Test func failingExpectationsAreClassified() async throws {
+        let server = try await RecipesServer.start(.init(latency: .fixed(.milliseconds(30))))
+        defer { Task { await server.stop() } }
+        let endpoint = EndpointConfig(
+            name: "search", path: "/api/search", query: [QueryItem(name: "q", value: "chicken")], samples: 2,
+            expectations: Expectations(
+                headers: [HeaderExpectation(name: "Content-Type", rule: .equals("text/plain"))],
+                body: [
+                    try BodyConditionParser.parse("/count > 1000"),
+                    try BodyConditionParser.parse(#"/recipes/0/publisher == "Nobody""#),
+                ],
+                latency: [LatencyBudget(percentile: 50, limit: .milliseconds(1))]
+            ))
+        let status = EndpointConfig(
+            name: "status", path: "/api/get", query: [QueryItem(name: "rId", value: "1")],
+            expectations: Expectations(status: StatusExpectation(ranges: [200...200])))
+        let result = await ProbeRunner(
+            config: config(server.baseURL, [endpoint, status]), directory: URL(fileURLWithPath: "/")
+        )
+        .run()
+        #expect(!result.passed)
+        let search = try #require(result.endpoints.first)
+        let failed = Dictionary(uniqueKeysWithValues: search.checks.filter { !$0.passed }.map { ($0.name, $0) })
+        #expect(failed["header Content-Type: text/plain"]?.category == .header)
+        #expect(failed["/count > 1000"]?.category == .bodyCondition)
+        #expect(failed["/count > 1000"]?.message?.contains("/count: expected > 1000, found 30") == true)
+        #expect(failed[#"/recipes/0/publisher == "Nobody""#]?.message?.contains(#"expected "Nobody""#) == true)
+        let latency = try #require(failed["latency p50 < 1ms"])
+        #expect(latency.category == .latencyBudget)
+        #expect(latency.message?.hasPrefix("p50 was ") == true)
+        #expect((search.latency?.p50 ?? 0) >= 30)
+        let get = try #require(result.endpoints.last)
+        #expect(get.failureCategory == .httpStatus)
+        #expect(get.statusCodes == [404: 1])
+        #expect(get.consecutiveFailures == 1)
+    }
+
+    @Test func aServerThatIsDownIsRefused() async throws {
+        let server = try await RecipesServer.start()
+        let base = server.baseURL
+        await server.stop()
+        var config = config(base, [EndpointConfig(name: "health", path: "/api/health", samples: 2)])
+        config.downAfter = 2
+        let runner = ProbeRunner(config: config, directory: URL(fileURLWithPath: "/"))
+        let first = try #require(await runner.run().endpoints.first)
+        #expect(first.failureCategory == .refused)
+        #expect(first.errors == 2)
+        #expect(first.consecutiveFailures == 1)
+        #expect(!first.isDown)
+        let second = try #require(await runner.run(previousFailures: ["health": 1]).endpoints.first)
+        #expect(second.consecutiveFailures == 2)
+        #expect(second.isDown)
+    }
+
+    @Test func aSlowServerTimesOut() async throws {
+        let server = try await RecipesServer.start(.init(latency: .fixed(.seconds(3))))
+        defer { Task { await server.stop() } }
+        let endpoint = EndpointConfig(name: "health", path: "/api/search?q=a", timeout: .milliseconds(300))
+        let started = ContinuousClock.now
+        let result = await ProbeRunner(config: config(server.baseURL, [endpoint]), directory: URL(fileURLWithPath: "/"))
+            .run()
+        let health = try #require(result.endpoints.first)
+        #expect(health.failureCategory == .timeout)
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(2))
+        #expect(elapsed >= .milliseconds(290))
+        #expect(health.samples.first.map { $0.latency >= .milliseconds(290) } == true)
+    }
+
+    @Test func aDroppedConnectionIsRetriedAndClassified() async throws {
+        let raw = try RawHTTPServer { _ in .dropMidBody }
+        defer { raw.stop() }
+        let endpoint = EndpointConfig(name: "drop", path: "/drop", timeout: .seconds(5), retries: 2)
+        let result = await ProbeRunner(config: config(raw.baseURL, [endpoint]), directory: URL(fileURLWithPath: "/"))
+            .run()
+        let drop = try #require(result.endpoints.first)
+        #expect(drop.failureCategory == .connection)
+        #expect(drop.samples.first?.retries == 2)
+        #expect(drop.retries == 2)
+        #expect(raw.requestCount == 3)
+    }
+
+    @Test func aTricklingBodyIsCutByTheTimeoutAndTheDeadline() async throws {
+        let raw = try RawHTTPServer { _ in .trickle(bytes: 40, interval: .milliseconds(50)) }
+        defer { raw.stop() }
+        let slow = EndpointConfig(name: "slow", path: "/slow", timeout: .milliseconds(400))
+        let result = await ProbeRunner(config: config(raw.baseURL, [slow]), directory: URL(fileURLWithPath: "/")).run()
+        let sample = try #require(result.endpoints.first?.samples.first)
+        #expect(sample.failure?.category == .timeout)
+        #expect(sample.latency < .seconds(1))
+        #expect(sample.latency >= .milliseconds(390))
+        #expect(!result.hitDeadline)
+
+        let long = EndpointConfig(name: "long", path: "/long", samples: 3, timeout: .seconds(10))
+        let started = ContinuousClock.now
+        let cut = await ProbeRunner(
+            config: config(raw.baseURL, [long], deadline: .milliseconds(600)), directory: URL(fileURLWithPath: "/")
+        ).run()
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(cut.hitDeadline, "\(cut.endpoints.first?.samples.map { $0.failure?.message ?? "" } ?? [])")
+        #expect(cut.endpoints.first?.samples.count == 3)
+        #expect(cut.endpoints.first?.samples.allSatisfy { $0.failure?.category == .timeout } == true)
+    }
+
+    @Test func serviceUnavailableWithRetryAfterIsRateLimitedNotAnOutage() async throws {
+        let server = try await RecipesServer.start(.init(failureRate: 1.0, retryAfterSeconds: 0))
+        defer { Task { await server.stop() } }
+        var config = config(server.baseURL, [EndpointConfig(name: "health", path: "/api/search?q=a", samples: 2)])
+        config.downAfter = 1
+        let result = await ProbeRunner(config: config, directory: URL(fileURLWithPath: "/"))
+            .run(previousFailures: ["health": 0])
+        let health = try #require(result.endpoints.first)
+        #expect(!health.passed)
+        #expect(health.failureCategory == .rateLimited)
+        #expect(health.rateLimited == 2)
+        #expect(health.statusCodes == [503: 2])
+        #expect(health.consecutiveFailures == 0)
+        #expect(!health.isDown)
+    }
+
+    @Test func schemaDriftIsCaughtAndAMissingSnapshotFails() async throws {
+        let server = try await RecipesServer.start()
+        defer { Task { await server.stop() } }
+        let directory = try temporaryDirectory()
+        let snapshot = try await writeSnapshot(from: server, into: directory)
+        server.setDrifted(true)
+        let endpoints = [
+            EndpointConfig(
+                name: "search", path: "/api/search?q=chicken",
+                expectations: Expectations(schema: SchemaExpectation(snapshot: snapshot))),
+            EndpointConfig(
+                name: "nosnap", path: "/api/search?q=chicken",
+                expectations: Expectations(schema: SchemaExpectation(snapshot: "Snapshots/recipes/none.schema.json"))),
+        ]
+        let result = await ProbeRunner(config: config(server.baseURL, endpoints), directory: directory).run()
+        let search = try #require(result.endpoints.first)
+        #expect(search.failureCategory == .schemaDrift)
+        #expect(search.schemaChanges.contains { $0.path.contains("social_rank") && $0.severity == .breaking })
+        let missing = try #require(result.endpoints.last?.checks.last)
+        #expect(!missing.passed)
+        #expect(missing.message?.contains("no snapshot at Snapshots/recipes/none.schema.json") == true)
+    }
+
+    @Test func thePerHostRateLimitSpacesRequests() async throws {
+        let raw = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { raw.stop() }
+        var config = config(raw.baseURL, (0..<3).map { EndpointConfig(name: "e\($0)", path: "/e\($0)", samples: 2) })
+        config.requestsPerSecondPerHost = 10
+        let result = await ProbeRunner(config: config, directory: URL(fileURLWithPath: "/")).run()
+        #expect(result.passed)
+        let times = raw.requestTimes.sorted()
+        #expect(times.count == 6)
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        // Send slots are 100 ms apart; arrival times add connection set-up jitter of a few ms.
+        #expect(gaps.allSatisfy { $0 >= .milliseconds(50) }, "\(gaps)")
+        #expect(try #require(times.last) - times[0] >= .milliseconds(480), "\(gaps)")
+    }
+
+    @Test func redirectsAreFollowedAndCredentialsRedacted() async throws {
+        let raw = try RawHTTPServer { path in
+            path.hasPrefix("/old")
+                ? .redirect(location: "/new?token=abc") : .respond(status: 200, headers: [:], body: "{}")
+        }
+        defer { raw.stop() }
+        let endpoint = EndpointConfig(name: "moved", path: "/old?api_key=s3cret&q=1")
+        let result = await ProbeRunner(config: config(raw.baseURL, [endpoint]), directory: URL(fileURLWithPath: "/"))
+            .run()
+        let moved = try #require(result.endpoints.first)
+        #expect(moved.passed)
+        #expect(moved.url.contains("api_key=REDACTED"))
+        #expect(!moved.url.contains("s3cret"))
+        #expect(moved.redirects == 1)
+        #expect(moved.samples.first?.redirectedTo?.contains("/new?token=REDACTED") == true)
+    }
+
+    @Test func onlyRunsTheNamedEndpoints() async throws {
+        let raw = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { raw.stop() }
+        let endpoints = ["a", "b", "c"].map { EndpointConfig(name: $0, path: "/\($0)") }
+        let result = await ProbeRunner(config: config(raw.baseURL, endpoints), directory: URL(fileURLWithPath: "/"))
+            .run(only: ["b"])
+        #expect(result.endpoints.map(\.name) == ["b"])
+        #expect(raw.requestPaths == ["/b"])
+    }
+}
+
+@Suite("Runner statistics and conditions")
+struct RunnerStatisticsTests {
+    @Test func percentilesAreExactOnKnownSamples() throws {
+        let stats = try #require(LatencyStats(milliseconds: [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]))
+        #expect(stats.min == 10)
+        #expect(stats.max == 100)
+        #expect(stats.mean == 55)
+        #expect(stats.p50 == 55)
+        #expect(abs(stats.p90 - 91) < 1e-9)
+        #expect(abs(stats.p95 - 95.5) < 1e-9)
+        #expect(abs(stats.p99 - 99.1) < 1e-9)
+        let one = try #require(LatencyStats(milliseconds: [7]))
+        #expect(one.p50 == 7 && one.p99 == 7)
+        #expect(LatencyStats(milliseconds: []) == nil)
+    }
+
+    @Test func bodyConditionsReportPointerExpectedAndFound() throws {
+        let body = try JSONValue(parsing: Data(#"{"count": 3, "items": [1, 2], "name": "abc"}"#.utf8))
+        func check(_ text: String) throws -> String? {
+            ExpectationEvaluator.evaluate(try BodyConditionParser.parse(text), on: body)
+        }
+        #expect(try check("/count > 2") == nil)
+        #expect(try check("/count <= 2") == "/count: expected <= 2, found 3")
+        #expect(try check("/items length == 2") == nil)
+        #expect(try check("/items length > 5") == "/items: expected length > 5, found length 2")
+        #expect(try check("/name matches ^a") == nil)
+        #expect(try check("/name == abc") == nil)
+        #expect(try check("/name != \"abc\"") != nil)
+        #expect(try check("/gone exists") == "/gone: expected a value, found nothing")
+        #expect(try check("/count not-exists") == "/count: expected nothing, found 3")
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 (system-picked port) that misbehaves on purpose: it drops the
+/// connection mid-body or trickles the body, which a well-behaved framework server will not do.
+/// One thread, one connection at a time; it records when each request arrived.
+final class RawHTTPServer: @unchecked Sendable {
+    enum Behaviour: Sendable {
+        /// A complete response.
+        case respond(status: Int, headers: [String: String], body: String)
+        /// Promises `Content-Length: 1000`, sends 10 bytes, closes.
+        case dropMidBody
+        /// Closes the connection as soon as the request is read, without a byte.
+        case closeWithoutResponse
+        /// Sends `bytes` body bytes one at a time, `interval` apart.
+        case trickle(bytes: Int, interval: Duration)
+        /// `302` to `location`.
+        case redirect(location: String)
+    }
+
+    let port: Int
+    private let socket: Int32
+    private let lock = NSLock()
+    private var arrivals: [ContinuousClock.Instant] = []
+    private var paths: [String] = []
+    private var behaviourFor: @Sendable (String) -> Behaviour
+    private var thread: Thread?
+
+    var requestTimes: [ContinuousClock.Instant] { lock.withLock { arrivals } }
+    var requestPaths: [String] { lock.withLock { paths } }
+    var requestCount: Int { lock.withLock { arrivals.count } }
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    init(_ behaviour: @escaping @Sendable (String) -> Behaviour) throws {
+        behaviourFor = behaviour
+        #if canImport(Darwin)
+        let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        socket = fd
+        let thread = Thread { [self] in self.acceptLoop() }
+        self.thread = thread
+        thread.start()
+    }
+
+    func stop() {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(socket, nil, nil)
+            guard client >= 0 else { return }
+            var noSigPipe: Int32 = 1
+            #if canImport(Darwin)
+            setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
+            #else
+            _ = noSigPipe
+            #endif
+            let connection = client
+            Thread.detachNewThread { [self] in self.serve(connection) }
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        while let path = readRequest(client) {
+            lock.withLock {
+                arrivals.append(ContinuousClock.now)
+                paths.append(path)
+            }
+            switch behaviourFor(path) {
+            case .respond(let status, let headers, let body):
+                var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.utf8.count)\r\n"
+                for (name, value) in headers { head += "\(name): \(value)\r\n" }
+                guard send(client, head + "\r\n" + body) else { return }
+            case .dropMidBody:
+                _ = send(client, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+                _ = send(client, "{\"recipes\"")
+                return
+            case .closeWithoutResponse:
+                return
+            case .trickle(let bytes, let interval):
+                guard send(client, "HTTP/1.1 200 OK\r\nContent-Length: \(bytes)\r\n\r\n") else { return }
+                for _ in 0..<bytes {
+                    Thread.sleep(
+                        forTimeInterval: Double(interval.components.attoseconds) / 1e18
+                            + Double(interval.components.seconds))
+                    guard send(client, "x") else { return }
+                }
+            case .redirect(let location):
+                guard send(client, "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n")
+                else { return }
+            }
+        }
+    }
+
+    /// Reads one request head; returns its path, or `nil` at end of stream.
+    private func readRequest(_ client: Int32) -> String? {
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = recv(client, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            data.append(contentsOf: buffer[0..<count])
+            if let text = String(bytes: data, encoding: .utf8), text.contains("\r\n\r\n") {
+                let requestLine = text.prefix { $0 != "\r" }.split(separator: " ")
+                return requestLine.count > 1 ? String(requestLine[1]) : "/"
+            }
+            if data.count > 65_536 { return nil }
+        }
+    }
+
+    private func send(_ client: Int32, _ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Darwin)
+            let sent = bytes[offset...].withUnsafeBytes { Darwin.send(client, $0.baseAddress, $0.count, 0) }
+            #else
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            #endif
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+}
