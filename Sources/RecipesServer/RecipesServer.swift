@@ -34,6 +34,8 @@ public final class RecipesServer: Sendable {
         public var apiKey: String?
         /// The seed of the latency and failure draws; the same seed gives the same sequence.
         public var seed: UInt64
+        /// The port on `127.0.0.1`; `0` (the default) lets the system pick a free one.
+        public var port: Int
 
         public init(
             latency: Latency = .none,
@@ -41,7 +43,8 @@ public final class RecipesServer: Sendable {
             retryAfterSeconds: Int = 1,
             isDrifted: Bool = false,
             apiKey: String? = nil,
-            seed: UInt64 = 42
+            seed: UInt64 = 42,
+            port: Int = 0
         ) {
             self.latency = latency
             self.failureRate = failureRate
@@ -49,6 +52,7 @@ public final class RecipesServer: Sendable {
             self.isDrifted = isDrifted
             self.apiKey = apiKey
             self.seed = seed
+            self.port = port
         }
     }
 
@@ -75,7 +79,8 @@ public final class RecipesServer: Sendable {
         self.task = task
     }
 
-    /// Starts a server on `127.0.0.1` on a port the system picks, and returns once it accepts connections.
+    /// Starts a server on `127.0.0.1` (on a port the system picks, unless the configuration names one), and
+    /// returns once it accepts connections.
     ///
     /// - Throws: ``RecipesServerError`` when the server cannot bind.
     public static func start(_ configuration: Configuration = Configuration()) async throws -> RecipesServer {
@@ -89,7 +94,8 @@ public final class RecipesServer: Sendable {
         let (ports, portsContinuation) = AsyncStream.makeStream(of: Int?.self)
         let application = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "RecipesServer"),
+            configuration: .init(
+                address: .hostname("127.0.0.1", port: configuration.port), serverName: "RecipesServer"),
             onServerRunning: { channel in
                 portsContinuation.yield(channel.localAddress?.port)
                 portsContinuation.finish()

@@ -41,6 +41,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "With --serve: the share of requests (0 to 1) answered 503 with Retry-After.")
     var failureRate: Double = 0
 
+    @Option(name: .long, help: "With --serve: the port on 127.0.0.1 (default: one the system picks).")
+    var port: Int?
+
     @Flag(inversion: .prefixedNo, help: "Keep the demo's folder afterwards (the default) and print its path.")
     var keep = true
 
@@ -51,8 +54,11 @@ struct DemoCommand: AsyncParsableCommand {
         if let latency, Self.parseDuration(latency) == nil {
             throw ValidationError("--latency: expected a duration such as 50ms or 1.5s, found \"\(latency)\"")
         }
-        if !serve, drifted || latency != nil || failureRate > 0 {
-            throw ValidationError("--drifted, --latency and --failure-rate go with --serve")
+        if let port, !(1...65_535).contains(port) {
+            throw ValidationError("--port: expected a port from 1 to 65535, found \(port)")
+        }
+        if !serve, drifted || latency != nil || failureRate > 0 || port != nil {
+            throw ValidationError("--drifted, --latency, --failure-rate and --port go with --serve")
         }
     }
 
@@ -70,7 +76,7 @@ struct DemoCommand: AsyncParsableCommand {
     // MARK: --serve
 
     private func runServer() async throws {
-        var configuration = RecipesServer.Configuration(failureRate: failureRate, isDrifted: drifted)
+        var configuration = RecipesServer.Configuration(failureRate: failureRate, isDrifted: drifted, port: port ?? 0)
         if let latency, let delay = Self.parseDuration(latency) { configuration.latency = .fixed(delay) }
         let server = try await RecipesServer.start(configuration)
         let out = Terminal.standardOutput
