@@ -207,11 +207,15 @@ struct RecipesServerKnobTests {
     @Test func uniformLatencyStaysInItsRange() async throws {
         try await RecipesServer.with(.init(latency: .uniform(.milliseconds(40) ... .milliseconds(80)))) { server in
             let clock = ContinuousClock()
+            var fastest = Duration.seconds(60)
             for _ in 0..<5 {
                 let elapsed = try await clock.measure { _ = try await server.get("/api/get?rId=35382") }
                 #expect(elapsed >= .milliseconds(40))
-                #expect(elapsed < .milliseconds(400))
+                fastest = min(fastest, elapsed)
             }
+            // The upper end is judged on the fastest of five: on a loaded machine one response can be late
+            // for reasons of its own, but a delay drawn above the range delays them all.
+            #expect(fastest < .milliseconds(400))
         }
     }
 
