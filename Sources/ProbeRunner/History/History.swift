@@ -1,21 +1,163 @@
 public import Foundation
+import HTTPFixtures
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The history file of `--history FILE`: one JSON line a run, appended and flushed, never rewriting
 /// earlier lines.
+///
+/// ```swift
+/// let history = HistoryFile(url: URL(fileURLWithPath: ".apiprobe/history.jsonl"))
+/// let earlier = try history.records(last: config.regression.window)
+/// result.regressions = RegressionDetector.regressions(in: result, history: earlier, policy: config.regression)
+/// try history.append(result)
+/// ```
+///
+/// A line:
+/// ```json
+/// {"endpoints":{"search":{"p95":15.2,"passed":true}},"passed":true,"startedAt":"2026-11-22T18:00:00Z","version":1}
+/// ```
+///
+/// Each line is appended with one `write` to a file opened `O_APPEND`, under an exclusive `flock`, then
+/// `fsync`ed: concurrent runs never interleave, and a process killed mid-write damages only its own line, which
+/// readers skip (and count in ``Contents/damagedLines``).
 public struct HistoryFile: Sendable {
     public var url: URL
 
     public init(url: URL) { self.url = url }
 
     /// Appends one line for `result`.
+    ///
+    /// The file is created when missing, but not its folder: a missing folder is an error, since it usually
+    /// means a mistyped path or a cache that was not restored.
+    ///
+    /// - Throws: ``HistoryFileError`` naming the file.
     public func append(_ result: ProbeRunResult) throws {
-        // PLACEHOLDER: the history work replaces this.
+        try append(HistoryRecord(result))
+    }
+
+    /// Appends one line for `record`.
+    ///
+    /// - Throws: ``HistoryFileError`` naming the file.
+    public func append(_ record: HistoryRecord) throws {
+        try AppendOnlyFile.append(Array(record.line.utf8) + [UInt8(ascii: "\n")], to: url)
     }
 
     /// The last `limit` readable records, oldest first; damaged lines (a killed writer's tail) are skipped.
+    ///
+    /// A missing file has no records (the first run).
+    ///
+    /// - Complexity: reads the file from its end in 1 MiB chunks, only as far back as `limit` records need.
+    /// - Throws: ``HistoryFileError`` when the file exists but cannot be read.
     public func records(last limit: Int) throws -> [HistoryRecord] {
-        // PLACEHOLDER: the history work replaces this.
-        []
+        try read(last: limit).records
+    }
+
+    /// What ``read(last:)`` found.
+    public struct Contents: Sendable, Hashable {
+        /// The readable records, oldest first.
+        public var records: [HistoryRecord]
+        /// Lines that could not be read (a torn write, a hand edit), among those looked at.
+        public var damagedLines: Int
+
+        public init(records: [HistoryRecord], damagedLines: Int) {
+            self.records = records
+            self.damagedLines = damagedLines
+        }
+    }
+
+    /// The last `limit` readable records, oldest first, and how many damaged lines were skipped on the way.
+    ///
+    /// - Parameters:
+    ///   - limit: how many records at most.
+    ///   - chunkSize: how many bytes to read at a time from the end (1 MiB).
+    /// - Complexity: O(bytes of the last `limit` lines), whatever the file's size.
+    /// - Throws: ``HistoryFileError`` when the file exists but cannot be read.
+    public func read(last limit: Int, chunkSize: Int = 1 << 20) throws -> Contents {
+        let name = url.relativePath
+        guard limit > 0 else { return Contents(records: [], damagedLines: 0) }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { return Contents(records: [], damagedLines: 0) }
+            throw HistoryFileError(file: name, problem: "cannot be read: \(AppendOnlyFile.describe(code))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw HistoryFileError(file: name, problem: "cannot read its size: \(AppendOnlyFile.describe(errno))")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw HistoryFileError(file: name, problem: "is not a regular file; expected a JSON Lines history file")
+        }
+
+        var newestFirst: [HistoryRecord] = []
+        var damaged = 0
+        var end = Int64(status.st_size)
+        // Bytes from the start of the last chunk read up to its first line feed: the tail of a line that
+        // began in an earlier chunk.
+        var pending: [UInt8] = []
+        let step = Int64(max(chunkSize, 1))
+        while newestFirst.count < limit {
+            guard end > 0 else {
+                // The file's first line.
+                consume(pending[...], into: &newestFirst, damaged: &damaged)
+                break
+            }
+            let start = max(0, end - step)
+            var chunk = [UInt8](repeating: 0, count: Int(end - start))
+            let got = chunk.withUnsafeMutableBytes { buffer in
+                readFully(descriptor, buffer, at: start)
+            }
+            guard got == chunk.count else {
+                throw HistoryFileError(file: name, problem: "cannot be read: \(AppendOnlyFile.describe(errno))")
+            }
+            chunk += pending
+            end = start
+            var lineEnd = chunk.count
+            var index = chunk.count - 1
+            // In the file's last chunk, text after the last line feed is a torn line or one being written:
+            // read like any other line (it counts as damaged unless it is a whole record).
+            while index >= 0, newestFirst.count < limit {
+                if chunk[index] == UInt8(ascii: "\n") {
+                    consume(chunk[(index + 1)..<lineEnd], into: &newestFirst, damaged: &damaged)
+                    lineEnd = index
+                }
+                index -= 1
+            }
+            pending = Array(chunk[0..<lineEnd])
+            if newestFirst.count >= limit { break }
+        }
+        return Contents(records: newestFirst.reversed(), damagedLines: damaged)
+    }
+
+    private func consume(_ line: ArraySlice<UInt8>, into records: inout [HistoryRecord], damaged: inout Int) {
+        guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") && $0 != 9 }) else {
+            return
+        }
+        if let record = HistoryRecord(line: line) {
+            records.append(record)
+        } else {
+            damaged += 1
+        }
+    }
+
+    private func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let count = pread(descriptor, base + done, buffer.count - done, off_t(offset + Int64(done)))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            done += count
+        }
+        return done
     }
 }
 
@@ -40,35 +182,51 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
         self.passed = passed
         self.endpoints = endpoints
     }
-}
 
-/// Compares a run's p95 per endpoint with the median p95 of the last runs.
-public enum RegressionDetector {
-    public static func regressions(in result: ProbeRunResult, history: [HistoryRecord], policy: RegressionPolicy)
-        -> [Regression]
-    {
-        // PLACEHOLDER: the history work replaces this.
-        []
+    /// The record of a run: whether it and each endpoint passed, and each endpoint's p95.
+    public init(_ result: ProbeRunResult) {
+        var endpoints: [String: EndpointSummary] = [:]
+        for endpoint in result.endpoints {
+            endpoints[endpoint.name] = EndpointSummary(passed: endpoint.passed, p95: endpoint.latency?.p95)
+        }
+        self.init(startedAt: result.startedAt, passed: result.passed, endpoints: endpoints)
     }
 
-    /// Consecutive failed rounds per endpoint at the end of `history` (for the down-after damper across cron runs).
-    public static func consecutiveFailures(in history: [HistoryRecord]) -> [String: Int] {
-        // PLACEHOLDER: the history work replaces this.
-        [:]
-    }
-}
-
-/// Pushes Prometheus text to a Pushgateway (`PUT /metrics/job/<job>`), as batch jobs report to Prometheus.
-public struct PushgatewayClient: Sendable {
-    public var url: URL
-    public var job: String
-
-    public init(url: URL, job: String = "apiprobe") {
-        self.url = url
-        self.job = job
+    /// The file's line for this record (no line feed): compact JSON, keys sorted, p95 to 0.001 ms.
+    var line: String {
+        let endpointMembers: [(key: String, value: JSONValue)] = endpoints.map { name, summary in
+            let p95: JSONValue = summary.p95.flatMap { $0.isFinite ? .number(ReportText.trimmed($0)) : nil } ?? .null
+            return (name, .object([("passed", .bool(summary.passed)), ("p95", p95)]))
+        }
+        let document = JSONValue.object([
+            ("version", .number("1")),
+            ("startedAt", .string(ReportText.timestamp(startedAt))),
+            ("passed", .bool(passed)),
+            ("endpoints", .object(endpointMembers)),
+        ])
+        return String(decoding: document.serialized(sortedKeys: true), as: UTF8.self)
     }
 
-    public func push(_ metrics: String) async throws {
-        // PLACEHOLDER: the history work replaces this.
+    /// Reads a line; `nil` when it is not a whole record.
+    init?(line: ArraySlice<UInt8>) {
+        guard let document = try? JSONValue(parsing: Data(line)),
+            case .string(let started)? = document["startedAt"], let startedAt = ReportText.parseTimestamp(started),
+            case .bool(let passed)? = document["passed"],
+            case .object(let members)? = document["endpoints"]
+        else { return nil }
+        var endpoints: [String: EndpointSummary] = [:]
+        for (name, value) in members {
+            guard case .bool(let endpointPassed)? = value["passed"] else { return nil }
+            var p95: Double?
+            switch value["p95"] {
+            case .number(let literal)?:
+                guard let number = Double(literal) else { return nil }
+                p95 = number
+            case .null?, nil: p95 = nil
+            default: return nil
+            }
+            endpoints[name] = EndpointSummary(passed: endpointPassed, p95: p95)
+        }
+        self.init(startedAt: startedAt, passed: passed, endpoints: endpoints)
     }
 }

@@ -33,11 +33,34 @@ public struct ReportOptions: Sendable, Hashable {
 }
 
 /// Renders a round's result as one report kind.
+///
+/// Every report is a pure function of the result and the options, so the same result always gives the
+/// same text (tests compare it, and a re-run with nothing changed gives a byte-identical file).
+///
+/// ```swift
+/// print(Report.render(result, as: .console, options: ReportOptions(usesColor: true)), terminator: "")
+/// try Data(Report.render(result, as: .json).utf8).write(to: reportURL)
+/// ```
+///
+/// The reports show each endpoint's URL as the result holds it (the runner redacts credentials in the
+/// query) and never any request header.
 public enum Report {
+    /// The text of one report, ending in a newline.
+    ///
+    /// - Parameters:
+    ///   - result: the round to report.
+    ///   - kind: `console` (a table for a person), `json` (DESIGN.md's stable format), `junit` (JUnit XML),
+    ///     `markdown` (for a pull request or a GitHub step summary), `prometheus` (text exposition 0.0.4).
+    ///   - options: colour for the console report.
     public static func render(_ result: ProbeRunResult, as kind: ReportKind, options: ReportOptions = ReportOptions())
         -> String
     {
-        // PLACEHOLDER: the reporters work replaces this.
-        "\(kind): \(result.endpoints.count) endpoints, passed: \(result.passed)\n"
+        switch kind {
+        case .json: return JSONReport.render(result)
+        case .junit: return JUnitReport.render(result)
+        case .markdown: return MarkdownReport.render(result)
+        case .prometheus: return PrometheusReport.render(result, options: options)
+        default: return ConsoleReport.render(result, options: options)
+        }
     }
 }

@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A problem with the history file or another file apiprobe appends to: the file and what went wrong.
+///
+/// ```
+/// .apiprobe/history.jsonl: the folder .apiprobe does not exist; create it first (mkdir -p .apiprobe)
+/// ```
+public struct HistoryFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file as the user named it.
+    public var file: String
+    /// What went wrong, and what to do about it.
+    public var problem: String
+
+    public init(file: String, problem: String) {
+        self.file = file
+        self.problem = problem
+    }
+
+    public var description: String { "\(file): \(problem)" }
+}
+
+/// Appends to a file so that earlier content is never rewritten and a killed writer damages at most its own line.
+enum AppendOnlyFile {
+    /// Appends `bytes` in one `write` (`O_APPEND`, under an exclusive `flock` so cooperating writers take turns),
+    /// then `fsync`s. When the file does not end in a line feed (a torn earlier write), a line feed goes first, so
+    /// the new line never merges with the damaged one.
+    ///
+    /// - Throws: ``HistoryFileError`` naming the file: a missing folder, a folder in the way, no permission.
+    static func append(_ bytes: [UInt8], to url: URL, synchronize: Bool = true) throws(HistoryFileError) {
+        let name = url.relativePath
+        let path = url.path
+        var created = false
+        // Read-write, so the last byte can be read back under the lock.
+        var descriptor = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
+        if descriptor < 0, errno == ENOENT {
+            descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode_t(0o644))
+            created = descriptor >= 0
+        }
+        guard descriptor >= 0 else { throw openError(errno, url: url) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw HistoryFileError(file: name, problem: "cannot lock: \(describe(errno))") }
+        }
+        defer { _ = flock(descriptor, LOCK_UN) }
+
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw HistoryFileError(file: name, problem: "cannot read its size: \(describe(errno))")
+        }
+        var output = bytes
+        if status.st_size > 0 {
+            var last: UInt8 = 0
+            guard pread(descriptor, &last, 1, off_t(status.st_size - 1)) == 1 else {
+                throw HistoryFileError(file: name, problem: "cannot read its last line: \(describe(errno))")
+            }
+            if last != UInt8(ascii: "\n") { output.insert(UInt8(ascii: "\n"), at: 0) }
+        }
+        let failure: Int32? = output.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure {
+            throw HistoryFileError(file: name, problem: "cannot append: \(describe(failure))")
+        }
+        if synchronize {
+            guard fsync(descriptor) == 0 else {
+                throw HistoryFileError(file: name, problem: "cannot flush to disk: \(describe(errno))")
+            }
+            if created { synchronizeFolder(of: url) }
+        }
+    }
+
+    /// Makes a newly created file's folder entry durable too.
+    private static func synchronizeFolder(of url: URL) {
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        _ = fsync(folder)
+        close(folder)
+    }
+
+    private static func openError(_ code: Int32, url: URL) -> HistoryFileError {
+        let name = url.relativePath
+        let folder = url.deletingLastPathComponent()
+        var folderName = (name as NSString).deletingLastPathComponent
+        if folderName.isEmpty { folderName = folder.path }
+        switch code {
+        case ENOENT:
+            return HistoryFileError(
+                file: name,
+                problem: "the folder \(folderName) does not exist; create it first (mkdir -p \(folderName))"
+            )
+        case EISDIR:
+            return HistoryFileError(file: name, problem: "is a folder; expected a file")
+        case ENOTDIR:
+            return HistoryFileError(file: name, problem: "a part of the path is a file, not a folder")
+        case EACCES, EPERM, EROFS:
+            return HistoryFileError(file: name, problem: "cannot be written: \(describe(code))")
+        default:
+            return HistoryFileError(file: name, problem: "cannot be opened for appending: \(describe(code))")
+        }
+    }
+
+    static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,176 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Pushes Prometheus text to a Pushgateway (`PUT /metrics/job/<job>`), as batch jobs report to Prometheus.
+///
+/// ```swift
+/// let gateway = PushgatewayClient(url: URL(string: "http://pushgateway:9091")!, grouping: ["instance": "eu-1"])
+/// try await gateway.push(Report.render(result, as: .prometheus))
+/// ```
+///
+/// A `PUT` replaces every metric of the group (`job` plus the grouping labels), so series of an endpoint that
+/// left the config disappear with the next push. Label values go in the path URL-escaped; a value with a `/`
+/// (or an empty one) in the Pushgateway's base64 form, `/instance@base64/ZXUvMQ==`.
+public struct PushgatewayClient: Sendable {
+    public var url: URL
+    public var job: String
+    /// Grouping labels beside `job` (for instance `instance`), each a series label of every pushed metric.
+    public var grouping: [String: String]
+    /// How long the push may take.
+    public var timeout: Duration
+
+    public init(url: URL, job: String = "apiprobe", grouping: [String: String] = [:], timeout: Duration = .seconds(10))
+    {
+        self.url = url
+        self.job = job
+        self.grouping = grouping
+        self.timeout = timeout
+    }
+
+    /// The group's URL: `<url>/metrics/job/<job>[/<label>/<value>]...`, labels by name.
+    ///
+    /// - Throws: ``PushgatewayError`` for a URL that is not http(s), an empty job, or a label name Prometheus
+    ///   does not allow.
+    public func groupURL() throws -> URL {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw PushgatewayError(url: url.absoluteString, problem: "expected an http:// or https:// URL")
+        }
+        guard !job.isEmpty else {
+            throw PushgatewayError(url: url.absoluteString, problem: "the job name is empty")
+        }
+        var path = "/metrics/" + Self.segment(name: "job", value: job)
+        for (name, value) in grouping.sorted(by: { $0.key < $1.key }) {
+            guard Self.isLabelName(name), name != "job", !name.hasPrefix("__") else {
+                throw PushgatewayError(
+                    url: url.absoluteString,
+                    problem: "grouping label \"\(name)\": expected a name matching [a-zA-Z_][a-zA-Z0-9_]*, "
+                        + "not job and not starting with __"
+                )
+            }
+            path += "/" + Self.segment(name: name, value: value)
+        }
+        var base = url.absoluteString
+        if let query = base.firstIndex(where: { $0 == "?" || $0 == "#" }) { base = String(base[..<query]) }
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let group = URL(string: base + path) else {
+            throw PushgatewayError(url: base + path, problem: "not a valid URL")
+        }
+        return group
+    }
+
+    /// Replaces the group's metrics with `metrics` (text exposition format 0.0.4).
+    ///
+    /// - Throws: ``PushgatewayError`` naming the URL: not reachable, or an answer other than 2xx, with the status
+    ///   and the start of the body (the Pushgateway says there what it could not parse).
+    public func push(_ metrics: String) async throws {
+        let target = try groupURL()
+        var request = URLRequest(url: target)
+        request.httpMethod = "PUT"
+        request.setValue("text/plain; version=0.0.4; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(metrics.utf8)
+        let seconds = max(timeout.timeInterval, 0.001)
+        request.timeoutInterval = seconds
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = seconds
+        configuration.timeoutIntervalForResource = seconds
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw PushgatewayError(
+                url: target.absoluteString, problem: "cannot push: \(error.localizedDescription)"
+            )
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw PushgatewayError(url: target.absoluteString, problem: "the answer was not HTTP")
+        }
+        guard (200..<300).contains(http.statusCode) else {
+            var excerpt = String(decoding: data.prefix(500), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if data.count > 500 { excerpt += "…" }
+            throw PushgatewayError(url: target.absoluteString, status: http.statusCode, body: excerpt)
+        }
+    }
+
+    /// `job/apiprobe`, `instance@base64/ZXUvMQ==`: one label in a Pushgateway path.
+    static func segment(name: String, value: String) -> String {
+        if value.isEmpty || value.contains("/") {
+            let encoded = Data(value.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            return "\(name)@base64/\(encoded.isEmpty ? "=" : encoded)"
+        }
+        return "\(name)/\(percentEscaped(value))"
+    }
+
+    private static func percentEscaped(_ value: String) -> String {
+        var out = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+
+    private static func isLabelName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+    }
+}
+
+/// A push that failed: the URL, and the status and body excerpt when the Pushgateway answered.
+///
+/// ```
+/// Pushgateway http://127.0.0.1:9091/metrics/job/apiprobe answered 400: text format parsing error in line 1: …
+/// ```
+public struct PushgatewayError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URL pushed to.
+    public var url: String
+    /// The HTTP status, when there was an answer.
+    public var status: Int?
+    /// The start of the answer's body.
+    public var body: String
+    /// What went wrong when there was no answer (or before sending).
+    public var problem: String?
+
+    public init(url: String, status: Int, body: String) {
+        self.url = url
+        self.status = status
+        self.body = body
+        self.problem = nil
+    }
+
+    public init(url: String, problem: String) {
+        self.url = url
+        self.status = nil
+        self.body = ""
+        self.problem = problem
+    }
+
+    public var description: String {
+        if let status {
+            let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+            return "Pushgateway \(url) answered \(status) \(reason)" + (body.isEmpty ? "" : ": \(body)")
+        }
+        return "Pushgateway \(url): \(problem ?? "push failed")"
+    }
+}

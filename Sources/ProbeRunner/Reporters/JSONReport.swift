@@ -1,0 +1,102 @@
+import Foundation
+import HTTPFixtures
+import JSONShape
+
+/// `--report json`: DESIGN.md's stable format, plus fields that only ever get added.
+///
+/// ```json
+/// {"passed": false, "startedAt": "2026-11-22T18:00:00Z", "endpoints": [{"name": "search", "passed": false,
+///  "samples": 5, "errors": 0, "statusCodes": {"200": 5}, "latencyMs": {"min": 11.2, "p50": 12.0, ...},
+///  "checks": [{"name": "latency p95 < 10ms", "passed": false, "message": "p95 was 15.0 ms"}]}]}
+/// ```
+///
+/// Keys sorted, two-space indent, trailing newline; milliseconds rounded to 0.1. Additive fields: `durationMs`,
+/// `configFile`, `hitDeadline`, `regressions` at the top; per endpoint `method`, `url`, `timeToFirstByteMs`,
+/// `retries`, `rateLimited`, `redirects`, `consecutiveFailures`, `down`, `failureCategory`, `schemaChanges`
+/// (the change objects of `schema diff --format json`); per check `category`.
+enum JSONReport {
+    static func render(_ result: ProbeRunResult) -> String {
+        String(decoding: document(result).serialized(pretty: true, sortedKeys: true), as: UTF8.self) + "\n"
+    }
+
+    static func document(_ result: ProbeRunResult) -> JSONValue {
+        .object([
+            ("passed", .bool(result.passed)),
+            ("startedAt", .string(ReportText.timestamp(result.startedAt))),
+            ("durationMs", milliseconds(result.duration.milliseconds)),
+            ("configFile", .string(result.configFile)),
+            ("hitDeadline", .bool(result.hitDeadline)),
+            ("endpoints", .array(result.endpoints.map(endpoint))),
+            ("regressions", .array(result.regressions.map(regression))),
+        ])
+    }
+
+    private static func endpoint(_ endpoint: EndpointResult) -> JSONValue {
+        let codes = endpoint.statusCodes.sorted { $0.key < $1.key }
+        return .object([
+            ("name", .string(endpoint.name)),
+            ("passed", .bool(endpoint.passed)),
+            ("samples", integer(endpoint.samples.count)),
+            ("errors", integer(endpoint.errors)),
+            ("statusCodes", .object(codes.map { (String($0.key), integer($0.value)) })),
+            ("latencyMs", endpoint.latency.map(stats) ?? .null),
+            ("checks", .array(endpoint.checks.map(check))),
+            ("method", .string(endpoint.method)),
+            ("url", .string(endpoint.url)),
+            ("timeToFirstByteMs", endpoint.timeToFirstByte.map(stats) ?? .null),
+            ("retries", integer(endpoint.retries)),
+            ("rateLimited", integer(endpoint.rateLimited)),
+            ("redirects", integer(endpoint.redirects)),
+            ("consecutiveFailures", integer(endpoint.consecutiveFailures)),
+            ("down", .bool(endpoint.isDown)),
+            ("failureCategory", endpoint.failureCategory.map { .string($0.rawValue) } ?? .null),
+            ("schemaChanges", .array(endpoint.schemaChanges.map(change))),
+        ])
+    }
+
+    private static func stats(_ stats: LatencyStats) -> JSONValue {
+        .object([
+            ("min", milliseconds(stats.min)), ("p50", milliseconds(stats.p50)), ("p90", milliseconds(stats.p90)),
+            ("p95", milliseconds(stats.p95)), ("p99", milliseconds(stats.p99)), ("max", milliseconds(stats.max)),
+            ("mean", milliseconds(stats.mean)),
+        ])
+    }
+
+    private static func check(_ check: CheckResult) -> JSONValue {
+        .object([
+            ("name", .string(check.name)),
+            ("passed", .bool(check.passed)),
+            ("message", check.message.map(JSONValue.string) ?? .null),
+            ("category", check.category.map { .string($0.rawValue) } ?? .null),
+        ])
+    }
+
+    private static func change(_ change: SchemaChange) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("path", .string(change.path)),
+            ("kind", .string(change.kind.rawValue)),
+            ("severity", .string(change.severity.rawValue)),
+            ("before", change.before.map(JSONValue.string) ?? .null),
+            ("after", change.after.map(JSONValue.string) ?? .null),
+        ]
+        if let file = change.file { members.append(("file", .string(file))) }
+        return .object(members)
+    }
+
+    private static func regression(_ regression: Regression) -> JSONValue {
+        .object([
+            ("endpoint", .string(regression.endpoint)),
+            ("p95Ms", milliseconds(regression.p95)),
+            ("baselineMedianMs", milliseconds(regression.baselineMedian)),
+            ("factor", .number(ReportText.trimmed(regression.factor))),
+            ("runs", integer(regression.runs)),
+        ])
+    }
+
+    /// Milliseconds rounded to 0.1, always with one decimal (`12.0`); `null` if not finite.
+    private static func milliseconds(_ value: Double) -> JSONValue {
+        value.isFinite ? .number(ReportText.decimal(value, places: 1)) : .null
+    }
+
+    private static func integer(_ value: Int) -> JSONValue { .number(String(value)) }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import ProbeRunner
+import Testing
+
+@Suite struct HistoryFileTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+
+    static func record(_ index: Int, p95: Double? = 10, passed: Bool = true) -> HistoryRecord {
+        HistoryRecord(
+            startedAt: SampleRuns.startedAt.addingTimeInterval(Double(index) * 60), passed: passed,
+            endpoints: ["search": .init(passed: passed, p95: p95), "detail": .init(passed: true, p95: Double(index))]
+        )
+    }
+
+    @Test func appendedRunsReadBackOldestFirst() throws {
+        defer { cleanUp() }
+        let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
+        try history.append(SampleRuns.mixed)
+        try history.append(SampleRuns.green)
+        let records = try history.records(last: 10)
+        #expect(records.count == 2)
+        #expect(records[0] == HistoryRecord(SampleRuns.mixed))
+        #expect(records[0].startedAt == SampleRuns.startedAt)
+        #expect(records[0].passed == false)
+        #expect(records[0].endpoints["search"] == .init(passed: true, p95: 15.8))
+        #expect(records[0].endpoints["offline"] == .init(passed: false, p95: nil))
+        #expect(records[1].endpoints.keys.sorted() == ["search"])
+        let text = try String(contentsOf: history.url, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 2)
+        #expect(
+            text.hasPrefix(
+                #"{"endpoints":{"detail":{"p95":24.5,"passed":false},"offline":{"p95":null,"passed":false},"#
+                    + #""search":{"p95":15.8,"passed":true}},"passed":false,"startedAt":"2026-11-22T18:00:00Z","#
+                    + #""version":1}"# + "\n"))
+    }
+
+    @Test func aTornLineIsSkippedCountedAndNeverJoinsTheNextRun() throws {
+        defer { cleanUp() }
+        let url = folder.appendingPathComponent("history.jsonl")
+        let history = HistoryFile(url: url)
+        for index in 0..<5 { try history.append(Self.record(index)) }
+        // A writer killed mid-line: half a record, no line feed.
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"endpoints":{"search":{"p95":1"#.utf8))
+        try handle.close()
+        #expect(try history.read(last: 10).damagedLines == 1)
+        try history.append(Self.record(5))
+
+        let contents = try history.read(last: 100)
+        #expect(contents.records == (0...5).map { Self.record($0) })
+        #expect(contents.damagedLines == 1)
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 7)
+        #expect(lines[5] == #"{"endpoints":{"search":{"p95":1"#)
+        #expect(lines[6].hasPrefix("{\"endpoints\""))
+    }
+
+    @Test func concurrentAppendsNeverInterleave() async throws {
+        defer { cleanUp() }
+        let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask { try history.append(Self.record(index)) }
+            }
+            try await group.waitForAll()
+        }
+        let contents = try history.read(last: 1_000)
+        #expect(contents.damagedLines == 0)
+        #expect(contents.records.count == 64)
+        #expect(Set(contents.records.map(\.startedAt)).count == 64)
+        let text = try String(contentsOf: history.url, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        #expect(text.split(separator: "\n").count == 64)
+    }
+
+    @Test func lastRecordsComeFromTheTailAcrossChunkBoundaries() throws {
+        defer { cleanUp() }
+        let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
+        for index in 0..<200 { try history.append(Self.record(index)) }
+        for chunkSize in [1, 7, 64, 150, 1 << 20] {
+            let contents = try history.read(last: 10, chunkSize: chunkSize)
+            #expect(contents.records == (190..<200).map { Self.record($0) }, "chunk \(chunkSize)")
+            #expect(contents.damagedLines == 0)
+        }
+        #expect(try history.read(last: 500, chunkSize: 100).records.count == 200)
+        #expect(try history.records(last: 0).isEmpty)
+    }
+
+    @Test func readingTheTailDoesNotReadTheWholeFile() throws {
+        defer { cleanUp() }
+        let url = folder.appendingPathComponent("history.jsonl")
+        // 4 MiB of damaged lines, then three good records: asking for three never reaches the damage.
+        let junkLine = String(repeating: "x", count: 1_023) + "\n"
+        try Data(String(repeating: junkLine, count: 4_096).utf8).write(to: url)
+        let history = HistoryFile(url: url)
+        for index in 0..<3 { try history.append(Self.record(index)) }
+        let tail = try history.read(last: 3)
+        #expect(tail.records == (0..<3).map { Self.record($0) })
+        #expect(tail.damagedLines == 0)
+        let all = try history.read(last: 10)
+        #expect(all.records.count == 3)
+        #expect(all.damagedLines == 4_096)
+    }
+
+    @Test func aMissingFileHasNoRecords() throws {
+        defer { cleanUp() }
+        let history = HistoryFile(url: folder.appendingPathComponent("none.jsonl"))
+        #expect(try history.records(last: 10).isEmpty)
+    }
+
+    @Test func aMissingFolderIsAClearError() throws {
+        defer { cleanUp() }
+        let url = folder.appendingPathComponent("nope/history.jsonl")
+        let error = #expect(throws: HistoryFileError.self) { try HistoryFile(url: url).append(SampleRuns.green) }
+        #expect(error?.file == url.path)
+        #expect(error?.problem.contains("does not exist; create it first (mkdir -p") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nope").path))
+    }
+
+    @Test func aRelativePathIsNamedAsGiven() throws {
+        let error = #expect(throws: HistoryFileError.self) {
+            try HistoryFile(url: URL(fileURLWithPath: "no-such-folder-\(UUID().uuidString)/history.jsonl"))
+                .append(SampleRuns.green)
+        }
+        #expect(error?.description.hasPrefix("no-such-folder-") == true)
+    }
+
+    @Test func aFolderInPlaceOfTheFileIsAClearError() throws {
+        defer { cleanUp() }
+        let error = #expect(throws: HistoryFileError.self) { try HistoryFile(url: folder).append(SampleRuns.green) }
+        #expect(error?.problem.contains("folder") == true)
+        #expect(throws: HistoryFileError.self) { try HistoryFile(url: folder).records(last: 1) }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import ProbeRunner
+import Testing
+
+@Suite struct HistoryRegressionTests {
+    static func history(_ p95s: [Double?], endpoint: String = "search") -> [HistoryRecord] {
+        p95s.enumerated().map { index, p95 in
+            HistoryRecord(
+                startedAt: SampleRuns.startedAt.addingTimeInterval(Double(index)), passed: true,
+                endpoints: [endpoint: .init(passed: true, p95: p95)])
+        }
+    }
+
+    /// `search`'s p95 is 15.8 ms.
+    static let run = SampleRuns.green
+
+    @Test func aP95AboveFactorTimesTheMedianIsARegression() {
+        let policy = RegressionPolicy(window: 5, factor: 1.5, minimumRuns: 3)
+        let regressions = RegressionDetector.regressions(
+            in: Self.run, history: Self.history([10, 9, 11, 10, 8]), policy: policy)
+        #expect(regressions == [Regression(endpoint: "search", p95: 15.8, baselineMedian: 10, factor: 1.5, runs: 5)])
+    }
+
+    @Test func aP95WithinTheFactorIsNot() {
+        let policy = RegressionPolicy(window: 5, factor: 1.5, minimumRuns: 3)
+        #expect(
+            RegressionDetector.regressions(in: Self.run, history: Self.history([11, 10.6, 12]), policy: policy).isEmpty)
+    }
+
+    @Test func tooFewEarlierRunsGiveNoVerdict() {
+        let policy = RegressionPolicy(window: 10, factor: 1.5, minimumRuns: 3)
+        #expect(RegressionDetector.regressions(in: Self.run, history: Self.history([1, 1]), policy: policy).isEmpty)
+        #expect(RegressionDetector.regressions(in: Self.run, history: [], policy: policy).isEmpty)
+        #expect(
+            RegressionDetector.regressions(in: Self.run, history: Self.history([1, 1, 1]), policy: policy).count == 1)
+    }
+
+    @Test func runsWithoutAP95AreIgnored() {
+        let policy = RegressionPolicy(window: 3, factor: 1.5, minimumRuns: 3)
+        // The last three measured runs are 8, 10, 12 (median 10); the nil runs and the old 100 are not counted.
+        let history = Self.history([100, 8, nil, 10, nil, 12, nil])
+        let regressions = RegressionDetector.regressions(in: Self.run, history: history, policy: policy)
+        #expect(regressions.map(\.baselineMedian) == [10])
+        #expect(regressions.map(\.runs) == [3])
+        #expect(
+            RegressionDetector.regressions(in: Self.run, history: Self.history([5, nil, nil, 5]), policy: policy)
+                .isEmpty)
+    }
+
+    @Test func onlyTheWindowCounts() {
+        let policy = RegressionPolicy(window: 4, factor: 1.5, minimumRuns: 3)
+        // Slow long ago, fast lately: the window's median (6 and 8 → 7) makes 15.8 a regression.
+        let regressions = RegressionDetector.regressions(
+            in: Self.run, history: Self.history([100, 100, 100, 6, 8, 6, 8]), policy: policy)
+        #expect(regressions.map(\.baselineMedian) == [7])
+    }
+
+    @Test func anEndpointWithoutResponsesThisRunHasNoVerdict() {
+        var run = SampleRuns.mixed
+        run.regressions = []
+        let history = Self.history([1, 1, 1], endpoint: "offline")
+        #expect(
+            RegressionDetector.regressions(in: run, history: history, policy: RegressionPolicy(minimumRuns: 3)).isEmpty)
+    }
+
+    @Test func consecutiveFailuresCountTheTrailingFailedRuns() {
+        func run(_ endpoints: [String: Bool]) -> HistoryRecord {
+            HistoryRecord(
+                startedAt: SampleRuns.startedAt, passed: !endpoints.values.contains(false),
+                endpoints: endpoints.mapValues { .init(passed: $0, p95: 1) })
+        }
+        let history = [
+            run(["a": false, "b": true, "c": false]),
+            run(["a": true, "b": false, "c": false]),
+            run(["a": false, "b": false]),
+            run(["a": false]),  // --only a: b's streak goes on
+            run(["a": false, "b": false]),
+        ]
+        #expect(RegressionDetector.consecutiveFailures(in: history) == ["a": 3, "b": 3, "c": 2])
+        #expect(RegressionDetector.consecutiveFailures(in: history + [run(["a": true])]) == ["a": 0, "b": 3, "c": 2])
+        #expect(RegressionDetector.consecutiveFailures(in: []).isEmpty)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import ProbeRunner
+import Testing
+
+@Suite struct ReportPrometheusTests {
+    @Test func exposionFollowsTheTextFormatRules() throws {
+        let text = Report.render(SampleRuns.mixed, as: .prometheus)
+        let parsed = try PrometheusText(parsing: text)
+        #expect(!parsed.samples.isEmpty)
+        // Every family has HELP and TYPE exactly once (the parser rejects a second one).
+        #expect(Set(parsed.helps.keys) == Set(parsed.types.keys))
+        for (family, type) in parsed.types {
+            #expect(family.hasPrefix("apiprobe_"))
+            #expect(type != "counter" || family.hasSuffix("_total"), "\(family)")
+        }
+        #expect(parsed.samples.allSatisfy { $0.labels["job"] == nil })
+        #expect(Report.render(SampleRuns.mixed, as: .prometheus) == text)
+    }
+
+    @Test func valuesDescribeTheRun() throws {
+        let parsed = try PrometheusText(parsing: Report.render(SampleRuns.mixed, as: .prometheus))
+        #expect(parsed.value("apiprobe_up", ["endpoint": "search"]) == 1)
+        #expect(parsed.value("apiprobe_up", ["endpoint": "offline"]) == 0)
+        #expect(parsed.value("apiprobe_endpoint_passed", ["endpoint": "detail"]) == 0)
+        #expect(parsed.value("apiprobe_responses_total", ["endpoint": "detail", "code": "503"]) == 2)
+        #expect(parsed.value("apiprobe_responses_total", ["endpoint": "detail", "code": "200"]) == 3)
+        #expect(parsed.value("apiprobe_errors_total", ["endpoint": "offline"]) == 3)
+        #expect(parsed.value("apiprobe_retries_total", ["endpoint": "offline"]) == 6)
+        #expect(parsed.value("apiprobe_rate_limited_total", ["endpoint": "detail"]) == 2)
+        #expect(parsed.value("apiprobe_check_passed", ["endpoint": "detail", "check": "status 200-299"]) == 0)
+        #expect(parsed.value("apiprobe_check_passed", ["endpoint": "search", "check": "status 200-299"]) == 1)
+        #expect(parsed.value("apiprobe_schema_changes", ["endpoint": "detail", "severity": "breaking"]) == 1)
+        #expect(parsed.value("apiprobe_latency_regression", ["endpoint": "search"]) == 1)
+        #expect(parsed.value("apiprobe_run_passed") == 0)
+        #expect(parsed.value("apiprobe_run_duration_seconds") == 1.234)
+        #expect(parsed.value("apiprobe_last_run_timestamp_seconds") == 1_795_370_400)
+
+        #expect(parsed.types["apiprobe_request_duration_seconds"] == "summary")
+        let search = ["endpoint": "search"]
+        #expect(parsed.value("apiprobe_request_duration_seconds", search.merging(["quantile": "0.5"]) { $1 }) == 0.0125)
+        #expect(
+            parsed.value("apiprobe_request_duration_seconds", search.merging(["quantile": "0.95"]) { $1 }) == 0.0158)
+        #expect(
+            parsed.value("apiprobe_request_duration_seconds", search.merging(["quantile": "0.99"]) { $1 }) == 0.01596)
+        #expect(parsed.value("apiprobe_request_duration_seconds_count", search) == 5)
+        #expect(parsed.value("apiprobe_request_duration_seconds_sum", search) == 0.0667)
+        // No response, no quantiles; the count says so.
+        let offline = parsed.series("apiprobe_request_duration_seconds").filter { $0.labels["endpoint"] == "offline" }
+        #expect(offline.isEmpty)
+        #expect(parsed.value("apiprobe_request_duration_seconds_count", ["endpoint": "offline"]) == 0)
+    }
+
+    @Test func labelValuesAreEscapedAndReadBack() throws {
+        let name = "back\\slash \"quoted\"\nnew line"
+        let result = SampleRuns.hostile(name: name, check: "check \"1\"", message: "m")
+        let text = Report.render(result, as: .prometheus)
+        #expect(text.contains(#"apiprobe_up{endpoint="back\\slash \"quoted\"\nnew line"} 1"#))
+        let parsed = try PrometheusText(parsing: text)
+        #expect(parsed.value("apiprobe_up", ["endpoint": name]) == 1)
+        // The hostile endpoint has the same check twice, one failed: one series, failed.
+        #expect(parsed.series("apiprobe_check_passed").count == 1)
+        #expect(parsed.value("apiprobe_check_passed", ["endpoint": name, "check": "check \"1\""]) == 0)
+    }
+
+    @Test func repeatedEndpointNamesNeverRepeatASeries() throws {
+        var result = SampleRuns.green
+        result.endpoints = [SampleRuns.search, SampleRuns.search, SampleRuns.search]
+        let parsed = try PrometheusText(parsing: Report.render(result, as: .prometheus))
+        #expect(parsed.series("apiprobe_up").map { $0.labels["endpoint"] } == ["search", "search#2", "search#3"])
+    }
+
+    @Test func promtoolAcceptsTheExposition() throws {
+        guard let promtool = ExternalTools.find("promtool") else {
+            ExternalTools.recordMissing("promtool", package: "prometheus")
+            return
+        }
+        for result in [SampleRuns.mixed, SampleRuns.green, SampleRuns.hostile(name: "a\"b", check: "c", message: "")] {
+            let text = Report.render(result, as: .prometheus)
+            let (status, output) = try ExternalTools.run(promtool, ["check", "metrics"], input: text)
+            #expect(status == 0, "promtool check metrics:\n\(output)\n\(text)")
+        }
+        // promtool does catch what the format forbids, so its pass above means something.
+        let broken = "# TYPE x counter\nx{a=\"b} 1\n"
+        let (status, _) = try ExternalTools.run(promtool, ["check", "metrics"], input: broken)
+        #expect(status != 0)
+    }
+}
