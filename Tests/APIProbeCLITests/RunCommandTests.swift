@@ -40,13 +40,18 @@ struct RunCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = try writeConfig(config(port: server.port), in: directory)
         let reportPath = directory.appendingPathComponent("out/report.json").path
-        let result = try CommandLineRunner.run([
-            "run", "--config", config, "--report", "json=\(reportPath)", "--report", "console",
-        ])
+        let summaryPath = directory.appendingPathComponent("summary.md").path
+        let result = try CommandLineRunner.run(
+            ["run", "--config", config, "--report", "json=\(reportPath)", "--report", "console"],
+            environment: ["GITHUB_STEP_SUMMARY": summaryPath])
         #expect(result.status == 0, "\(result)")
-        let report = try String(contentsOfFile: reportPath, encoding: .utf8)
-        #expect(!report.isEmpty)
-        #expect(!result.standardOutput.isEmpty)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath)))
+        let object = try #require(report as? [String: Any])
+        #expect(object["passed"] as? Bool == true)
+        #expect((object["endpoints"] as? [Any])?.count == 2)
+        #expect(result.standardOutput.contains("search"))
+        let summary = try String(contentsOfFile: summaryPath, encoding: .utf8)
+        #expect(summary.contains("search"))
     }
 
     @Test func aFailedCheckExitsOne() async throws {

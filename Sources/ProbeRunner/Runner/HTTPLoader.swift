@@ -34,9 +34,7 @@ final class HTTPLoader: @unchecked Sendable {
         configuration.httpMaximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
         configuration.timeoutIntervalForResource = 7 * 24 * 3_600
         delegate = LoaderDelegate()
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     /// Ends the session once its tasks are done (breaks the session–delegate cycle).

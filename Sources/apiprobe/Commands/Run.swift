@@ -119,25 +119,12 @@ struct RunCommand: AsyncParsableCommand {
                 out.write(Report.render(round.result, as: destination.kind, options: options))
             }
         }
-        if let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-            appendStepSummary(Report.render(round.result, as: .markdown, options: ReportOptions(job: job)), to: summary)
+        do {
+            try appendToStepSummary(Report.render(round.result, as: .markdown, options: ReportOptions(job: job)))
+        } catch {
+            Terminal.standardError.write("apiprobe run: warning: cannot append to GITHUB_STEP_SUMMARY: \(error)\n")
         }
         return round.result
-    }
-
-    private func appendStepSummary(_ text: String, to path: String) {
-        guard let handle = FileHandle(forWritingAtPath: path) ?? createAndOpen(path) else {
-            Terminal.standardError.write("apiprobe run: warning: cannot append to GITHUB_STEP_SUMMARY \(path)\n")
-            return
-        }
-        defer { try? handle.close() }
-        _ = try? handle.seekToEnd()
-        try? handle.write(contentsOf: Data(text.utf8))
-    }
-
-    private func createAndOpen(_ path: String) -> FileHandle? {
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        return FileHandle(forWritingAtPath: path)
     }
 }
 
