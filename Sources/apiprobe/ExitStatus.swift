@@ -17,6 +17,10 @@ enum ExitStatus: Int32 {
             self = ExitStatus(rawValue: exitCode.rawValue) ?? .internalError
             return
         }
+        if error is ChecksFailed {
+            self = .checkFailed
+            return
+        }
         if error is any BadInput || error is FixtureError || error is JSONSyntaxError || error is ValidationError {
             self = .badInput
             return

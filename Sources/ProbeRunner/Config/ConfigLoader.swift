@@ -45,7 +45,7 @@ import Yams
 ///         - /recipes/0/title exists
 ///         - /recipes/0/recipe_id matches ^[0-9a-f]+$
 ///         - /recipes/0/publisher == "Closet Cooking"
-///       schema: true           # Snapshots/<api>/<name>.schema.json; or a path; or {snapshot:, usage:, failOn: warning}
+///       schema: true           # Snapshots/<api>/<name up to its first ".">.schema.json; or a path; or {snapshot:, usage:, failOn: warning}
 ///       latency: [p50 < 100ms, p95 < 300ms]
 /// ```
 ///

@@ -219,7 +219,10 @@ extension ConfigReader {
         guard let location else {
             throw error(node, join(base, "path"), expected: "a path (or url) for the endpoint", found: "none")
         }
-        let defaultSnapshot = "\(config.snapshotsDirectory)/\(config.api)/\(name).schema.json"
+        // An endpoint's name up to its first "." names its snapshot, as fixture names do (`search.empty`
+        // is a second sample of `search`).
+        let snapshotName = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
+        let defaultSnapshot = "\(config.snapshotsDirectory)/\(config.api)/\(snapshotName).schema.json"
         endpoint.expectations = expect.merged(over: defaultExpect).resolved(defaultSnapshot: defaultSnapshot)
         do {
             _ = try endpoint.url(baseURL: config.baseURL, file: file)
