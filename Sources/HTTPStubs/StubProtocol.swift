@@ -108,6 +108,14 @@ struct UncheckedTransfer<Value>: @unchecked Sendable {
 /// subclass (see ``StubSet/sessionConfiguration(from:)``).
 class StubURLProtocol: URLProtocol {
     private let isStopped = LockedBox(false)
+    /// A delayed outcome waiting to be delivered on the session's work queue (Linux; see `startLoading`).
+    private let pending = LockedBox(Pending())
+
+    private struct Pending {
+        var outcome: StubOutcome?
+        /// Set while this protocol suspends and resumes its own task to get back onto the work queue.
+        var isHopping = false
+    }
 
     override class func canInit(with request: URLRequest) -> Bool {
         // A stub set's session never reaches the network: requests that match nothing fail with a
@@ -124,6 +132,17 @@ class StubURLProtocol: URLProtocol {
     override class func requestIsCacheEquivalent(_ a: URLRequest, to b: URLRequest) -> Bool { false }
 
     override func startLoading() {
+        #if canImport(FoundationNetworking)
+        let ready = pending.withLock { state -> StubOutcome? in
+            guard state.isHopping, let outcome = state.outcome else { return nil }
+            state = Pending()
+            return outcome
+        }
+        if let ready {
+            deliver(ready)
+            return
+        }
+        #endif
         let request = StubRequest(self.request)
         let outcome: StubOutcome
         if let set = StubRegistry.set(for: type(of: self)) {
@@ -140,22 +159,46 @@ class StubURLProtocol: URLProtocol {
                 latency: .zero
             )
         }
-        let transfer = UncheckedTransfer(value: self)
-        let deliver: @Sendable () -> Void = { transfer.value.deliver(outcome) }
+        // The client is called on the queue that called startLoading. swift-corelibs-foundation keeps a
+        // session's tasks in a registry that only its work queue may touch, and the client reads it: called
+        // from another thread it raced with the session's other tasks and crashed the process
+        // (StubIsolationTests.manyTasksShareOneSession). So an undelayed outcome is delivered inline, and on
+        // Linux a delayed one is delivered after the delay by suspending and resuming the task, which makes
+        // the session call startLoading again on its work queue.
         let latency = outcome.latency
-        if latency > .zero {
-            let (seconds, attoseconds) = latency.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: deliver)
-        } else {
-            // Answer inline: on Linux, delivering from another thread races with swift-corelibs-foundation's
-            // own bookkeeping of the session's tasks and crashed the process under many concurrent tasks on
-            // one session (StubIsolationTests.manyTasksShareOneSession).
-            deliver()
+        guard latency > .zero else {
+            deliver(outcome)
+            return
         }
+        let (seconds, attoseconds) = latency.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let transfer = UncheckedTransfer(value: self)
+        #if canImport(FoundationNetworking)
+        pending.withLock { $0.outcome = outcome }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            transfer.value.returnToWorkQueue()
+        }
+        #else
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            transfer.value.deliver(outcome)
+        }
+        #endif
     }
 
+    #if canImport(FoundationNetworking)
+    /// Suspends and resumes the task: the session stops and then starts this protocol on its work queue,
+    /// where `startLoading` delivers the pending outcome.
+    private func returnToWorkQueue() {
+        guard !isStopped.withLock({ $0 }), let task else { return }
+        pending.withLock { $0.isHopping = true }
+        task.suspend()
+        task.resume()
+    }
+    #endif
+
     override func stopLoading() {
+        // The stop that `returnToWorkQueue` causes is not a cancellation.
+        if pending.withLock({ $0.isHopping }) { return }
         isStopped.withLock { $0 = true }
     }
 

@@ -131,6 +131,28 @@ public final class RecipesServer: Sendable {
         task.cancel()
         _ = try? await task.value
     }
+
+    /// Runs `body` against a fresh server and stops it afterwards, even when `body` throws.
+    ///
+    /// ```swift
+    /// try await RecipesServer.with(.init(isDrifted: true)) { server in
+    ///     _ = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("api/health"))
+    /// }
+    /// ```
+    public static func with<R>(
+        _ configuration: Configuration = Configuration(),
+        _ body: (RecipesServer) async throws -> R
+    ) async throws -> R {
+        let server = try await start(configuration)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
 }
 
 /// The recipes server could not start.

@@ -41,21 +41,6 @@ struct RecordCommandTests {
         return try await body(folder, project)
     }
 
-    static func withServer<R>(
-        _ configuration: RecipesServer.Configuration = RecipesServer.Configuration(),
-        _ body: (RecipesServer) async throws -> R
-    ) async throws -> R {
-        let server = try await RecipesServer.start(configuration)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
-    }
-
     /// Runs the binary on a thread of its own: waiting for it must not hold a thread of the concurrency pool,
     /// which the in-process server needs to answer.
     static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL) async throws
@@ -83,7 +68,7 @@ struct RecordCommandTests {
     }
 
     @Test func recordWritesBesideTheConfigThenReportsUnchangedThenChanged() async throws {
-        try await Self.withServer { server in
+        try await RecipesServer.with { server in
             try await Self.withProject { folder, project in
                 let environment = ["RECIPES_PORT": String(server.port)]
                 let first = try await Self.run(
@@ -149,7 +134,7 @@ struct RecordCommandTests {
                   rId: nope
 
             """
-        try await Self.withServer { server in
+        try await RecipesServer.with { server in
             try await Self.withProject(text) { folder, project in
                 let result = try await Self.run(
                     ["record", "--config", "project/apiprobe.yml", "--snapshots"],
@@ -166,7 +151,7 @@ struct RecordCommandTests {
 
     @Test func anUnwritableFolderExitsTwoNamingItAndLeavesNoFile() async throws {
         let text = Self.config.replacingOccurrences(of: "stubs: Stubs", with: "stubs: blocked/Stubs")
-        try await Self.withServer { server in
+        try await RecipesServer.with { server in
             try await Self.withProject(text) { folder, project in
                 // A file where a folder should be: nothing can be created below it, even as root.
                 try Data("a file".utf8).write(to: project.appendingPathComponent("blocked"))

@@ -71,7 +71,7 @@ struct RedactionEndToEndTests {
     }
 
     @Test func noSecretReachesAnyFileWrittenByRecordOrImportHAR() async throws {
-        try await RecordCommandTests.withServer(RecipesServer.Configuration(apiKey: Self.apiKey)) { server in
+        try await RecipesServer.with(RecipesServer.Configuration(apiKey: Self.apiKey)) { server in
             try await check(server)
         }
     }

@@ -46,15 +46,7 @@ struct RecorderTests {
     ) async throws -> R {
         let folder = try CommandLineRunner.makeTemporaryDirectory("recorder-test")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await RecipesServer.start(configuration)
-        do {
-            let result = try await body(server, folder)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        return try await RecipesServer.with(configuration) { server in try await body(server, folder) }
     }
 
     /// Every regular file below `folder`.

@@ -34,21 +34,6 @@ extension RecipesServer {
         }
         return Reply(status: http.statusCode, headers: headers, data: data)
     }
-
-    /// Runs `body` against a fresh server and stops it afterwards, even when `body` throws.
-    static func with<R>(_ configuration: Configuration = Configuration(), _ body: (RecipesServer) async throws -> R)
-        async throws -> R
-    {
-        let server = try await RecipesServer.start(configuration)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
-    }
 }
 
 @Suite(.timeLimit(.minutes(1)))
