@@ -8,7 +8,13 @@ import FoundationNetworking
 public struct StubRequest: Sendable, Hashable {
     /// `GET`, `POST`, …
     public var method: String
-    public var url: URL
+    public var url: URL {
+        didSet { (path, queryItems) = Self.parts(of: url) }
+    }
+    /// The URL's path, `/` when empty (read from the URL once: matchers consult it for every stub).
+    public private(set) var path: String
+    /// The query items of the URL, in order.
+    public private(set) var queryItems: [URLQueryItem]
     /// Header names as sent; look them up with ``header(_:)``.
     public var headers: [String: String]
     /// The body, read from `httpBody` or `httpBodyStream`; `nil` when the request had none or when
@@ -18,6 +24,7 @@ public struct StubRequest: Sendable, Hashable {
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil) {
         self.method = method.uppercased()
         self.url = url
+        (path, queryItems) = Self.parts(of: url)
         self.headers = headers
         self.body = body
     }
@@ -25,6 +32,7 @@ public struct StubRequest: Sendable, Hashable {
     init(_ request: URLRequest) {
         self.method = (request.httpMethod ?? "GET").uppercased()
         self.url = request.url ?? URL(string: "about:blank")!
+        (path, queryItems) = Self.parts(of: url)
         self.headers = request.allHTTPHeaderFields ?? [:]
         if let body = request.httpBody {
             self.body = body
@@ -53,14 +61,10 @@ public struct StubRequest: Sendable, Hashable {
         headers.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
     }
 
-    /// The query items of the URL, in order.
-    public var queryItems: [URLQueryItem] {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-    }
-
-    /// The URL's path, `/` when empty.
-    public var path: String {
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
-        return path.isEmpty ? "/" : (path.removingPercentEncoding ?? path)
+    private static func parts(of url: URL) -> (path: String, queryItems: [URLQueryItem]) {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let encoded = components?.percentEncodedPath ?? url.path
+        let path = encoded.isEmpty ? "/" : (encoded.removingPercentEncoding ?? encoded)
+        return (path, components?.queryItems ?? [])
     }
 }
