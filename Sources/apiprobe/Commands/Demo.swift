@@ -51,7 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard (0...1).contains(failureRate) else {
             throw ValidationError("--failure-rate: expected a number from 0 to 1, found \(failureRate)")
         }
-        if let latency, Self.parseDuration(latency) == nil {
+        if let latency, ProbeConfig.parseDuration(latency) == nil {
             throw ValidationError("--latency: expected a duration such as 50ms or 1.5s, found \"\(latency)\"")
         }
         if let port, !(1...65_535).contains(port) {
@@ -77,7 +77,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     private func runServer() async throws {
         var configuration = RecipesServer.Configuration(failureRate: failureRate, isDrifted: drifted, port: port ?? 0)
-        if let latency, let delay = Self.parseDuration(latency) { configuration.latency = .fixed(delay) }
+        if let latency, let delay = ProbeConfig.parseDuration(latency) { configuration.latency = .fixed(delay) }
         let server = try await RecipesServer.start(configuration)
         let out = Terminal.standardOutput
         out.write(
@@ -86,38 +86,10 @@ struct DemoCommand: AsyncParsableCommand {
                 + "  try: curl '\(server.baseURL.absoluteString)/api/search?q=chicken'\n"
                 + "  probe it: RECIPES_PORT=\(server.port) swift run apiprobe run\n"
                 + "Stop with Ctrl-C.\n")
-        let signal = await Self.waitForTermination()
+        let stop = StopSignal()
+        await stop.wait()
         await server.stop()
-        out.write("Stopped (\(signal == SIGINT ? "SIGINT" : "SIGTERM")).\n")
-    }
-
-    /// Waits for SIGINT or SIGTERM and returns which arrived.
-    private static func waitForTermination() async -> Int32 {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            sources.append(source)
-        }
-        var iterator = stream.makeAsyncIterator()
-        let received = await iterator.next() ?? SIGTERM
-        for source in sources { source.cancel() }
-        return received
-    }
-
-    /// `50ms`, `1.5s`, `2m`, or a number of milliseconds.
-    static func parseDuration(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
-        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-            guard let value = Double(trimmed.dropLast(suffix.count)), value >= 0 else { return nil }
-            return .milliseconds(Int64((value * scale * 1_000).rounded()))
-        }
-        guard let value = Double(trimmed), value >= 0 else { return nil }
-        return .milliseconds(Int64(value.rounded()))
+        out.write("Stopped (\(stop.received == SIGINT ? "SIGINT" : "SIGTERM")).\n")
     }
 }
 

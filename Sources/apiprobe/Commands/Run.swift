@@ -127,32 +127,3 @@ struct RunCommand: AsyncParsableCommand {
         return round.result
     }
 }
-
-/// Set by SIGINT or SIGTERM (their default handlers are ignored while a run repeats).
-final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
-    private var sources: [any DispatchSourceSignal] = []
-
-    init() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.set() }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    var isSet: Bool { lock.withLock { stopped } }
-
-    private func set() { lock.withLock { stopped = true } }
-
-    /// Sleeps `duration`, or less when a signal comes.
-    func wait(for duration: Duration) async {
-        let end = ContinuousClock.now + duration
-        while !isSet && ContinuousClock.now < end {
-            try? await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now))
-        }
-    }
-}
