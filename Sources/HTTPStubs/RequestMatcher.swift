@@ -24,10 +24,17 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         public var name: String
         /// Returns `nil` when the request satisfies the condition, else why not.
         public var evaluate: @Sendable (StubRequest) -> String?
+        /// What the condition fixes exactly, when a stub set's index can stand in for evaluating it.
+        var fixes: Fixed?
 
         public init(_ name: String, evaluate: @escaping @Sendable (StubRequest) -> String?) {
             self.name = name
             self.evaluate = evaluate
+        }
+
+        enum Fixed: Sendable, Equatable {
+            case method(String)
+            case path(String)
         }
     }
 
@@ -71,10 +78,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// The HTTP method, compared without regard to case.
     public func method(_ method: String) -> RequestMatcher {
         let expected = method.uppercased()
-        var copy = adding(
-            Condition("method \(expected)") { request in
-                request.method == expected ? nil : "method differs: expected \(expected), got \(request.method)"
-            })
+        var condition = Condition("method \(expected)") { request in
+            request.method == expected ? nil : "method differs: expected \(expected), got \(request.method)"
+        }
+        condition.fixes = .method(expected)
+        var copy = adding(condition)
         copy.exactMethod = expected
         return copy
     }
@@ -97,7 +105,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         let expected = scheme.lowercased()
         return adding(
             Condition("scheme \(expected)") { request in
-                let actual = request.url.scheme?.lowercased() ?? ""
+                let actual = request.scheme ?? ""
                 return actual == expected ? nil : "scheme differs: expected \(expected), got \(actual)"
             })
     }
@@ -108,7 +116,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         let shown = port.map { "\(expected):\($0)" } ?? expected
         var copy = adding(
             Condition("host \(shown)") { request in
-                let actual = request.url.host?.lowercased() ?? ""
+                let actual = request.host ?? ""
                 if actual != expected { return "host differs: expected \(expected), got \(actual)" }
                 if let port, request.url.port != port {
                     return "port differs: expected \(port), got \(request.url.port.map(String.init) ?? "none")"
@@ -121,10 +129,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// The exact path (`/api/search`).
     public func path(_ path: String) -> RequestMatcher {
-        var copy = adding(
-            Condition("path \(path)") { request in
-                request.path == path ? nil : "path differs: expected \(path), got \(request.path)"
-            })
+        var condition = Condition("path \(path)") { request in
+            request.path == path ? nil : "path differs: expected \(path), got \(request.path)"
+        }
+        condition.fixes = .path(path)
+        var copy = adding(condition)
         copy.exactPath = path
         return copy
     }

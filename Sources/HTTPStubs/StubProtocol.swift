@@ -107,12 +107,13 @@ struct UncheckedTransfer<Value>: @unchecked Sendable {
 /// The URLProtocol that answers requests from a stub set. Never used directly: each set has its own
 /// subclass (see ``StubSet/sessionConfiguration(from:)``).
 class StubURLProtocol: URLProtocol {
-    private let isStopped = LockedBox(false)
-    /// A delayed outcome waiting to be delivered on the session's work queue (Linux; see `startLoading`).
-    private let pending = LockedBox(Pending())
+    /// One lock for the little state a load has (a lock per field cost a stubbed request measurably).
+    private let loading = LockedBox(Loading())
 
-    private struct Pending {
-        var outcome: StubOutcome?
+    private struct Loading {
+        var isStopped = false
+        /// A delayed outcome waiting to be delivered on the session's work queue (Linux; see `startLoading`).
+        var pending: StubOutcome?
         /// Set while this protocol suspends and resumes its own task to get back onto the work queue.
         var isHopping = false
     }
@@ -133,9 +134,10 @@ class StubURLProtocol: URLProtocol {
 
     override func startLoading() {
         #if canImport(FoundationNetworking)
-        let ready = pending.withLock { state -> StubOutcome? in
-            guard state.isHopping, let outcome = state.outcome else { return nil }
-            state = Pending()
+        let ready = loading.withLock { state -> StubOutcome? in
+            guard state.isHopping, let outcome = state.pending else { return nil }
+            state.pending = nil
+            state.isHopping = false
             return outcome
         }
         if let ready {
@@ -174,7 +176,7 @@ class StubURLProtocol: URLProtocol {
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         let transfer = UncheckedTransfer(value: self)
         #if canImport(FoundationNetworking)
-        pending.withLock { $0.outcome = outcome }
+        loading.withLock { $0.pending = outcome }
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
             transfer.value.returnToWorkQueue()
         }
@@ -189,8 +191,12 @@ class StubURLProtocol: URLProtocol {
     /// Suspends and resumes the task: the session stops and then starts this protocol on its work queue,
     /// where `startLoading` delivers the pending outcome.
     private func returnToWorkQueue() {
-        guard !isStopped.withLock({ $0 }), let task else { return }
-        pending.withLock { $0.isHopping = true }
+        guard let task else { return }
+        let stopped = loading.withLock { state -> Bool in
+            if !state.isStopped { state.isHopping = true }
+            return state.isStopped
+        }
+        guard !stopped else { return }
         task.suspend()
         task.resume()
     }
@@ -198,60 +204,36 @@ class StubURLProtocol: URLProtocol {
 
     override func stopLoading() {
         // The stop that `returnToWorkQueue` causes is not a cancellation.
-        if pending.withLock({ $0.isHopping }) { return }
-        isStopped.withLock { $0 = true }
+        loading.withLock { state in
+            if !state.isHopping { state.isStopped = true }
+        }
     }
 
     private func deliver(_ outcome: StubOutcome) {
-        guard !isStopped.withLock({ $0 }), let client else { return }
+        guard !loading.withLock({ $0.isStopped }), let client else { return }
         switch outcome {
         case .failure(let error, _):
             client.urlProtocol(self, didFailWithError: error)
-        case .response(let response, let url, _):
-            var headers = response.headers
-            var body = response.body
-            var failure: URLError?
-            switch response.fault?.storage {
-            case .dropped(let bytes)?:
-                body = body.prefix(bytes)
-                failure = URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: url])
-            case .malformed?:
-                body = body.isEmpty ? Data("{".utf8) : body.prefix(max(1, body.count / 2))
-            case .error(let code)?:
+        case .response(let wire, let url, _):
+            if case .failed(let code) = wire.ending {
                 client.urlProtocol(
                     self, didFailWithError: URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url]))
                 return
-            case nil:
-                break
-            }
-            #if canImport(FoundationNetworking)
-            // swift-corelibs-foundation treats a 401 with a `WWW-Authenticate` challenge as the start of
-            // its authentication path and, with no credential to offer, never completes the task. Apple's
-            // Foundation hands such a response to the client; so that clients see the same on Linux, the
-            // challenge travels as `X-WWW-Authenticate` there.
-            if response.status == 401,
-                let name = headers.keys.first(where: { $0.caseInsensitiveCompare("WWW-Authenticate") == .orderedSame })
-            {
-                headers["X-WWW-Authenticate"] = headers.removeValue(forKey: name)
-            }
-            #endif
-            if failure == nil,
-                !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame })
-            {
-                headers["Content-Length"] = String(body.count)
             }
             guard
                 let http = HTTPURLResponse(
-                    url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: headers)
+                    url: url, statusCode: wire.status, httpVersion: "HTTP/1.1", headerFields: wire.headers)
             else {
                 client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
                 return
             }
             client.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
             // One didLoad call: on Linux several calls deliver only the last chunk.
-            if !body.isEmpty { client.urlProtocol(self, didLoad: body) }
-            if let failure {
-                client.urlProtocol(self, didFailWithError: failure)
+            if !wire.body.isEmpty { client.urlProtocol(self, didLoad: wire.body) }
+            if case .connectionLost = wire.ending {
+                client.urlProtocol(
+                    self,
+                    didFailWithError: URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: url]))
             } else {
                 client.urlProtocolDidFinishLoading(self)
             }
@@ -259,9 +241,56 @@ class StubURLProtocol: URLProtocol {
     }
 }
 
+/// A stub's response as the URL loading system receives it: the fault applied to the body, the
+/// `Content-Length` added, the 401 challenge renamed on Linux. Prepared once, when the stub is added.
+struct WireResponse: Sendable {
+    enum Ending: Sendable {
+        case finished
+        /// The body (already cut) arrives, then the connection is lost.
+        case connectionLost
+        /// No response at all: the request fails with this code.
+        case failed(URLError.Code)
+    }
+
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var ending: Ending
+
+    init(_ response: StubResponse) {
+        status = response.status
+        headers = response.headers
+        body = response.body
+        ending = .finished
+        switch response.fault?.storage {
+        case .dropped(let bytes)?:
+            body = body.prefix(bytes)
+            ending = .connectionLost
+        case .malformed?:
+            body = body.isEmpty ? Data("{".utf8) : body.prefix(max(1, body.count / 2))
+        case .error(let code)?:
+            ending = .failed(code)
+        case nil:
+            break
+        }
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation treats a 401 with a `WWW-Authenticate` challenge as the start of its
+        // authentication path and, with no credential to offer, never completes the task. Apple's
+        // Foundation hands such a response to the client; so that clients see the same on Linux, the
+        // challenge travels as `X-WWW-Authenticate` there.
+        if status == 401, let name = headers.keys.first(where: { headerNamesEqual($0, "WWW-Authenticate") }) {
+            headers["X-WWW-Authenticate"] = headers.removeValue(forKey: name)
+        }
+        #endif
+        if case .finished = ending, !headers.keys.contains(where: { headerNamesEqual($0, "Content-Length") }) {
+            headers["Content-Length"] = String(body.count)
+        }
+    }
+}
+
 /// What a stub set decided for one request.
 enum StubOutcome: Sendable {
-    case response(StubResponse, url: URL, latency: Duration)
+    case response(WireResponse, url: URL, latency: Duration)
     case failure(URLError, latency: Duration)
 
     var latency: Duration {

@@ -9,12 +9,15 @@ public struct StubRequest: Sendable, Hashable {
     /// `GET`, `POST`, …
     public var method: String
     public var url: URL {
-        didSet { (path, queryItems) = Self.parts(of: url) }
+        didSet { (path, queryItems, host, scheme) = Self.parts(of: url) }
     }
     /// The URL's path, `/` when empty (read from the URL once: matchers consult it for every stub).
     public private(set) var path: String
     /// The query items of the URL, in order.
     public private(set) var queryItems: [URLQueryItem]
+    /// The URL's host and scheme, lowercased (read once, as `path` is: most stubs compare them).
+    private(set) var host: String?
+    private(set) var scheme: String?
     /// Header names as sent; look them up with ``header(_:)``.
     public var headers: [String: String]
     /// The body, read from `httpBody` or `httpBodyStream`; `nil` when the request had none or when
@@ -22,17 +25,17 @@ public struct StubRequest: Sendable, Hashable {
     public var body: Data?
 
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil) {
-        self.method = method.uppercased()
+        self.method = asciiUppercased(method)
         self.url = url
-        (path, queryItems) = Self.parts(of: url)
+        (path, queryItems, host, scheme) = Self.parts(of: url)
         self.headers = headers
         self.body = body
     }
 
     init(_ request: URLRequest) {
-        self.method = (request.httpMethod ?? "GET").uppercased()
+        self.method = request.httpMethod.map(asciiUppercased) ?? "GET"
         self.url = request.url ?? URL(string: "about:blank")!
-        (path, queryItems) = Self.parts(of: url)
+        (path, queryItems, host, scheme) = Self.parts(of: url)
         self.headers = request.allHTTPHeaderFields ?? [:]
         if let body = request.httpBody {
             self.body = body
@@ -58,13 +61,43 @@ public struct StubRequest: Sendable, Hashable {
 
     /// The value of a header, looked up without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
+        headers.first(where: { headerNamesEqual($0.key, name) })?.value
     }
 
-    private static func parts(of url: URL) -> (path: String, queryItems: [URLQueryItem]) {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let encoded = components?.percentEncodedPath ?? url.path
-        let path = encoded.isEmpty ? "/" : (encoded.removingPercentEncoding ?? encoded)
-        return (path, components?.queryItems ?? [])
+    /// Reads the parts from the URL's own parse; only a URL with a query is parsed again, by
+    /// `URLComponents`, for its items (parsing every URL again was a measurable part of a stubbed request).
+    private static func parts(
+        of url: URL
+    ) -> (path: String, queryItems: [URLQueryItem], host: String?, scheme: String?) {
+        var path = url.path(percentEncoded: true)
+        if path.isEmpty {
+            path = "/"
+        } else if path.utf8.contains(UInt8(ascii: "%")) {
+            path = path.removingPercentEncoding ?? path
+        }
+        var items: [URLQueryItem] = []
+        if url.query(percentEncoded: true) != nil {
+            items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        }
+        return (path, items, url.host.map(asciiLowercased), url.scheme.map(asciiLowercased))
     }
+}
+
+/// `text` lowercased, without a copy when it has no ASCII capitals (hosts and schemes rarely do).
+func asciiLowercased(_ text: String) -> String {
+    text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? text.lowercased() : text
+}
+
+/// `text` uppercased, without a copy when it has no ASCII lowercase letters (methods rarely do).
+func asciiUppercased(_ text: String) -> String {
+    text.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) ? text.uppercased() : text
+}
+
+/// Whether two header names are equal without regard to ASCII case, without Foundation's locale-aware
+/// comparison (which on Linux goes through CFString for every header of every response).
+func headerNamesEqual(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count
+        && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        }
 }

@@ -159,10 +159,10 @@ public final class StubSet: Sendable {
             state.nextID += 1
             let stub = Stub(id: id, name: name ?? matcher.description, matcher: matcher, responses: responses)
             state.stubs[id] = stub
-            if let method = matcher.exactMethod, let path = matcher.exactPath {
-                state.index["\(method) \(path)", default: []].append(id)
+            if let route = stub.route {
+                state.index[route.path, default: []].append(stub)
             } else {
-                state.unindexed.append(id)
+                state.unindexed.append(stub)
             }
             return StubHandle(id: id, name: stub.name)
         }
@@ -192,7 +192,13 @@ public final class StubSet: Sendable {
     /// Removes a stub; requests it would have answered go to the next match.
     public func remove(_ handle: StubHandle) {
         state.withLock { state in
-            if let removed = state.stubs.removeValue(forKey: handle.id) { state.removedHits[handle.id] = removed.hits }
+            guard let removed = state.stubs.removeValue(forKey: handle.id) else { return }
+            if let route = removed.route {
+                state.index[route.path]?.removeAll { $0.id == handle.id }
+                if state.index[route.path]?.isEmpty == true { state.index[route.path] = nil }
+            } else {
+                state.unindexed.removeAll { $0.id == handle.id }
+            }
         }
     }
 
@@ -250,7 +256,7 @@ public final class StubSet: Sendable {
 
     /// How many requests a stub answered.
     public func hitCount(of handle: StubHandle) -> Int {
-        state.withLock { $0.stubs[handle.id]?.hits ?? $0.removedHits[handle.id] ?? 0 }
+        state.withLock { $0.hits[handle.id] ?? 0 }
     }
 
     /// The logged requests that `matcher` accepts.
@@ -283,12 +289,9 @@ public final class StubSet: Sendable {
         var request = first
         var latency = Duration.zero
         for _ in 0..<17 {
-            let candidates = state.withLock { $0.candidates(for: request) }
-            guard
-                let chosen = candidates.first(where: { stub in
-                    stub.matcher.conditions.allSatisfy { $0.evaluate(request) == nil }
-                })
-            else {
+            // Matchers run outside the lock: a `.matching` closure may read the set (its log, say).
+            let (bucket, unindexed) = state.withLock { ($0.index[request.path] ?? [], $0.unindexed) }
+            guard let chosen = Self.firstMatch(for: request, in: bucket, and: unindexed) else {
                 let message = diagnose(request)
                 state.withLock { $0.log.append(LoggedRequest(request: request, stub: nil, status: nil)) }
                 return .failure(
@@ -298,24 +301,24 @@ public final class StubSet: Sendable {
                     latency: latency
                 )
             }
-            let response = state.withLock { state -> StubResponse in
-                let hits = state.stubs[chosen.id]?.hits ?? 0
-                state.stubs[chosen.id]?.hits = hits + 1
-                let response = chosen.responses[min(hits, chosen.responses.count - 1)]
+            let turn = state.withLock { state -> Int in
+                let hits = state.hits[chosen.id] ?? 0
+                state.hits[chosen.id] = hits + 1
+                let turn = min(hits, chosen.responses.count - 1)
+                let response = chosen.responses[turn]
                 state.log.append(
                     LoggedRequest(
                         request: request, stub: StubHandle(id: chosen.id, name: chosen.name),
                         status: response.fault == nil ? response.status : nil))
-                return response
+                return turn
             }
+            let response = chosen.responses[turn]
             latency += response.latency
-            guard followsRedirects, response.fault == nil, [301, 302, 303, 307, 308].contains(response.status),
-                let location = response.headers.first(where: {
-                    $0.key.caseInsensitiveCompare("Location") == .orderedSame
-                })?.value,
+            guard response.fault == nil, Self.isRedirect(response.status), followsRedirects,
+                let location = response.headers.first(where: { headerNamesEqual($0.key, "Location") })?.value,
                 let next = URL(string: location, relativeTo: request.url)?.absoluteURL
             else {
-                return .response(response, url: request.url, latency: latency)
+                return .response(chosen.wireResponses[turn], url: request.url, latency: latency)
             }
             let becomesGet =
                 response.status == 303 || ([301, 302].contains(response.status) && request.method == "POST")
@@ -328,6 +331,35 @@ public final class StubSet: Sendable {
         }
         return .failure(
             URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]), latency: latency)
+    }
+
+    private static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: return true
+        default: return false
+        }
+    }
+
+    /// The most recently added stub of `bucket` (the stubs indexed under the request's path)
+    /// and `unindexed` that matches: both are in the order they were added, so they are walked from
+    /// their ends and merged by id.
+    private static func firstMatch(
+        for request: StubRequest, in bucket: [Stub], and unindexed: [Stub]
+    ) -> Stub? {
+        var i = bucket.count - 1
+        var j = unindexed.count - 1
+        while i >= 0 || j >= 0 {
+            let stub: Stub
+            if j < 0 || (i >= 0 && bucket[i].id > unindexed[j].id) {
+                stub = bucket[i]
+                i -= 1
+            } else {
+                stub = unindexed[j]
+                j -= 1
+            }
+            if stub.matches(request) { return stub }
+        }
+        return nil
     }
 
     /// The message of a request that matched nothing: the closest stubs and why each did not match.
@@ -355,40 +387,57 @@ extension StubSet {
     private struct State {
         var nextID = 0
         var stubs: [Int: Stub] = [:]
-        var index: [String: [Int]] = [:]
-        var unindexed: [Int] = []
+        /// Requests answered, by stub id; kept when a stub is removed.
+        var hits: [Int: Int] = [:]
+        /// The stubs with an exact method and path, by path, in the order they were added.
+        var index: [String: [Stub]] = [:]
+        /// The others, in the order they were added.
+        var unindexed: [Stub] = []
         var log: [LoggedRequest] = []
-        var removedHits: [Int: Int] = [:]
+    }
 
-        /// The stubs that may match, most recent first.
-        func candidates(for request: StubRequest) -> [Stub] {
-            let bucket = index["\(request.method) \(request.path)"] ?? []
-            var result: [Stub] = []
-            result.reserveCapacity(bucket.count + unindexed.count)
-            var i = bucket.count - 1
-            var j = unindexed.count - 1
-            while i >= 0 || j >= 0 {
-                let id: Int
-                if j < 0 || (i >= 0 && bucket[i] > unindexed[j]) {
-                    id = bucket[i]
-                    i -= 1
-                } else {
-                    id = unindexed[j]
-                    j -= 1
-                }
-                if let stub = stubs[id] { result.append(stub) }
-            }
-            return result
-        }
+    /// The exact method and path of a stub, which find its candidates without trying every stub.
+    struct Route: Hashable {
+        var method: String
+        var path: String
     }
 }
 
-struct Stub: Sendable {
-    var id: Int
-    var name: String
-    var matcher: RequestMatcher
-    var responses: [StubResponse]
-    var hits = 0
+/// One stub. A class, so that the index, the table and a request being answered share it without
+/// copying its matcher and responses.
+final class Stub: Sendable {
+    let id: Int
+    let name: String
+    let matcher: RequestMatcher
+    let responses: [StubResponse]
+    /// `responses` as they are delivered, prepared once.
+    let wireResponses: [WireResponse]
+    let route: StubSet.Route?
+    /// The conditions left to evaluate once the request has the route's method and path.
+    private let residue: [RequestMatcher.Condition]
+
+    init(id: Int, name: String, matcher: RequestMatcher, responses: [StubResponse]) {
+        self.id = id
+        self.name = name
+        self.matcher = matcher
+        self.responses = responses
+        self.wireResponses = responses.map(WireResponse.init)
+        if let method = matcher.exactMethod, let path = matcher.exactPath {
+            route = StubSet.Route(method: method, path: path)
+            residue = matcher.conditions.filter { $0.fixes != .method(method) && $0.fixes != .path(path) }
+        } else {
+            route = nil
+            residue = matcher.conditions
+        }
+    }
+
+    /// Whether every condition accepts `request`. A stub with a route compares the method and path
+    /// itself, and runs only the other conditions.
+    func matches(_ request: StubRequest) -> Bool {
+        if let route, route.method != request.method || route.path != request.path { return false }
+        for condition in residue where condition.evaluate(request) != nil { return false }
+        return true
+    }
 }
 
 /// Names a stub of a set, for verification and removal.

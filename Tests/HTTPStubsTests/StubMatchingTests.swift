@@ -120,6 +120,46 @@ struct StubMatchingTests {
         #expect(set.hitCount(of: specific) == 1)
     }
 
+    /// Stubs with an exact method and path are found through an index by path; these pin what that
+    /// index must not change: the method still decides, removal takes one stub out of a shared bucket,
+    /// and a matcher whose own conditions disagree never matches.
+    @Test func indexedStubsStillMatchEveryCondition() async throws {
+        let set = StubSet()
+        let read = set.stub(.get(base + "/api/items/1"), response: .text("read"))
+        let update = set.stub(.put(base + "/api/items/1"), response: .text("update"))
+        set.stub(.get(base + "/api/items/2").method("POST"), response: .text("never"))
+        set.stub(.get("https://other.example.com/api/items/1"), response: .text("other host"))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/api/items/1"))
+        request.httpMethod = "put"
+        #expect(text(try await send(request, on: session).0) == "update")
+        #expect(text(try await get("/api/items/1", on: session).0) == "read")
+        #expect(
+            text(try await send(URLRequest(url: URL(string: "HTTPS://API.Example.COM/api/items/1")!), on: session).0)
+                == "read")
+        set.remove(update)
+        #expect(await urlError { _ = try await send(request, on: session) } != nil)
+        #expect(text(try await get("/api/items/1", on: session).0) == "read")
+        for method in ["GET", "POST"] {
+            var conflicting = URLRequest(url: url("/api/items/2"))
+            conflicting.httpMethod = method
+            #expect(await urlError { _ = try await send(conflicting, on: session) }?.code == .resourceUnavailable)
+        }
+        #expect(set.hitCount(of: read) == 3)
+        #expect(set.hitCount(of: update) == 1)
+    }
+
+    @Test func percentEncodedPathsMatchTheirDecodedForm() async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/api/recipes/banana%20bread"), response: .text("decoded"))
+        set.stub(RequestMatcher().path("/a b").header("x-trace", "1"), response: .text("header"))
+        let session = set.makeSession()
+        #expect(text(try await get("/api/recipes/banana%20bread", on: session).0) == "decoded")
+        var request = URLRequest(url: url("/a%20b"))
+        request.setValue("1", forHTTPHeaderField: "X-Trace")
+        #expect(text(try await send(request, on: session).0) == "header")
+    }
+
     @Test func unmatchedRequestListsTheClosestStubsAndWhy() async throws {
         let set = StubSet()
         set.stub(.get(base + "/api/search").query(["q": "chicken"]), response: .text("a"), name: "search")
