@@ -75,6 +75,35 @@ struct RunnerTests {
         #expect(!search.isDown)
     }
 
+    /// The loader collects a body from the delegate calls of its session, on Linux through its own
+    /// serial delegate queue: a body of many chunks must arrive whole and in order for every sample,
+    /// with the response head (time to first byte) before the end, while other samples are in flight.
+    @Test func largeBodiesArriveWholeAndInOrderUnderConcurrency() async throws {
+        let items = (0..<20_000).map { "{\"n\":\($0),\"pad\":\"\(String(repeating: "x", count: 16))\"}" }
+        let body = "{\"items\":[" + items.joined(separator: ",") + "]}"
+        let server = try RawHTTPServer { _ in
+            .respond(status: 200, headers: ["Content-Type": "application/json"], body: body)
+        }
+        defer { server.stop() }
+        let endpoints = try (0..<12).map { index in
+            EndpointConfig(
+                name: "big\(index)", path: "/big/\(index)", samples: 3, timeout: .seconds(20),
+                expectations: Expectations(body: [
+                    try BodyConditionParser.parse("/items length == 20000"),
+                    try BodyConditionParser.parse("/items/19999/n == 19999"),
+                    try BodyConditionParser.parse("/items/10000/n == 10000"),
+                ]))
+        }
+        var settings = config(server.baseURL, endpoints, deadline: .seconds(60))
+        settings.concurrency = 8
+        let result = await ProbeRunner(config: settings, directory: try temporaryDirectory()).run()
+        #expect(result.passed, "\(result.endpoints.flatMap(\.checks).filter { !$0.passed })")
+        let samples = result.endpoints.flatMap(\.samples)
+        #expect(samples.count == 36)
+        #expect(samples.allSatisfy { $0.bytes == body.utf8.count })
+        #expect(samples.allSatisfy { ($0.timeToFirstByte ?? .seconds(99)) <= $0.latency })
+    }
+
     @Test func failingExpectationsAreClassified() async throws {
         let server = try await RecipesServer.start(.init(latency: .fixed(.milliseconds(30))))
         defer { Task { await server.stop() } }

@@ -34,7 +34,11 @@ final class HTTPLoader: @unchecked Sendable {
         configuration.httpMaximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
         configuration.timeoutIntervalForResource = 7 * 24 * 3_600
         delegate = LoaderDelegate()
+        #if canImport(FoundationNetworking)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: SerialDelegateQueue())
+        #else
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        #endif
     }
 
     /// Ends the session once its tasks are done (breaks the session–delegate cycle).
@@ -50,7 +54,9 @@ final class HTTPLoader: @unchecked Sendable {
         // The watchdog below cuts the request exactly; URLSession's own (idle) timeout is only a backstop,
         // in whole seconds above the limit: swift-corelibs-foundation truncates it to whole seconds, so
         // 0.6 s would become an immediate timeout.
-        request.timeoutInterval = (limit.timeInterval + 1).rounded(.up)
+        let backstop = (limit.timeInterval + 1).rounded(.up)
+        // Set only when it changes: a URLRequest copies its storage on every write.
+        if request.timeoutInterval != backstop { request.timeoutInterval = backstop }
         let task = session.dataTask(with: request)
         return await withCheckedContinuation { continuation in
             let state = TaskState(start: clock.now, continuation: continuation)
@@ -65,6 +71,44 @@ final class HTTPLoader: @unchecked Sendable {
         }
     }
 }
+
+#if canImport(FoundationNetworking)
+/// The loader's delegate queue on Linux: the session's delegate calls run in order on one serial dispatch
+/// queue, without an `Operation` each.
+///
+/// swift-corelibs-foundation sends every delegate call (three a request: the response head, the body,
+/// the end) through `OperationQueue.addOperation`, whose bookkeeping cost the runner about a tenth of its
+/// request rate beside a bare `session.data(for:)`, which gets one call. Every way in is overridden, so
+/// calls stay in order whichever corelibs uses; `LoaderDelegate` is thread-safe and needs no more.
+final class SerialDelegateQueue: OperationQueue, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "apiprobe.loader.delegate")
+
+    override init() {
+        super.init()
+        maxConcurrentOperationCount = 1
+    }
+
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    override func addOperation(_ operation: Operation) {
+        let transfer = Unchecked(value: [operation])
+        queue.async { transfer.value.forEach { $0.start() } }
+    }
+
+    override func addOperations(_ operations: [Operation], waitUntilFinished wait: Bool) {
+        let transfer = Unchecked(value: operations)
+        let run: @Sendable () -> Void = { transfer.value.forEach { $0.start() } }
+        if wait { queue.sync(execute: run) } else { queue.async(execute: run) }
+    }
+
+    /// Operations cross to the queue that runs them, and only it touches them.
+    private struct Unchecked<Value>: @unchecked Sendable {
+        let value: Value
+    }
+}
+#endif
 
 /// One task's progress, filled in by the delegate.
 final class TaskState: @unchecked Sendable {

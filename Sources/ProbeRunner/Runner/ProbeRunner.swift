@@ -97,9 +97,11 @@ private struct Context: Sendable {
     static let maximumRetryAfter: Duration = .seconds(30)
 
     func probe(_ endpoint: EndpointConfig) async -> (EndpointResult, Bool) {
-        let request: URLRequest
+        var request: URLRequest
         do {
             request = try endpoint.makeRequest(baseURL: config.baseURL, file: config.file)
+            // The loader's backstop timeout (see HTTPLoader.send), set once here rather than on every attempt.
+            request.timeoutInterval = (endpoint.timeout.timeInterval + 1).rounded(.up)
         } catch {
             let check = CheckResult(name: "reachable", passed: false, message: "\(error)", category: .other)
             return (
@@ -167,7 +169,7 @@ private struct Context: Sendable {
                 return (Sample(status: nil, latency: attempt.latency, retries: retries, failure: failure), nil, false)
             }
             let status = response.statusCode
-            let retryAfter = Self.retryAfter(response)
+            let retryAfter = status == 429 || status == 503 ? Self.retryAfter(response) : nil
             let limited = status == 429 || (status == 503 && retryAfter != nil)
             if limited {
                 wasRateLimited = true
@@ -179,9 +181,13 @@ private struct Context: Sendable {
                     continue
                 }
             }
+            // Only header expectations read the headers; reading them from Foundation's untyped
+            // dictionary is not free on every sample.
             var headers: [String: String] = [:]
-            for (key, value) in response.allHeaderFields {
-                if let key = key as? String, let value = value as? String { headers[key] = value }
+            if !endpoint.expectations.headers.isEmpty {
+                for (key, value) in response.allHeaderFields {
+                    if let key = key as? String, let value = value as? String { headers[key] = value }
+                }
             }
             let redirected = attempt.redirectedTo.map(URLRedaction.redact)
             let sample = Sample(
