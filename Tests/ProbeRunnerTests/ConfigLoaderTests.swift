@@ -166,6 +166,32 @@ struct ConfigLoaderTests {
         #expect(error.description.contains("PORT"))
     }
 
+    /// A trailing comment is not read (an unset variable there is no error), but a `#` inside quotes or
+    /// in a block scalar is text, and variables after it are substituted.
+    @Test func trailingCommentsAreNotReadButQuotedAndBlockTextIs() throws {
+        let text = """
+            api: x   # ${UNSET_IN_A_COMMENT}
+            baseURL: http://127.0.0.1:${PORT:-7000}  # port: ${ALSO_UNSET}
+            endpoints:
+              - name: a
+                path: "/a#frag ${TOKEN}"   # ${UNSET_AGAIN}
+                headers: {X-Note: 'it''s # ${TOKEN}'}
+                method: POST
+                body: |
+                  line # ${TOKEN}
+                    # ${TOKEN} indented
+                  end
+              - name: b
+                path: /b#${TOKEN}
+            """
+        let config = try parse(text, environment: ["TOKEN": "s3cret"])
+        #expect(config.baseURL?.port == 7000)
+        #expect(config.endpoints[0].path == "/a#frag s3cret")
+        #expect(config.endpoints[0].headers["X-Note"] == "it's # s3cret")
+        #expect(config.endpoints[0].body == .text("line # s3cret\n  # s3cret indented\nend\n"))
+        #expect(config.endpoints[1].path == "/b#s3cret")
+    }
+
     @Test func variablesUseDefaultsAndEnvironment() throws {
         let text = """
             api: x

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Replaces `${VAR}` and `${VAR:-default}` in config text from the environment, line by line, so line
-/// numbers in later errors still match the file. `$${` stands for a literal `${`. Lines whose first
-/// non-blank character is `#` (comments) are left alone.
+/// numbers in later errors still match the file. `$${` stands for a literal `${`. Comments are left
+/// alone: whole comment lines, and a trailing comment (a `#` after a blank, outside quotes), except in
+/// the lines of a block scalar (`|` or `>`), where a `#` is text.
 enum EnvironmentSubstitution {
     static func apply(to text: String, environment: [String: String], file: String) throws(ProbeConfigError)
         -> String
@@ -11,26 +12,84 @@ enum EnvironmentSubstitution {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         var lineNumber = 0
+        /// The indentation of the line that opened the block scalar the lines are in, if any.
+        var blockParent: Int?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
             if lineNumber > 1 { output += "\n" }
-            if line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("#") || !line.contains("$") {
+            let content = line.drop(while: { $0 == " " || $0 == "\t" })
+            let indentation = line.count - content.count
+            if let parent = blockParent, content.isEmpty || indentation > parent {
+                output += try substitute(
+                    line, inBlockScalar: true, lineNumber: lineNumber, environment: environment, file: file)
+                continue
+            }
+            blockParent = nil
+            if opensBlockScalar(content) { blockParent = indentation }
+            if content.hasPrefix("#") || !line.contains("$") {
                 output += line
                 continue
             }
-            output += try substitute(line, lineNumber: lineNumber, environment: environment, file: file)
+            output += try substitute(
+                line, inBlockScalar: false, lineNumber: lineNumber, environment: environment, file: file)
         }
         return output
     }
 
+    /// Whether a line ends (before any comment) with a block scalar indicator: `key: |`, `- >-`, `|2`.
+    static func opensBlockScalar(_ content: Substring) -> Bool {
+        var text = content
+        if let comment = text.range(of: " #") { text = text[..<comment.lowerBound] }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let last = words.last, let first = last.first, first == "|" || first == ">" else { return false }
+        return last.dropFirst().allSatisfy { $0 == "+" || $0 == "-" || $0.isNumber } && last.count <= 3
+            && (words.count == 1 || words[words.count - 2].hasSuffix(":") || words[words.count - 2] == "-")
+    }
+
     private static func substitute(
-        _ line: Substring, lineNumber: Int, environment: [String: String], file: String
+        _ line: Substring, inBlockScalar: Bool, lineNumber: Int, environment: [String: String], file: String
     ) throws(ProbeConfigError) -> String {
         var result = ""
         var index = line.startIndex
+        /// The quote that opened the quoted scalar the scan is in (`'` or `"`), if any.
+        var quote: Character?
+        var previous: Character = " "
         while index < line.endIndex {
             let character = line[index]
             let rest = line[index...]
+            if !inBlockScalar {
+                if let open = quote {
+                    if character == "\\" && open == "\"", line.index(after: index) < line.endIndex {
+                        // An escaped character in a double-quoted scalar: copy both.
+                        result.append(character)
+                        index = line.index(after: index)
+                        result.append(line[index])
+                        previous = line[index]
+                        index = line.index(after: index)
+                        continue
+                    }
+                    if character == open {
+                        let next = line.index(after: index)
+                        if open == "'", next < line.endIndex, line[next] == "'" {
+                            // '' is a quote inside a single-quoted scalar.
+                            result += "''"
+                            previous = "'"
+                            index = line.index(after: next)
+                            continue
+                        }
+                        quote = nil
+                    }
+                } else if character == "#" && (previous == " " || previous == "\t") {
+                    result += rest  // a trailing comment, left as written
+                    break
+                } else if (character == "\"" || character == "'")
+                    && (previous == " " || previous == "\t" || previous == ":" || previous == "[" || previous == "{"
+                        || previous == ",")
+                {
+                    quote = character
+                }
+            }
+            previous = character
             if rest.hasPrefix("$${") {
                 result += "${"
                 index = line.index(index, offsetBy: 3)
