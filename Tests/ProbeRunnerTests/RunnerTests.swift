@@ -321,4 +321,38 @@ struct RunnerStatisticsTests {
         #expect(try check("/gone exists") == "/gone: expected a value, found nothing")
         #expect(try check("/count not-exists") == "/count: expected nothing, found 3")
     }
+
+    /// `*` stands for every item of an array (DESIGN.md): the condition holds for each, and a failure
+    /// names the first item that breaks it and how many do.
+    @Test func wildcardBodyConditionsHoldForEveryItem() throws {
+        let body = try JSONValue(
+            parsing: Data(
+                #"{"recipes": [{"title": "a", "rank": 9, "tags": ["x"]}, {"rank": 2, "tags": []}, {"title": "c", "rank": 5, "tags": ["y", "z"]}], "empty": [], "one": {"a": 1}}"#
+                    .utf8))
+        func check(_ text: String) throws -> String? {
+            ExpectationEvaluator.evaluate(try BodyConditionParser.parse(text), on: body)
+        }
+        #expect(try check("/recipes/*/rank > 1") == nil)
+        #expect(try check("/recipes/*/rank > 4") == "/recipes/1/rank: expected > 4, found 2 (1 of 3 items fail)")
+        #expect(
+            try check("/recipes/*/title exists")
+                == "/recipes/1/title: expected a value, found nothing (1 of 3 items fail)")
+        #expect(
+            try check("/recipes/*/title matches ^[ac]$")
+                == "/recipes/1/title: expected a string matching ^[ac]$, found nothing (1 of 3 items fail)")
+        #expect(
+            try check("/recipes/*/rank matches x")
+                == "/recipes/0/rank: expected a string matching x, found 9 (3 of 3 items fail)")
+        #expect(
+            try check("/recipes/*/title == a") == #"/recipes/1/title: expected "a", found nothing (2 of 3 items fail)"#)
+        #expect(try check("/recipes/*/tags/* matches ^[a-z]$") == nil)
+        #expect(
+            try check("/recipes/*/tags length >= 1")
+                == "/recipes/1/tags: expected length >= 1, found length 0 (1 of 3 items fail)")
+        #expect(try check("/recipes/*/secret not-exists") == nil)
+        #expect(try check("/empty/*/title exists") == nil)
+        #expect(try check("/one/*/a exists") == "/one: expected an array for * to range over, found {\"a\":1}")
+        #expect(try check("/gone/*/a not-exists") == nil)
+        #expect(try check("/gone/*/a exists") == "/gone: expected an array for * to range over, found nothing")
+    }
 }

@@ -5,7 +5,8 @@ import HTTPFixtures
 ///
 /// `/count > 0`, `/recipes length >= 1`, `/recipes/0/title exists`, `/error not-exists`,
 /// `/recipes/0/recipe_id matches ^[0-9a-f]+$`, `/recipes/0/publisher == "Closet Cooking"`. The pointer is a
-/// JSON Pointer (`(root)` for the whole body); the operand of `==` and `!=` is JSON, or
+/// JSON Pointer (`(root)` for the whole body) in which a `*` segment stands for every item of an array
+/// (`/recipes/*/title exists`: every recipe has a title); the operand of `==` and `!=` is JSON, or
 /// a bare word read as a string; ordering operators take a number.
 enum BodyConditionParser {
     struct Failure: Error {
@@ -22,9 +23,6 @@ enum BodyConditionParser {
         if pointer == "(root)" || pointer == "\"\"" { pointer = "" }
         guard pointer.isEmpty || pointer.hasPrefix("/") else {
             throw Failure(expected: "a JSON Pointer starting with / (or (root)), then an operator")
-        }
-        guard !pointer.split(separator: "/").contains("*") else {
-            throw Failure(expected: "a JSON Pointer to one value (no * here)")
         }
         let rest = trimmed[space...].trimmingCharacters(in: .whitespaces)
         let opEnd = rest.firstIndex(of: " ") ?? rest.endIndex

@@ -287,7 +287,8 @@ public struct BodyCondition: Sendable, Hashable, CustomStringConvertible {
         case length
     }
 
-    /// A JSON Pointer (RFC 6901) into the body; `*` is not allowed here.
+    /// A JSON Pointer (RFC 6901) into the body; a `*` segment stands for every item of the array there,
+    /// and the condition must hold for each (`/recipes/*/title exists`).
     public var pointer: String
     public var op: Operator
     /// The value compared against (`nil` for `exists` / `not-exists`); a regular expression for `matches`.

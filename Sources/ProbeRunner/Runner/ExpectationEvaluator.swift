@@ -155,9 +155,53 @@ struct ExpectationEvaluator {
     }
 
     /// `nil` when the condition holds; otherwise what was expected and found, naming the pointer.
+    ///
+    /// A `*` in the pointer stands for every item of the array there (DESIGN.md's pointer notation): the
+    /// condition must hold for each, and a failure names the first item that breaks it and how many do.
+    /// An empty array passes; pair such a condition with `length >= 1`.
     static func evaluate(_ condition: BodyCondition, on body: JSONValue) -> String? {
-        let pointer = condition.pointer.isEmpty ? "(root)" : condition.pointer
-        let value = body.value(at: condition.pointer)
+        guard condition.pointer.split(separator: "/").contains("*") else {
+            return evaluate(condition, pointer: condition.pointer, value: body.value(at: condition.pointer))
+        }
+        switch expand(condition.pointer, in: body) {
+        case .notAnArray(let prefix, let found):
+            if condition.op == .notExists && found == nil { return nil }
+            let shown = found.map(\.serializedText) ?? "nothing"
+            return "\(prefix.isEmpty ? "(root)" : prefix): expected an array for * to range over, found \(shown)"
+        case .items(let items):
+            let failures = items.compactMap { evaluate(condition, pointer: $0.pointer, value: $0.value) }
+            guard let first = failures.first else { return nil }
+            return failures.count == 1 && items.count == 1
+                ? first : "\(first) (\(failures.count) of \(items.count) items fail)"
+        }
+    }
+
+    private enum Expansion {
+        case items([(pointer: String, value: JSONValue?)])
+        /// A `*` met something other than an array at `prefix`.
+        case notAnArray(prefix: String, found: JSONValue?)
+    }
+
+    /// The concrete pointers and values a pointer with `*` names.
+    private static func expand(_ pointer: String, in body: JSONValue) -> Expansion {
+        var frontier: [(pointer: String, value: JSONValue?)] = [("", body)]
+        for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            if token == "*" {
+                var next: [(pointer: String, value: JSONValue?)] = []
+                for (prefix, value) in frontier {
+                    guard case .array(let items)? = value else { return .notAnArray(prefix: prefix, found: value) }
+                    for (index, item) in items.enumerated() { next.append(("\(prefix)/\(index)", item)) }
+                }
+                frontier = next
+            } else {
+                frontier = frontier.map { ("\($0.pointer)/\(token)", $0.value?.value(at: "/\(token)")) }
+            }
+        }
+        return .items(frontier)
+    }
+
+    private static func evaluate(_ condition: BodyCondition, pointer: String, value: JSONValue?) -> String? {
+        let pointer = pointer.isEmpty ? "(root)" : pointer
         let shown = value.map(\.serializedText) ?? "nothing"
         switch condition.op {
         case .exists:

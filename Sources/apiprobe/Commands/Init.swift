@@ -64,7 +64,7 @@ struct InitCommand: AsyncParsableCommand {
               body:                       # JSON Pointer, then ==, !=, <, <=, >, >=, exists, not-exists,
                 - /count > 0              #   matches REGEX, or length OP N
                 - /recipes length >= 1
-                - /recipes/0/title exists
+                - /recipes/*/title exists #   (* is every item of an array)
               schema: true                # Snapshots/<api>/search.schema.json; or a path; or
                                           # {snapshot: PATH, usage: PATH, failOn: warning}
               latency: [p50 < 100ms, p95 < 300ms]
