@@ -235,6 +235,53 @@ struct RecorderTests {
         }
     }
 
+    /// `record` calls up to `concurrency` endpoints at once, keeps the config's order in its results, and
+    /// spaces requests to one host by `requestsPerSecondPerHost`, as `run` does.
+    @Test func recordingHonoursConcurrencyAndTheRateLimit() async throws {
+        func config(_ baseURL: URL, concurrency: Int, rate: Double?) -> ProbeConfig {
+            let endpoints = (0..<6).map { index in
+                EndpointConfig(
+                    name: "get.n\(index)", path: "/api/get",
+                    query: [QueryItem(name: "rId", value: "35382"), QueryItem(name: "key", value: Self.apiKey)])
+            }
+            return ProbeConfig(
+                api: "recipes", baseURL: baseURL, endpoints: endpoints, concurrency: concurrency,
+                requestsPerSecondPerHost: rate)
+        }
+        // Concurrency, seen by the server: how many requests were in its hands at once.
+        let gauge = InFlightGauge()
+        let router = Router()
+        router.get("/slow") { _, _ -> String in
+            await gauge.enter()
+            try await Task.sleep(for: .milliseconds(300))
+            await gauge.leave()
+            return "ok"
+        }
+        let slow = try await TextServer.start(router: router)
+        defer { slow.stop() }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("recorder-test")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var concurrent = config(slow.baseURL, concurrency: 4, rate: nil)
+        for index in concurrent.endpoints.indices { concurrent.endpoints[index].path = "/slow" }
+        let result = try await Recorder(config: concurrent, directory: folder).record()
+        #expect(result.endpoints.map(\.name) == (0..<6).map { "get.n\($0)" })
+        #expect(result.endpoints.allSatisfy { $0.outcome == .new && $0.status == 200 })
+        let most = await gauge.most
+        #expect(most > 1 && most <= 4, "\(most) requests at once")
+
+        let clock = ContinuousClock()
+        try await Self.withServer { server, folder in
+            let start = clock.now
+            let result = try await Recorder(
+                config: config(server.baseURL, concurrency: 6, rate: 10), directory: folder
+            ).record()
+            let elapsed = clock.now - start
+            #expect(result.endpoints.count == 6)
+            // Six requests at 10 a second to one host: the last goes at least 500 ms after the first.
+            #expect(elapsed >= .milliseconds(480), "\(elapsed)")
+        }
+    }
+
     @Test func anUnknownOnlyNameIsAnErrorListingTheKnownNames() async throws {
         let recorder = Recorder(
             config: Self.config(URL(string: "http://127.0.0.1:1")!), directory: URL(fileURLWithPath: "/nonexistent"))
@@ -274,4 +321,17 @@ struct TextServer {
     }
 
     func stop() { task.cancel() }
+}
+
+/// The most requests a server held at once.
+actor InFlightGauge {
+    private var current = 0
+    private(set) var most = 0
+
+    func enter() {
+        current += 1
+        most = max(most, current)
+    }
+
+    func leave() { current -= 1 }
 }

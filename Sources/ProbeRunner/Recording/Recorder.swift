@@ -42,7 +42,9 @@ public struct Recorder: Sendable {
     public var snapshotsDirectory: URL { resolve(config.snapshotsDirectory) }
 
     /// Calls each endpoint once (those in `only`, or all) and writes its fixture; with `snapshots`, also the
-    /// endpoint's schema snapshot.
+    /// endpoint's schema snapshot. Up to `config.concurrency` endpoints are called at once, and
+    /// `requestsPerSecondPerHost` spaces the requests (retries included) as it does for `run`; results
+    /// come in the config's order.
     ///
     /// An unreachable endpoint is a result (``EndpointRecording/Outcome/failed``) and nothing is written for
     /// it; an HTTP error status is recorded with a warning; a body that is not JSON is recorded as text and
@@ -60,9 +62,39 @@ public struct Recorder: Sendable {
         defer { ownSession?.finishTasksAndInvalidate() }
         guard let session = session ?? ownSession else { return RecordingResult(endpoints: []) }
         let store = FixtureStore(directory: stubsDirectory)
+        let limiter = config.requestsPerSecondPerHost.map { RateLimiter(requestsPerSecond: $0) }
+        let recorder = self
+        var outcomes = [Result<EndpointRecording, RecordError>?](repeating: nil, count: endpoints.count)
+        await withTaskGroup(of: (Int, Result<EndpointRecording, RecordError>).self) { group in
+            var next = 0
+            func addNext() {
+                guard next < endpoints.count else { return }
+                let index = next
+                let endpoint = endpoints[index]
+                next += 1
+                group.addTask {
+                    do throws(RecordError) {
+                        let recording = try await recorder.record(
+                            endpoint, session: session, store: store, limiter: limiter)
+                        return (index, .success(recording))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<min(max(1, config.concurrency), endpoints.count) { addNext() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                addNext()
+            }
+        }
         var results: [EndpointRecording] = []
-        for endpoint in endpoints {
-            results.append(try await record(endpoint, session: session, store: store))
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let recording)?: results.append(recording)
+            case .failure(let error)?: throw error  // the first in the config's order
+            case nil: break
+            }
         }
         if snapshots {
             try writeSnapshots(for: &results)
@@ -72,9 +104,9 @@ public struct Recorder: Sendable {
 
     // MARK: One endpoint
 
-    private func record(_ endpoint: EndpointConfig, session: URLSession, store: FixtureStore) async throws(RecordError)
-        -> EndpointRecording
-    {
+    private func record(
+        _ endpoint: EndpointConfig, session: URLSession, store: FixtureStore, limiter: RateLimiter?
+    ) async throws(RecordError) -> EndpointRecording {
         let request: URLRequest
         do {
             request = try endpoint.makeRequest(baseURL: config.baseURL, file: config.file)
@@ -89,7 +121,8 @@ public struct Recorder: Sendable {
         let data: Data
         let response: HTTPURLResponse
         do {
-            let (body, answer) = try await Self.send(request, session: session, retries: endpoint.retries)
+            let (body, answer) = try await Self.send(
+                request, session: session, retries: endpoint.retries, limiter: limiter)
             guard let http = answer as? HTTPURLResponse else {
                 return EndpointRecording(
                     name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .failed,
@@ -139,11 +172,15 @@ public struct Recorder: Sendable {
     }
 
     /// Sends `request`, retrying after a transport error (never after an HTTP status) with a doubling pause.
-    private static func send(_ request: URLRequest, session: URLSession, retries: Int) async throws -> (
-        Data, URLResponse
-    ) {
+    private static func send(
+        _ request: URLRequest, session: URLSession, retries: Int, limiter: RateLimiter?
+    ) async throws -> (Data, URLResponse) {
         var attempt = 0
         while true {
+            if let limiter {
+                // Recording has no deadline: the slot is always taken.
+                _ = await limiter.acquire(host: request.url?.host ?? "", deadline: .now + .seconds(365 * 86_400))
+            }
             do {
                 return try await session.data(for: request)
             } catch {
