@@ -64,36 +64,19 @@ public struct Recorder: Sendable {
         let store = FixtureStore(directory: stubsDirectory)
         let limiter = config.requestsPerSecondPerHost.map { RateLimiter(requestsPerSecond: $0) }
         let recorder = self
-        var outcomes = [Result<EndpointRecording, RecordError>?](repeating: nil, count: endpoints.count)
-        await withTaskGroup(of: (Int, Result<EndpointRecording, RecordError>).self) { group in
-            var next = 0
-            func addNext() {
-                guard next < endpoints.count else { return }
-                let index = next
-                let endpoint = endpoints[index]
-                next += 1
-                group.addTask {
-                    do throws(RecordError) {
-                        let recording = try await recorder.record(
-                            endpoint, session: session, store: store, limiter: limiter)
-                        return (index, .success(recording))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            for _ in 0..<min(max(1, config.concurrency), endpoints.count) { addNext() }
-            for await (index, outcome) in group {
-                outcomes[index] = outcome
-                addNext()
+        let outcomes = await endpoints.concurrentMap(limit: config.concurrency) {
+            endpoint -> Result<EndpointRecording, RecordError> in
+            do throws(RecordError) {
+                return .success(try await recorder.record(endpoint, session: session, store: store, limiter: limiter))
+            } catch {
+                return .failure(error)
             }
         }
         var results: [EndpointRecording] = []
         for outcome in outcomes {
             switch outcome {
-            case .success(let recording)?: results.append(recording)
-            case .failure(let error)?: throw error  // the first in the config's order
-            case nil: break
+            case .success(let recording): results.append(recording)
+            case .failure(let error): throw error  // the first in the config's order
             }
         }
         if snapshots {

@@ -46,29 +46,10 @@ public struct ProbeRunner: Sendable {
         let context = Context(
             config: config, directory: directory, loader: loader, limiter: limiter, deadline: deadline)
 
-        var results = [EndpointResult?](repeating: nil, count: endpoints.count)
-        var hitDeadline = false
-        await withTaskGroup(of: (Int, EndpointResult, Bool).self) { group in
-            var next = 0
-            func addNext() {
-                guard next < endpoints.count else { return }
-                let index = next
-                let endpoint = endpoints[index]
-                next += 1
-                group.addTask {
-                    let (result, cut) = await context.probe(endpoint)
-                    return (index, result, cut)
-                }
-            }
-            for _ in 0..<min(max(1, config.concurrency), endpoints.count) { addNext() }
-            for await (index, result, cut) in group {
-                results[index] = result
-                hitDeadline = hitDeadline || cut
-                addNext()
-            }
-        }
-        let finished = results.compactMap { $0 }.map { result -> EndpointResult in
-            var result = result
+        let probed = await endpoints.concurrentMap(limit: config.concurrency) { await context.probe($0) }
+        let hitDeadline = probed.contains { $0.1 }
+        let finished = probed.map { probe -> EndpointResult in
+            var result = probe.0
             let previous = previousFailures[result.name] ?? 0
             if result.passed {
                 result.consecutiveFailures = 0
