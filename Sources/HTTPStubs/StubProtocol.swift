@@ -116,6 +116,8 @@ class StubURLProtocol: URLProtocol {
         var pending: StubOutcome?
         /// Set while this protocol suspends and resumes its own task to get back onto the work queue.
         var isHopping = false
+        /// The wait on a stub set's injected clock, cancelled when the load stops.
+        var wait: Task<Void, Never>?
     }
 
     override class func canInit(with request: URLRequest) -> Bool {
@@ -147,7 +149,8 @@ class StubURLProtocol: URLProtocol {
         #endif
         let request = StubRequest(self.request)
         let outcome: StubOutcome
-        if let set = StubRegistry.set(for: type(of: self)) {
+        let set = StubRegistry.set(for: type(of: self))
+        if let set {
             outcome = set.answer(request)
         } else {
             outcome = .failure(
@@ -172,19 +175,33 @@ class StubURLProtocol: URLProtocol {
             deliver(outcome)
             return
         }
-        let (seconds, attoseconds) = latency.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         let transfer = UncheckedTransfer(value: self)
         #if canImport(FoundationNetworking)
         loading.withLock { $0.pending = outcome }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-            transfer.value.returnToWorkQueue()
-        }
+        let afterDelay: @Sendable () -> Void = { transfer.value.returnToWorkQueue() }
         #else
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-            transfer.value.deliver(outcome)
-        }
+        let afterDelay: @Sendable () -> Void = { transfer.value.deliver(outcome) }
         #endif
+        if let sleep = set?.sleep {
+            // The set's injected clock (a test's ManualClock): the delay ends when that clock says so.
+            let wait = Task {
+                do {
+                    try await sleep(latency)
+                } catch {
+                    return
+                }
+                afterDelay()
+            }
+            let stopped = loading.withLock { state -> Bool in
+                if !state.isStopped { state.wait = wait }
+                return state.isStopped
+            }
+            if stopped { wait.cancel() }
+        } else {
+            let (seconds, attoseconds) = latency.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: afterDelay)
+        }
     }
 
     #if canImport(FoundationNetworking)
@@ -204,9 +221,13 @@ class StubURLProtocol: URLProtocol {
 
     override func stopLoading() {
         // The stop that `returnToWorkQueue` causes is not a cancellation.
-        loading.withLock { state in
-            if !state.isHopping { state.isStopped = true }
+        let wait = loading.withLock { state -> Task<Void, Never>? in
+            guard !state.isHopping else { return nil }
+            state.isStopped = true
+            defer { state.wait = nil }
+            return state.wait
         }
+        wait?.cancel()
     }
 
     private func deliver(_ outcome: StubOutcome) {

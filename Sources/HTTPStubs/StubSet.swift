@@ -50,7 +50,24 @@ public final class StubSet: Sendable {
         set { redirects.withLock { $0 = newValue } }
     }
 
+    /// How a delayed response waits: `nil` for the wall clock (a dispatch timer), or the injected clock's sleep.
+    let sleep: (@Sendable (Duration) async throws -> Void)?
+
+    /// A set whose delayed responses (``StubResponse/delayed(by:)``) wait on the wall clock.
     public init() {
+        sleep = nil
+        Self.registerGlobalClass()
+        protocolClass = StubRegistry.makeProtocolClass()
+        StubRegistry.bind(protocolClass, to: self)
+    }
+
+    /// A set whose delayed responses wait on `clock`: with a ``ManualClock``, a response delayed by 300 ms
+    /// arrives when the test advances that clock by 300 ms, not 300 ms later.
+    ///
+    /// Give the code under test the same clock, and a test of debounce, timeouts or races between
+    /// responses runs without waiting and without depending on the machine's speed.
+    public init<C: Clock>(clock: C) where C.Duration == Duration {
+        sleep = { duration in try await clock.sleep(for: duration) }
         Self.registerGlobalClass()
         protocolClass = StubRegistry.makeProtocolClass()
         StubRegistry.bind(protocolClass, to: self)

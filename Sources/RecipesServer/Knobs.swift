@@ -85,6 +85,7 @@ public final class RecipesServerKnobs: @unchecked Sendable {
         var retryAfterSeconds: Int
         var isDrifted: Bool
         var apiKey: String?
+        var received = 0
     }
 
     init(_ configuration: RecipesServer.Configuration) {
@@ -135,10 +136,17 @@ public final class RecipesServerKnobs: @unchecked Sendable {
         set { withLock { $0.apiKey = newValue } }
     }
 
+    /// How many search and recipe requests have arrived so far, counted on arrival (before any latency), so
+    /// a test can tell that a request is in flight without timing it.
+    public var requestsReceived: Int {
+        withLock { $0.received }
+    }
+
     /// What one request gets: the settings and, drawn under the same lock, its delay and whether it fails.
     func draw() -> (state: State, delay: Duration, fails: Bool) {
         lock.lock()
         defer { lock.unlock() }
+        state.received += 1
         let delay = state.latency.sample(using: &random)
         let fails = state.failureRate > 0 && random.nextUnit() < state.failureRate
         return (state, delay, fails)

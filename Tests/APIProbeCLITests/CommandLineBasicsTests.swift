@@ -3,14 +3,14 @@ import Foundation
 import Testing
 
 struct CommandLineBasicsTests {
-    @Test func versionPrintsTheVersionAndExitsZero() throws {
-        let result = try CommandLineRunner.run(["--version"])
+    @Test func versionPrintsTheVersionAndExitsZero() async throws {
+        let result = try await CommandLineRunner.run(["--version"])
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
     }
 
-    @Test func unknownOptionIsBadUsage() throws {
-        let result = try CommandLineRunner.run(["--no-such-option"])
+    @Test func unknownOptionIsBadUsage() async throws {
+        let result = try await CommandLineRunner.run(["--no-such-option"])
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("no-such-option"))
     }

@@ -55,12 +55,12 @@ struct ImportHARTests {
         return result
     }
 
-    @Test func importWritesOneRedactedFixturePerEntryUnderStubsHost() throws {
+    @Test func importWritesOneRedactedFixturePerEntryUnderStubsHost() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
 
-        let result = try CommandLineRunner.run(["import", "har", "session.har"], in: folder)
+        let result = try await CommandLineRunner.run(["import", "har", "session.har"], in: folder)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("wrote Stubs/api.example.com/get-api-search.json  GET 200"), "\(result)")
         #expect(result.standardOutput.contains("3 fixtures from session.har: 3 written, 0 unchanged"), "\(result)")
@@ -86,17 +86,17 @@ struct ImportHARTests {
             ])
 
         // Importing again changes no byte.
-        let again = try CommandLineRunner.run(["import", "har", "session.har"], in: folder)
+        let again = try await CommandLineRunner.run(["import", "har", "session.har"], in: folder)
         #expect(again.status == 0)
         #expect(again.standardOutput.contains("0 written, 3 unchanged"), "\(again)")
         #expect(Self.files(in: folder.appendingPathComponent("Stubs")) == written)
     }
 
-    @Test func noKnownSecretAppearsInAnyWrittenByte() throws {
+    @Test func noKnownSecretAppearsInAnyWrittenByte() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
-        let result = try CommandLineRunner.run(["import", "har", "session.har", "--into", "out"], in: folder)
+        let result = try await CommandLineRunner.run(["import", "har", "session.har", "--into", "out"], in: folder)
         #expect(result.status == 0, "\(result)")
 
         let written = Self.files(in: folder.appendingPathComponent("out"))
@@ -114,7 +114,7 @@ struct ImportHARTests {
         }
     }
 
-    @Test func malformedHARExitsTwoNamingTheEntryAndField() throws {
+    @Test func malformedHARExitsTwoNamingTheEntryAndField() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = Self.har.replacingOccurrences(
@@ -123,7 +123,7 @@ struct ImportHARTests {
         #expect(bad != Self.har)
         try Data(bad.utf8).write(to: folder.appendingPathComponent("session.har"))
 
-        let result = try CommandLineRunner.run(["import", "har", "session.har"], in: folder)
+        let result = try await CommandLineRunner.run(["import", "har", "session.har"], in: folder)
         #expect(result.status == 2, "\(result)")
         #expect(
             result.standardError.contains(
@@ -131,21 +131,21 @@ struct ImportHARTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Stubs").path))
     }
 
-    @Test func invalidJSONAndMissingFilesExitTwo() throws {
+    @Test func invalidJSONAndMissingFilesExitTwo() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("{\"log\": [".utf8).write(to: folder.appendingPathComponent("broken.har"))
-        let broken = try CommandLineRunner.run(["import", "har", "broken.har"], in: folder)
+        let broken = try await CommandLineRunner.run(["import", "har", "broken.har"], in: folder)
         #expect(broken.status == 2, "\(broken)")
         #expect(broken.standardError.contains("broken.har:1:10: expected"), "\(broken)")
 
-        let missing = try CommandLineRunner.run(["import", "har", "nope.har"], in: folder)
+        let missing = try await CommandLineRunner.run(["import", "har", "nope.har"], in: folder)
         #expect(missing.status == 2, "\(missing)")
         #expect(
             missing.standardError.contains("nope.har: expected a readable HAR file, found no such file"), "\(missing)")
     }
 
-    @Test func unwritableFolderGivesAClearErrorAndWritesNothing() throws {
+    @Test func unwritableFolderGivesAClearErrorAndWritesNothing() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
@@ -153,7 +153,8 @@ struct ImportHARTests {
         // (which ignores permission bits).
         try Data("not a folder\n".utf8).write(to: folder.appendingPathComponent("blocked"))
 
-        let result = try CommandLineRunner.run(["import", "har", "session.har", "--into", "blocked/stubs"], in: folder)
+        let result = try await CommandLineRunner.run(
+            ["import", "har", "session.har", "--into", "blocked/stubs"], in: folder)
         #expect(result.status == 2, "\(result)")
         #expect(
             result.standardError.contains("get-api-search.json: expected a folder that can be created"), "\(result)")
@@ -163,7 +164,7 @@ struct ImportHARTests {
         #expect(try String(contentsOf: folder.appendingPathComponent("blocked"), encoding: .utf8) == "not a folder\n")
     }
 
-    @Test func aFailureHalfwayRestoresTheFilesAlreadyWritten() throws {
+    @Test func aFailureHalfwayRestoresTheFilesAlreadyWritten() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
@@ -173,7 +174,7 @@ struct ImportHARTests {
             at: out.appendingPathComponent("post-oauth-token.json"), withIntermediateDirectories: true)
         try Data("old\n".utf8).write(to: out.appendingPathComponent("get-api-search.json"))
 
-        let result = try CommandLineRunner.run(["import", "har", "session.har", "--into", "out"], in: folder)
+        let result = try await CommandLineRunner.run(["import", "har", "session.har", "--into", "out"], in: folder)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("post-oauth-token.json"), "\(result)")
         #expect(try String(contentsOf: out.appendingPathComponent("get-api-search.json"), encoding: .utf8) == "old\n")
@@ -183,14 +184,14 @@ struct ImportHARTests {
             ])
     }
 
-    @Test func entriesOfSeveralHostsGetTheirOwnFoldersOrUniqueNamesInOne() throws {
+    @Test func entriesOfSeveralHostsGetTheirOwnFoldersOrUniqueNamesInOne() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let two = Self.har.replacingOccurrences(
             of: "https://api.example.com/api/search?q=soup", with: "http://localhost:8080/api/search")
         try Data(two.utf8).write(to: folder.appendingPathComponent("session.har"))
 
-        let byHost = try CommandLineRunner.run(["import", "har", "session.har"], in: folder)
+        let byHost = try await CommandLineRunner.run(["import", "har", "session.har"], in: folder)
         #expect(byHost.status == 0, "\(byHost)")
         #expect(
             Self.files(in: folder.appendingPathComponent("Stubs")).keys.sorted() == [
@@ -198,7 +199,7 @@ struct ImportHARTests {
                 "localhost_8080/get-api-search.json",
             ])
 
-        let together = try CommandLineRunner.run(["import", "har", "session.har", "--into", "all"], in: folder)
+        let together = try await CommandLineRunner.run(["import", "har", "session.har", "--into", "all"], in: folder)
         #expect(together.status == 0, "\(together)")
         #expect(
             Self.files(in: folder.appendingPathComponent("all")).keys.sorted() == [
@@ -206,8 +207,8 @@ struct ImportHARTests {
             ])
     }
 
-    @Test func helpDocumentsTheDefaultFolder() throws {
-        let result = try CommandLineRunner.run(["import", "har", "--help"])
+    @Test func helpDocumentsTheDefaultFolder() async throws {
+        let result = try await CommandLineRunner.run(["import", "har", "--help"])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("Stubs/<host>/"))
     }

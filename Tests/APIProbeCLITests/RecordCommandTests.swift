@@ -41,17 +41,12 @@ struct RecordCommandTests {
         return try await body(folder, project)
     }
 
-    /// Runs the binary on a thread of its own: waiting for it must not hold a thread of the concurrency pool,
-    /// which the in-process server needs to answer.
+    /// Runs the binary (`CommandLineRunner` awaits it without holding a thread of the concurrency pool, which
+    /// the in-process server needs to answer).
     static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL) async throws
         -> CommandResult
     {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result { try CommandLineRunner.run(arguments, environment: environment, in: directory) })
-            }.start()
-        }
+        try await CommandLineRunner.run(arguments, environment: environment, in: directory)
     }
 
     static func contents(of folder: URL) -> [String: Data] {

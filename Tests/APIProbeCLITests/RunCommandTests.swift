@@ -34,125 +34,129 @@ struct RunCommandTests {
     }
 
     @Test func passingRunExitsZeroAndWritesTheJSONReportFile() async throws {
-        let server = try await RecipesServer.start()
-        defer { Task { await server.stop() } }
-        let directory = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = try writeConfig(config(port: server.port), in: directory)
-        let reportPath = directory.appendingPathComponent("out/report.json").path
-        let summaryPath = directory.appendingPathComponent("summary.md").path
-        let result = try CommandLineRunner.run(
-            ["run", "--config", config, "--report", "json=\(reportPath)", "--report", "console"],
-            environment: ["GITHUB_STEP_SUMMARY": summaryPath])
-        #expect(result.status == 0, "\(result)")
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath)))
-        let object = try #require(report as? [String: Any])
-        #expect(object["passed"] as? Bool == true)
-        #expect((object["endpoints"] as? [Any])?.count == 2)
-        #expect(result.standardOutput.contains("search"))
-        let summary = try String(contentsOfFile: summaryPath, encoding: .utf8)
-        #expect(summary.contains("search"))
+        try await RecipesServer.with { server in
+            let directory = try CommandLineRunner.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let config = try writeConfig(config(port: server.port), in: directory)
+            let reportPath = directory.appendingPathComponent("out/report.json").path
+            let summaryPath = directory.appendingPathComponent("summary.md").path
+            let result = try await CommandLineRunner.run(
+                ["run", "--config", config, "--report", "json=\(reportPath)", "--report", "console"],
+                environment: ["GITHUB_STEP_SUMMARY": summaryPath])
+            #expect(result.status == 0, "\(result)")
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath)))
+            let object = try #require(report as? [String: Any])
+            #expect(object["passed"] as? Bool == true)
+            #expect((object["endpoints"] as? [Any])?.count == 2)
+            #expect(result.standardOutput.contains("search"))
+            let summary = try String(contentsOfFile: summaryPath, encoding: .utf8)
+            #expect(summary.contains("search"))
+        }
     }
 
     @Test func aFailedCheckExitsOne() async throws {
-        let server = try await RecipesServer.start()
-        defer { Task { await server.stop() } }
-        let directory = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = try writeConfig(config(port: server.port, expect: "{body: [/count > 1000]}"), in: directory)
-        let result = try CommandLineRunner.run(["run", "--config", config])
-        #expect(result.status == 1, "\(result)")
-        let only = try CommandLineRunner.run(["run", "--config", config, "--only", "health"])
-        #expect(only.status == 0, "\(only)")
+        try await RecipesServer.with { server in
+            let directory = try CommandLineRunner.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let config = try writeConfig(config(port: server.port, expect: "{body: [/count > 1000]}"), in: directory)
+            let result = try await CommandLineRunner.run(["run", "--config", config])
+            #expect(result.status == 1, "\(result)")
+            let only = try await CommandLineRunner.run(["run", "--config", config, "--only", "health"])
+            #expect(only.status == 0, "\(only)")
+        }
     }
 
-    @Test func aBadConfigExitsTwoNamingFileLineAndKey() throws {
+    @Test func aBadConfigExitsTwoNamingFileLineAndKey() async throws {
         let directory = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = try writeConfig(
             "api: x\nbaseURL: http://127.0.0.1:1\nendpoints:\n  - name: a\n    path: /a\n    timeout: soon\n",
             in: directory)
-        let result = try CommandLineRunner.run(["run", "--config", config])
+        let result = try await CommandLineRunner.run(["run", "--config", config])
         #expect(result.status == 2)
         #expect(
             result.standardError.contains("apiprobe.yml:6:14: endpoints.a.timeout: expected a duration"), "\(result)")
-        let missing = try CommandLineRunner.run(["run", "--config", directory.appendingPathComponent("none.yml").path])
+        let missing = try await CommandLineRunner.run([
+            "run", "--config", directory.appendingPathComponent("none.yml").path,
+        ])
         #expect(missing.status == 2)
-        let badReport = try CommandLineRunner.run(["run", "--config", config, "--report", "pdf"])
+        let badReport = try await CommandLineRunner.run(["run", "--config", config, "--report", "pdf"])
         #expect(badReport.status == 2)
-        let badOnly = try CommandLineRunner.run(["run", "--config", config, "--only", "nope"])
+        let badOnly = try await CommandLineRunner.run(["run", "--config", config, "--only", "nope"])
         #expect(badOnly.status == 2)
     }
 
     @Test func theShippedConfigParses() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let server = try await RecipesServer.start()
-        defer { Task { await server.stop() } }
-        let result = try CommandLineRunner.run(
-            ["run", "--config", root.appendingPathComponent("apiprobe.yml").path, "--report", "console"],
-            environment: ["RECIPES_PORT": String(server.port)])
-        // 0 with the snapshots committed, 1 while they are missing; never a config error.
-        #expect(result.status == 0 || result.status == 1, "\(result)")
-        #expect(!result.standardError.contains("apiprobe.yml:"), "\(result)")
+        try await RecipesServer.with { server in
+            let result = try await CommandLineRunner.run(
+                ["run", "--config", root.appendingPathComponent("apiprobe.yml").path, "--report", "console"],
+                environment: ["RECIPES_PORT": String(server.port)])
+            // The snapshots it names are committed (Snapshots/recipes): every check holds against the server.
+            #expect(result.status == 0, "\(result)")
+            #expect(!result.standardError.contains("apiprobe.yml:"), "\(result)")
+        }
     }
 
     @Test func initWritesAStarterConfigAndRefusesToOverwrite() async throws {
         let directory = try CommandLineRunner.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try CommandLineRunner.run(["init"], in: directory)
+        let first = try await CommandLineRunner.run(["init"], in: directory)
         #expect(first.status == 0, "\(first)")
         let path = directory.appendingPathComponent("apiprobe.yml").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("endpoints:"))
-        let second = try CommandLineRunner.run(["init"], in: directory)
+        let second = try await CommandLineRunner.run(["init"], in: directory)
         #expect(second.status == 2)
         #expect(second.standardError.contains("--force"))
-        let forced = try CommandLineRunner.run(["init", "--force", "--path", "other.yml"], in: directory)
+        let forced = try await CommandLineRunner.run(["init", "--force", "--path", "other.yml"], in: directory)
         #expect(forced.status == 0)
 
         // The template is a valid config: against a live server it runs (its schema snapshot is missing,
         // so a check fails: 1, not 2).
-        let server = try await RecipesServer.start()
-        defer { Task { await server.stop() } }
-        let run = try CommandLineRunner.run(
-            ["run", "--config", path], environment: ["RECIPES_PORT": String(server.port)], in: directory)
-        #expect(run.status == 1, "\(run)")
-        #expect(run.standardError.isEmpty || !run.standardError.contains("expected"), "\(run)")
+        try await RecipesServer.with { server in
+            let run = try await CommandLineRunner.run(
+                ["run", "--config", path], environment: ["RECIPES_PORT": String(server.port)], in: directory)
+            #expect(run.status == 1, "\(run)")
+            #expect(run.standardError.isEmpty || !run.standardError.contains("expected"), "\(run)")
+        }
     }
 
     @Test func sigtermDuringEveryFinishesTheRoundAndExitsZero() async throws {
-        let server = try await RecipesServer.start(.init(latency: .fixed(.milliseconds(400))))
-        defer { Task { await server.stop() } }
-        let directory = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = try writeConfig(config(port: server.port, expect: "{body: [/count > 1000]}"), in: directory)
-        let reportPath = directory.appendingPathComponent("report.json").path
-        let process = Process()
-        process.executableURL = CommandLineRunner.executable
-        process.arguments = ["run", "--config", config, "--every", "200ms", "--report", "json=\(reportPath)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait for the first round's report, then signal in the middle of a later round (each takes ~1 s).
-        let start = ContinuousClock.now
-        while !FileManager.default.fileExists(atPath: reportPath) && ContinuousClock.now - start < .seconds(20) {
-            try await Task.sleep(for: .milliseconds(20))
+        try await RecipesServer.with(.init(latency: .fixed(.milliseconds(400)))) { server in
+            let directory = try CommandLineRunner.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let config = try writeConfig(config(port: server.port, expect: "{body: [/count > 1000]}"), in: directory)
+            let reportPath = directory.appendingPathComponent("report.json").path
+            let historyPath = directory.appendingPathComponent("history.jsonl").path
+            let process = Process()
+            process.executableURL = CommandLineRunner.executable
+            process.arguments = [
+                "run", "--config", config, "--every", "200ms", "--report", "json=\(reportPath)",
+                "--history", historyPath,
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            // A round is two searches (counted by the server on arrival, answered 400 ms later) and a health
+            // check. Signal once the second round's first search has arrived: a round is in flight then,
+            // whatever the machine's load, and no wall-clock guess decides it.
+            while server.knobs.requestsReceived < 3 && process.isRunning {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            kill(process.processIdentifier, SIGTERM)
+            let status = await CommandLineRunner.waitForExit(process)
+            // Exit 0 even though checks failed, and every round that had started was finished: one history
+            // line for each, the last report written.
+            #expect(status == 0)
+            #expect(process.terminationReason == .exit)
+            let roundsStarted = (server.knobs.requestsReceived + 1) / 2
+            let lines = try String(contentsOfFile: historyPath, encoding: .utf8).split(separator: "\n")
+            #expect(roundsStarted >= 2)
+            #expect(lines.count == roundsStarted)
+            #expect(FileManager.default.fileExists(atPath: reportPath))
         }
-        #expect(FileManager.default.fileExists(atPath: reportPath))
-        try FileManager.default.removeItem(atPath: reportPath)
-        try await Task.sleep(for: .milliseconds(500))
-        let signalled = ContinuousClock.now
-        kill(process.processIdentifier, SIGTERM)
-        while process.isRunning && ContinuousClock.now - signalled < .seconds(20) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(!process.isRunning)
-        process.waitUntilExit()
-        // Exit 0 even though checks failed; the round that was running when the signal came was finished
-        // and its report written.
-        #expect(process.terminationStatus == 0)
-        #expect(process.terminationReason == .exit)
-        #expect(FileManager.default.fileExists(atPath: reportPath))
     }
 }

@@ -11,13 +11,13 @@ struct SchemaCommandTests {
         return directory
     }
 
-    @Test func inferPrintsTheSnapshotOfAllSamples() throws {
+    @Test func inferPrintsTheSnapshotOfAllSamples() async throws {
         let directory = try folder([
             "a.json": #"{"id": 12345678901234567890, "when": "2026-11-22"}"#,
             "b.jsonl": "{\"id\": 2}\n\n{\"id\": 3, \"when\": null}\n",
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(["schema", "infer", "a.json", "b.jsonl"], in: directory)
+        let result = try await CommandLineRunner.run(["schema", "infer", "a.json", "b.jsonl"], in: directory)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.hasSuffix("}\n"))
         #expect(result.standardOutput.contains(#""samples": 3"#))
@@ -26,45 +26,45 @@ struct SchemaCommandTests {
         #expect(result.standardOutput.contains(#""type": "integer""#))
     }
 
-    @Test func inferOnInvalidJSONNamesFileLineAndColumn() throws {
+    @Test func inferOnInvalidJSONNamesFileLineAndColumn() async throws {
         let directory = try folder(["bad.json": "{\n  \"a\": [1, 2,]\n}"])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(["schema", "infer", "bad.json"], in: directory)
+        let result = try await CommandLineRunner.run(["schema", "infer", "bad.json"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("bad.json:2:14: expected a JSON value, found ']'"), "\(result)")
         #expect(result.standardOutput.isEmpty)
     }
 
-    @Test func inferOnBadJSONLinesNamesTheLine() throws {
+    @Test func inferOnBadJSONLinesNamesTheLine() async throws {
         let directory = try folder(["bad.ndjson": "{\"a\": 1}\n{\"a\": }\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(["schema", "infer", "bad.ndjson"], in: directory)
+        let result = try await CommandLineRunner.run(["schema", "infer", "bad.ndjson"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("bad.ndjson:2:7: expected a JSON value, found '}'"), "\(result)")
     }
 
-    @Test func inferOnMissingFileIsBadInput() throws {
-        let result = try CommandLineRunner.run(["schema", "infer", "/nonexistent/none.json"])
+    @Test func inferOnMissingFileIsBadInput() async throws {
+        let result = try await CommandLineRunner.run(["schema", "infer", "/nonexistent/none.json"])
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("/nonexistent/none.json: expected a readable file, found no such file"))
     }
 
-    @Test func inferOnDeepNestingIsBadInputNotACrash() throws {
+    @Test func inferOnDeepNestingIsBadInputNotACrash() async throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let directory = try folder(["deep.json": deep])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(["schema", "infer", "deep.json"], in: directory)
+        let result = try await CommandLineRunner.run(["schema", "infer", "deep.json"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("deep.json:1:513: expected at most 512 levels"))
     }
 
-    @Test func diffOfSamplesPrintsOneLineAChangeAndExitsOneOnBreaking() throws {
+    @Test func diffOfSamplesPrintsOneLineAChangeAndExitsOneOnBreaking() async throws {
         let directory = try folder([
             "old.json": #"{"recipes": [{"social_rank": 99.5, "title": "a"}]}"#,
             "new.json": #"{"recipes": [{"social_rank": "99.5", "title": "a", "rank": 1}]}"#,
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(["schema", "diff", "old.json", "new.json"], in: directory)
+        let result = try await CommandLineRunner.run(["schema", "diff", "old.json", "new.json"], in: directory)
         #expect(result.status == 1, "\(result)")
         #expect(
             result.standardOutput == """
@@ -76,13 +76,13 @@ struct SchemaCommandTests {
         )
     }
 
-    @Test func diffJSONOutputIsTheDesignedReport() throws {
+    @Test func diffJSONOutputIsTheDesignedReport() async throws {
         let directory = try folder([
             "old.json": #"{"recipes": [{"social_rank": 99.5}]}"#,
             "new.json": #"{"recipes": [{"social_rank": "99.5"}]}"#,
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(
+        let result = try await CommandLineRunner.run(
             ["schema", "diff", "old.json", "new.json", "--format", "json"],
             in: directory
         )
@@ -102,27 +102,27 @@ struct SchemaCommandTests {
         #expect(changes.first?["after"] as? String == "string")
     }
 
-    @Test func diffReadsSnapshotsByNameAndExitsZeroWithoutBreaking() throws {
+    @Test func diffReadsSnapshotsByNameAndExitsZeroWithoutBreaking() async throws {
         let directory = try folder(["old.json": #"{"a": 1}"#, "new.json": #"{"a": 1, "b": true}"#])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inferred = try CommandLineRunner.run(["schema", "infer", "old.json"], in: directory)
+        let inferred = try await CommandLineRunner.run(["schema", "infer", "old.json"], in: directory)
         try Data(inferred.standardOutput.utf8).write(to: directory.appendingPathComponent("old.schema.json"))
-        let result = try CommandLineRunner.run(["schema", "diff", "old.schema.json", "new.json"], in: directory)
+        let result = try await CommandLineRunner.run(["schema", "diff", "old.schema.json", "new.json"], in: directory)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.hasPrefix("info     /b added: boolean\n"))
-        let same = try CommandLineRunner.run(["schema", "diff", "old.schema.json", "old.json"], in: directory)
+        let same = try await CommandLineRunner.run(["schema", "diff", "old.schema.json", "old.json"], in: directory)
         #expect(same.status == 0)
         #expect(same.standardOutput == "No changes.\n")
     }
 
-    @Test func diffWithUsageManifestRanksUnreadPathsAsInfo() throws {
+    @Test func diffWithUsageManifestRanksUnreadPathsAsInfo() async throws {
         let directory = try folder([
             "old.json": #"{"count": 1, "recipes": [{"title": "a", "social_rank": 1.5}]}"#,
             "new.json": #"{"count": 1, "recipes": [{"title": "a", "social_rank": "1.5"}]}"#,
             "usage.json": #"{"apiprobeVersion": "0.1.0", "paths": ["/count", "/recipes", "/recipes/*/title"]}"#,
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(
+        let result = try await CommandLineRunner.run(
             ["schema", "diff", "old.json", "new.json", "--usage", "usage.json"],
             in: directory
         )
@@ -130,12 +130,12 @@ struct SchemaCommandTests {
         #expect(result.standardOutput.hasPrefix("info     /recipes/*/social_rank type-changed: number → string\n"))
     }
 
-    @Test func diffOnBadSnapshotNamesThePointer() throws {
+    @Test func diffOnBadSnapshotNamesThePointer() async throws {
         let directory = try folder([
             "old.schema.json": #"{"type": "object", "properties": {"a": {"type": "int"}}}"#, "new.json": "{}",
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandLineRunner.run(["schema", "diff", "old.schema.json", "new.json"], in: directory)
+        let result = try await CommandLineRunner.run(["schema", "diff", "old.schema.json", "new.json"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(
             result.standardError.contains(
@@ -144,8 +144,8 @@ struct SchemaCommandTests {
         )
     }
 
-    @Test func diffWithUnknownFormatIsBadUsage() throws {
-        let result = try CommandLineRunner.run(["schema", "diff", "a.json", "b.json", "--format", "xml"])
+    @Test func diffWithUnknownFormatIsBadUsage() async throws {
+        let result = try await CommandLineRunner.run(["schema", "diff", "a.json", "b.json", "--format", "xml"])
         #expect(result.status == 2, "\(result)")
     }
 }

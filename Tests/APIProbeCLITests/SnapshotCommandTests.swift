@@ -21,7 +21,7 @@ struct SnapshotCommandTests {
         .json(try JSONValue(parsing: Data(text.utf8)))
     }
 
-    @Test func updateWritesSnapshotsThenCheckPasses() throws {
+    @Test func updateWritesSnapshotsThenCheckPasses() async throws {
         let directory = try workspace([
             "search": (200, try json(#"{"count": 1, "recipes": [{"title": "a", "social_rank": 1.5}]}"#)),
             "search.page2": (200, try json(#"{"count": 2, "recipes": [{"title": "b", "social_rank": 2}]}"#)),
@@ -30,12 +30,12 @@ struct SnapshotCommandTests {
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let dryRun = try CommandLineRunner.run(["snapshot", "update", "--dry-run"], in: directory)
+        let dryRun = try await CommandLineRunner.run(["snapshot", "update", "--dry-run"], in: directory)
         #expect(dryRun.status == 0, "\(dryRun)")
         #expect(dryRun.standardOutput.contains("would create Snapshots/recipes/search.schema.json"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Snapshots").path))
 
-        let update = try CommandLineRunner.run(["snapshot", "update"], in: directory)
+        let update = try await CommandLineRunner.run(["snapshot", "update"], in: directory)
         #expect(update.status == 0, "\(update)")
         #expect(update.standardOutput.contains("created Snapshots/recipes/search.schema.json"))
         #expect(update.standardOutput.contains("skipped Stubs/recipes/search.missing.json: status 404"))
@@ -44,27 +44,27 @@ struct SnapshotCommandTests {
         let written = try Data(contentsOf: url)
         #expect(String(decoding: written, as: UTF8.self).contains(#""samples": 2"#))
 
-        let again = try CommandLineRunner.run(["snapshot", "update"], in: directory)
+        let again = try await CommandLineRunner.run(["snapshot", "update"], in: directory)
         #expect(again.standardOutput.contains("same    Snapshots/recipes/search.schema.json"))
         #expect(try Data(contentsOf: url) == written)
 
-        let check = try CommandLineRunner.run(["snapshot", "check"], in: directory)
+        let check = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(check.status == 0, "\(check)")
         #expect(check.standardOutput.contains("ok      Snapshots/recipes/search.schema.json (2 samples)"))
         #expect(check.standardOutput.hasSuffix("0 breaking, 0 warnings, 0 info\n"))
     }
 
-    @Test func checkReportsDriftWithFileAndExitsOne() throws {
+    @Test func checkReportsDriftWithFileAndExitsOne() async throws {
         let directory = try workspace(["search": (200, try json(#"{"recipes": [{"social_rank": 1.5}]}"#))])
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try CommandLineRunner.run(["snapshot", "update"], in: directory).status == 0)
+        #expect(try await CommandLineRunner.run(["snapshot", "update"], in: directory).status == 0)
         let drifted = Exchange(
             request: RecordedRequest(url: "http://127.0.0.1/search"),
             response: RecordedResponse(status: 200, body: try json(#"{"recipes": [{"social_rank": "1.5"}]}"#))
         )
         try drifted.write(to: directory.appendingPathComponent("Stubs/recipes/search.json"))
 
-        let text = try CommandLineRunner.run(["snapshot", "check"], in: directory)
+        let text = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(text.status == 1, "\(text)")
         #expect(
             text.standardOutput.contains(
@@ -72,7 +72,7 @@ struct SnapshotCommandTests {
             )
         )
 
-        let result = try CommandLineRunner.run(["snapshot", "check", "--format", "json"], in: directory)
+        let result = try await CommandLineRunner.run(["snapshot", "check", "--format", "json"], in: directory)
         #expect(result.status == 1, "\(result)")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
@@ -85,11 +85,11 @@ struct SnapshotCommandTests {
         // A usage manifest where no model reads social_rank makes the drift information only.
         let usage = #"{"apiprobeVersion": "0.1.0", "paths": ["/recipes"]}"#
         try Data(usage.utf8).write(to: directory.appendingPathComponent("Snapshots/recipes/search.usage.json"))
-        let demoted = try CommandLineRunner.run(["snapshot", "check"], in: directory)
+        let demoted = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(demoted.status == 0, "\(demoted)")
         #expect(demoted.standardOutput.contains("  info     /recipes/*/social_rank type-changed: number → string\n"))
 
-        let update = try CommandLineRunner.run(["snapshot", "update"], in: directory)
+        let update = try await CommandLineRunner.run(["snapshot", "update"], in: directory)
         #expect(
             update.standardOutput.contains(
                 "updated Snapshots/recipes/search.schema.json\n  breaking /recipes/*/social_rank type-changed: number → string\n"
@@ -98,7 +98,7 @@ struct SnapshotCommandTests {
         )
     }
 
-    @Test func checkReportsMissingSnapshotsAndSnapshotsWithoutFixtures() throws {
+    @Test func checkReportsMissingSnapshotsAndSnapshotsWithoutFixtures() async throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
         defer { try? FileManager.default.removeItem(at: directory) }
         let orphan = directory.appendingPathComponent("Snapshots/recipes/gone.schema.json")
@@ -107,19 +107,19 @@ struct SnapshotCommandTests {
             withIntermediateDirectories: true
         )
         try Data("{}\n".utf8).write(to: orphan)
-        let result = try CommandLineRunner.run(["snapshot", "check", "--format", "json"], in: directory)
+        let result = try await CommandLineRunner.run(["snapshot", "check", "--format", "json"], in: directory)
         #expect(result.status == 1, "\(result)")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         )
         #expect(report["missing"] as? [String] == ["Snapshots/recipes/search.schema.json"])
         #expect(report["orphaned"] as? [String] == ["Snapshots/recipes/gone.schema.json"])
-        let text = try CommandLineRunner.run(["snapshot", "check"], in: directory)
+        let text = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(text.standardOutput.contains("missing Snapshots/recipes/search.schema.json"))
         #expect(text.standardOutput.contains("orphan  Snapshots/recipes/gone.schema.json: a snapshot without fixtures"))
     }
 
-    @Test func badFixtureAndBadSnapshotAreBadInput() throws {
+    @Test func badFixtureAndBadSnapshotAreBadInput() async throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
         defer { try? FileManager.default.removeItem(at: directory) }
         let snapshot = directory.appendingPathComponent("Snapshots/recipes/search.schema.json")
@@ -128,7 +128,7 @@ struct SnapshotCommandTests {
             withIntermediateDirectories: true
         )
         try Data(#"{"type": "object", "required": 3}"#.utf8).write(to: snapshot)
-        let badSnapshot = try CommandLineRunner.run(["snapshot", "check"], in: directory)
+        let badSnapshot = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(badSnapshot.status == 2, "\(badSnapshot)")
         #expect(
             badSnapshot.standardError.contains(
@@ -139,20 +139,20 @@ struct SnapshotCommandTests {
         try Data("{\n  \"request\": oops\n}".utf8).write(
             to: directory.appendingPathComponent("Stubs/recipes/search.json")
         )
-        let badFixture = try CommandLineRunner.run(["snapshot", "check"], in: directory)
+        let badFixture = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
         #expect(badFixture.status == 2, "\(badFixture)")
         #expect(badFixture.standardError.contains("Stubs/recipes/search.json:2:"), "\(badFixture)")
 
-        let noStubs = try CommandLineRunner.run(["snapshot", "check", "--stubs", "Nowhere"], in: directory)
+        let noStubs = try await CommandLineRunner.run(["snapshot", "check", "--stubs", "Nowhere"], in: directory)
         #expect(noStubs.status == 2, "\(noStubs)")
         #expect(noStubs.standardError.contains("Nowhere: expected a folder of fixtures, found no such folder"))
     }
 
-    @Test func customFoldersAreHonoured() throws {
+    @Test func customFoldersAreHonoured() async throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = directory.appendingPathComponent("Stubs").path
-        let update = try CommandLineRunner.run(
+        let update = try await CommandLineRunner.run(
             ["snapshot", "update", "--stubs", stubs, "--snapshots", "Schemas"],
             in: directory
         )
@@ -164,7 +164,7 @@ struct SnapshotCommandTests {
         )
     }
 
-    @Test func updateReplacesAnUnreadableSnapshot() throws {
+    @Test func updateReplacesAnUnreadableSnapshot() async throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
         defer { try? FileManager.default.removeItem(at: directory) }
         let snapshot = directory.appendingPathComponent("Snapshots/recipes/search.schema.json")
@@ -173,9 +173,9 @@ struct SnapshotCommandTests {
             withIntermediateDirectories: true
         )
         try Data("{ not json".utf8).write(to: snapshot)
-        let update = try CommandLineRunner.run(["snapshot", "update"], in: directory)
+        let update = try await CommandLineRunner.run(["snapshot", "update"], in: directory)
         #expect(update.status == 0, "\(update)")
         #expect(update.standardOutput.contains("replaced unreadable Snapshots/recipes/search.schema.json"))
-        #expect(try CommandLineRunner.run(["snapshot", "check"], in: directory).status == 0)
+        #expect(try await CommandLineRunner.run(["snapshot", "check"], in: directory).status == 0)
     }
 }

@@ -42,19 +42,20 @@ final class XCTestReportingTests: XCTestCase {
 /// swift-corelibs-xctest has no `XCTExpectFailure`: run a nested XCTest case on a plain thread (where no
 /// Swift Testing test is current, so the assertion takes the XCTest path) and count what XCTest recorded.
 @Suite struct XCTestPathTests {
-    @Test func failureOutsideSwiftTestingIsRecordedByXCTest() {
+    @Test func failureOutsideSwiftTestingIsRecordedByXCTest() async {
         let failures = LockedBox<Int?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            let nested = XCTestCase(name: "nestedDecoding") { _ in
-                expectDecoding(Recipe.self, from: .data(XCTestReportingTests.drifted, named: "get.json"))
+        // Awaited, not waited for with a semaphore: a test never blocks a thread of the cooperative pool.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                let nested = XCTestCase(name: "nestedDecoding") { _ in
+                    expectDecoding(Recipe.self, from: .data(XCTestReportingTests.drifted, named: "get.json"))
+                }
+                nested.run()
+                failures.withLock { $0 = nested.testRun?.totalFailureCount }
+                done.resume()
             }
-            nested.run()
-            failures.withLock { $0 = nested.testRun?.totalFailureCount }
-            done.signal()
+            thread.start()
         }
-        thread.start()
-        done.wait()
         #expect(failures.withLock { $0 } == 1)
     }
 }

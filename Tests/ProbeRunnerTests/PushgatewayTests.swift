@@ -45,31 +45,36 @@ struct PushgatewayTests {
             ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
             return
         }
-        let gateway = try await PushgatewayProcess.start(binary)
-        defer { gateway.stop() }
-        let client = PushgatewayClient(url: gateway.baseURL, job: "apiprobe", grouping: ["instance": "eu/1"])
+        try await PushgatewayProcess.with(binary) { gateway in
+            // A group of this test's own: whatever else a gateway on this machine holds is not looked at.
+            let instance = "eu/\(UUID().uuidString)"
+            let client = PushgatewayClient(url: gateway.baseURL, job: "apiprobe", grouping: ["instance": instance])
 
-        try await client.push(Report.render(SampleRuns.mixed, as: .prometheus))
-        let (body, status) = try await gateway.get("/metrics")
-        #expect(status == 200)
-        let served = try PrometheusText(parsing: body)
-        let group = ["job": "apiprobe", "instance": "eu/1"]
-        func labels(_ extra: [String: String]) -> [String: String] { group.merging(extra) { $1 } }
-        #expect(served.value("apiprobe_up", labels(["endpoint": "search"])) == 1)
-        #expect(served.value("apiprobe_up", labels(["endpoint": "offline"])) == 0)
-        #expect(served.value("apiprobe_responses_total", labels(["endpoint": "detail", "code": "503"])) == 2)
-        #expect(
-            served.value("apiprobe_request_duration_seconds", labels(["endpoint": "search", "quantile": "0.95"]))
-                == 0.0158)
-        #expect(served.value("apiprobe_request_duration_seconds_count", labels(["endpoint": "search"])) == 5)
-        #expect(served.value("apiprobe_run_passed", group) == 0)
-        #expect(served.value("push_failure_time_seconds", group) == 0)
+            try await client.push(Report.render(SampleRuns.mixed, as: .prometheus))
+            let (body, status) = try await gateway.get("/metrics")
+            #expect(status == 200)
+            let served = try PrometheusText(parsing: body)
+            let group = ["job": "apiprobe", "instance": instance]
+            func labels(_ extra: [String: String]) -> [String: String] { group.merging(extra) { $1 } }
+            #expect(served.value("apiprobe_up", labels(["endpoint": "search"])) == 1)
+            #expect(served.value("apiprobe_up", labels(["endpoint": "offline"])) == 0)
+            #expect(served.value("apiprobe_responses_total", labels(["endpoint": "detail", "code": "503"])) == 2)
+            #expect(
+                served.value("apiprobe_request_duration_seconds", labels(["endpoint": "search", "quantile": "0.95"]))
+                    == 0.0158)
+            #expect(served.value("apiprobe_request_duration_seconds_count", labels(["endpoint": "search"])) == 5)
+            #expect(served.value("apiprobe_run_passed", group) == 0)
+            #expect(served.value("push_failure_time_seconds", group) == 0)
 
-        // PUT replaces the group: an endpoint gone from the run is gone from the gateway.
-        try await client.push(Report.render(SampleRuns.green, as: .prometheus))
-        let replaced = try PrometheusText(parsing: try await gateway.get("/metrics").0)
-        #expect(replaced.series("apiprobe_up").map { $0.labels["endpoint"] } == ["search"])
-        #expect(replaced.value("apiprobe_run_passed", group) == 1)
+            // PUT replaces the group: an endpoint gone from the run is gone from the gateway.
+            try await client.push(Report.render(SampleRuns.green, as: .prometheus))
+            let replaced = try PrometheusText(parsing: try await gateway.get("/metrics").0)
+            let ours = replaced.series("apiprobe_up").filter {
+                $0.labels["job"] == "apiprobe" && $0.labels["instance"] == instance
+            }
+            #expect(ours.map { $0.labels["endpoint"] } == ["search"])
+            #expect(replaced.value("apiprobe_run_passed", group) == 1)
+        }
     }
 
     @Test func aRejectedPushNamesTheURLTheStatusAndTheReason() async throws {
@@ -77,17 +82,17 @@ struct PushgatewayTests {
             ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
             return
         }
-        let gateway = try await PushgatewayProcess.start(binary)
-        defer { gateway.stop() }
-        let client = PushgatewayClient(url: gateway.baseURL, job: "apiprobe")
-        let error = await #expect(throws: PushgatewayError.self) {
-            try await client.push("apiprobe_up{endpoint=\"unclosed} 1\n")
+        try await PushgatewayProcess.with(binary) { gateway in
+            let client = PushgatewayClient(url: gateway.baseURL, job: "apiprobe")
+            let error = await #expect(throws: PushgatewayError.self) {
+                try await client.push("apiprobe_up{endpoint=\"unclosed} 1\n")
+            }
+            #expect(error?.status == 400)
+            #expect(error?.url == gateway.baseURL.absoluteString + "/metrics/job/apiprobe")
+            #expect(
+                error?.description.hasPrefix(
+                    "Pushgateway \(gateway.baseURL.absoluteString)/metrics/job/apiprobe answered 400") == true)
+            #expect(error?.body.isEmpty == false)
         }
-        #expect(error?.status == 400)
-        #expect(error?.url == gateway.baseURL.absoluteString + "/metrics/job/apiprobe")
-        #expect(
-            error?.description.hasPrefix(
-                "Pushgateway \(gateway.baseURL.absoluteString)/metrics/job/apiprobe answered 400") == true)
-        #expect(error?.body.isEmpty == false)
     }
 }

@@ -69,19 +69,19 @@ import Testing
         #expect(parsed.series("apiprobe_up").map { $0.labels["endpoint"] } == ["search", "search#2", "search#3"])
     }
 
-    @Test func promtoolAcceptsTheExposition() throws {
+    @Test func promtoolAcceptsTheExposition() async throws {
         guard let promtool = ExternalTools.find("promtool") else {
             ExternalTools.recordMissing("promtool", package: "prometheus")
             return
         }
         for result in [SampleRuns.mixed, SampleRuns.green, SampleRuns.hostile(name: "a\"b", check: "c", message: "")] {
             let text = Report.render(result, as: .prometheus)
-            let (status, output) = try ExternalTools.run(promtool, ["check", "metrics"], input: text)
+            let (status, output) = try await ExternalTools.run(promtool, ["check", "metrics"], input: text)
             #expect(status == 0, "promtool check metrics:\n\(output)\n\(text)")
         }
         // promtool does catch what the format forbids, so its pass above means something.
         let broken = "# TYPE x counter\nx{a=\"b} 1\n"
-        let (status, _) = try ExternalTools.run(promtool, ["check", "metrics"], input: broken)
+        let (status, _) = try await ExternalTools.run(promtool, ["check", "metrics"], input: broken)
         #expect(status != 0)
     }
 }

@@ -38,41 +38,41 @@ struct RunnerTests {
     }
 
     @Test func passingExpectationsOfEveryKindHold() async throws {
-        let server = try await RecipesServer.start()
-        defer { Task { await server.stop() } }
-        let directory = try temporaryDirectory()
-        let snapshot = try await writeSnapshot(from: server, into: directory)
-        let endpoint = EndpointConfig(
-            name: "search", path: "/api/search", query: [QueryItem(name: "q", value: "chicken")],
-            samples: 4, timeout: .seconds(5),
-            expectations: Expectations(
-                status: StatusExpectation(ranges: [200...200]),
-                headers: [
-                    HeaderExpectation(name: "content-type", rule: .matches("^application/json")),
-                    HeaderExpectation(name: "Content-Length", rule: .exists),
-                ],
-                body: [
-                    try BodyConditionParser.parse("/count > 0"),
-                    try BodyConditionParser.parse("/recipes length >= 1"),
-                    try BodyConditionParser.parse("/recipes/0/title exists"),
-                    try BodyConditionParser.parse("/recipes/0/recipe_id matches ^[0-9]+$"),
-                    try BodyConditionParser.parse("/missing not-exists"),
-                ],
-                schema: SchemaExpectation(snapshot: snapshot),
-                latency: [LatencyBudget(percentile: 95, limit: .seconds(5))]
-            ))
-        let result = await ProbeRunner(config: config(server.baseURL, [endpoint]), directory: directory).run()
-        let search = try #require(result.endpoints.first)
-        #expect(result.passed, "\(search.checks.filter { !$0.passed })")
-        #expect(search.samples.count == 4)
-        #expect(search.statusCodes == [200: 4])
-        #expect(search.latency?.count == 4)
-        #expect(search.samples.allSatisfy { $0.bytes > 100 && $0.latency > .zero })
-        #expect(search.checks.map(\.name).contains("schema \(snapshot)"))
-        let expectedChecks = 11  // reachable, status, 2 headers, 5 conditions, schema, latency
-        #expect(search.checks.count == expectedChecks)
-        #expect(search.consecutiveFailures == 0)
-        #expect(!search.isDown)
+        try await RecipesServer.with { server in
+            let directory = try temporaryDirectory()
+            let snapshot = try await writeSnapshot(from: server, into: directory)
+            let endpoint = EndpointConfig(
+                name: "search", path: "/api/search", query: [QueryItem(name: "q", value: "chicken")],
+                samples: 4, timeout: .seconds(5),
+                expectations: Expectations(
+                    status: StatusExpectation(ranges: [200...200]),
+                    headers: [
+                        HeaderExpectation(name: "content-type", rule: .matches("^application/json")),
+                        HeaderExpectation(name: "Content-Length", rule: .exists),
+                    ],
+                    body: [
+                        try BodyConditionParser.parse("/count > 0"),
+                        try BodyConditionParser.parse("/recipes length >= 1"),
+                        try BodyConditionParser.parse("/recipes/0/title exists"),
+                        try BodyConditionParser.parse("/recipes/0/recipe_id matches ^[0-9]+$"),
+                        try BodyConditionParser.parse("/missing not-exists"),
+                    ],
+                    schema: SchemaExpectation(snapshot: snapshot),
+                    latency: [LatencyBudget(percentile: 95, limit: .seconds(5))]
+                ))
+            let result = await ProbeRunner(config: config(server.baseURL, [endpoint]), directory: directory).run()
+            let search = try #require(result.endpoints.first)
+            #expect(result.passed, "\(search.checks.filter { !$0.passed })")
+            #expect(search.samples.count == 4)
+            #expect(search.statusCodes == [200: 4])
+            #expect(search.latency?.count == 4)
+            #expect(search.samples.allSatisfy { $0.bytes > 100 && $0.latency > .zero })
+            #expect(search.checks.map(\.name).contains("schema \(snapshot)"))
+            let expectedChecks = 11  // reachable, status, 2 headers, 5 conditions, schema, latency
+            #expect(search.checks.count == expectedChecks)
+            #expect(search.consecutiveFailures == 0)
+            #expect(!search.isDown)
+        }
     }
 
     /// The loader collects a body from the delegate calls of its session, on Linux through its own
@@ -105,40 +105,40 @@ struct RunnerTests {
     }
 
     @Test func failingExpectationsAreClassified() async throws {
-        let server = try await RecipesServer.start(.init(latency: .fixed(.milliseconds(30))))
-        defer { Task { await server.stop() } }
-        let endpoint = EndpointConfig(
-            name: "search", path: "/api/search", query: [QueryItem(name: "q", value: "chicken")], samples: 2,
-            expectations: Expectations(
-                headers: [HeaderExpectation(name: "Content-Type", rule: .equals("text/plain"))],
-                body: [
-                    try BodyConditionParser.parse("/count > 1000"),
-                    try BodyConditionParser.parse(#"/recipes/0/publisher == "Nobody""#),
-                ],
-                latency: [LatencyBudget(percentile: 50, limit: .milliseconds(1))]
-            ))
-        let status = EndpointConfig(
-            name: "status", path: "/api/get", query: [QueryItem(name: "rId", value: "1")],
-            expectations: Expectations(status: StatusExpectation(ranges: [200...200])))
-        let result = await ProbeRunner(
-            config: config(server.baseURL, [endpoint, status]), directory: URL(fileURLWithPath: "/")
-        )
-        .run()
-        #expect(!result.passed)
-        let search = try #require(result.endpoints.first)
-        let failed = Dictionary(uniqueKeysWithValues: search.checks.filter { !$0.passed }.map { ($0.name, $0) })
-        #expect(failed["header Content-Type: text/plain"]?.category == .header)
-        #expect(failed["/count > 1000"]?.category == .bodyCondition)
-        #expect(failed["/count > 1000"]?.message?.contains("/count: expected > 1000, found 30") == true)
-        #expect(failed[#"/recipes/0/publisher == "Nobody""#]?.message?.contains(#"expected "Nobody""#) == true)
-        let latency = try #require(failed["latency p50 < 1ms"])
-        #expect(latency.category == .latencyBudget)
-        #expect(latency.message?.hasPrefix("p50 was ") == true)
-        #expect((search.latency?.p50 ?? 0) >= 30)
-        let get = try #require(result.endpoints.last)
-        #expect(get.failureCategory == .httpStatus)
-        #expect(get.statusCodes == [404: 1])
-        #expect(get.consecutiveFailures == 1)
+        try await RecipesServer.with(.init(latency: .fixed(.milliseconds(30)))) { server in
+            let endpoint = EndpointConfig(
+                name: "search", path: "/api/search", query: [QueryItem(name: "q", value: "chicken")], samples: 2,
+                expectations: Expectations(
+                    headers: [HeaderExpectation(name: "Content-Type", rule: .equals("text/plain"))],
+                    body: [
+                        try BodyConditionParser.parse("/count > 1000"),
+                        try BodyConditionParser.parse(#"/recipes/0/publisher == "Nobody""#),
+                    ],
+                    latency: [LatencyBudget(percentile: 50, limit: .milliseconds(1))]
+                ))
+            let status = EndpointConfig(
+                name: "status", path: "/api/get", query: [QueryItem(name: "rId", value: "1")],
+                expectations: Expectations(status: StatusExpectation(ranges: [200...200])))
+            let result = await ProbeRunner(
+                config: config(server.baseURL, [endpoint, status]), directory: URL(fileURLWithPath: "/")
+            )
+            .run()
+            #expect(!result.passed)
+            let search = try #require(result.endpoints.first)
+            let failed = Dictionary(uniqueKeysWithValues: search.checks.filter { !$0.passed }.map { ($0.name, $0) })
+            #expect(failed["header Content-Type: text/plain"]?.category == .header)
+            #expect(failed["/count > 1000"]?.category == .bodyCondition)
+            #expect(failed["/count > 1000"]?.message?.contains("/count: expected > 1000, found 30") == true)
+            #expect(failed[#"/recipes/0/publisher == "Nobody""#]?.message?.contains(#"expected "Nobody""#) == true)
+            let latency = try #require(failed["latency p50 < 1ms"])
+            #expect(latency.category == .latencyBudget)
+            #expect(latency.message?.hasPrefix("p50 was ") == true)
+            #expect((search.latency?.p50 ?? 0) >= 30)
+            let get = try #require(result.endpoints.last)
+            #expect(get.failureCategory == .httpStatus)
+            #expect(get.statusCodes == [404: 1])
+            #expect(get.consecutiveFailures == 1)
+        }
     }
 
     @Test func aServerThatIsDownIsRefused() async throws {
@@ -159,18 +159,20 @@ struct RunnerTests {
     }
 
     @Test func aSlowServerTimesOut() async throws {
-        let server = try await RecipesServer.start(.init(latency: .fixed(.seconds(3))))
-        defer { Task { await server.stop() } }
-        let endpoint = EndpointConfig(name: "health", path: "/api/search?q=a", timeout: .milliseconds(300))
-        let started = ContinuousClock.now
-        let result = await ProbeRunner(config: config(server.baseURL, [endpoint]), directory: URL(fileURLWithPath: "/"))
+        try await RecipesServer.with(.init(latency: .fixed(.seconds(3)))) { server in
+            let endpoint = EndpointConfig(name: "health", path: "/api/search?q=a", timeout: .milliseconds(300))
+            let started = ContinuousClock.now
+            let result = await ProbeRunner(
+                config: config(server.baseURL, [endpoint]), directory: URL(fileURLWithPath: "/")
+            )
             .run()
-        let health = try #require(result.endpoints.first)
-        #expect(health.failureCategory == .timeout)
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(2))
-        #expect(elapsed >= .milliseconds(290))
-        #expect(health.samples.first.map { $0.latency >= .milliseconds(290) } == true)
+            let health = try #require(result.endpoints.first)
+            #expect(health.failureCategory == .timeout)
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed < .seconds(2))
+            #expect(elapsed >= .milliseconds(290))
+            #expect(health.samples.first.map { $0.latency >= .milliseconds(290) } == true)
+        }
     }
 
     @Test func aDroppedConnectionIsRetriedAndClassified() async throws {
@@ -209,42 +211,43 @@ struct RunnerTests {
     }
 
     @Test func serviceUnavailableWithRetryAfterIsRateLimitedNotAnOutage() async throws {
-        let server = try await RecipesServer.start(.init(failureRate: 1.0, retryAfterSeconds: 0))
-        defer { Task { await server.stop() } }
-        var config = config(server.baseURL, [EndpointConfig(name: "health", path: "/api/search?q=a", samples: 2)])
-        config.downAfter = 1
-        let result = await ProbeRunner(config: config, directory: URL(fileURLWithPath: "/"))
-            .run(previousFailures: ["health": 0])
-        let health = try #require(result.endpoints.first)
-        #expect(!health.passed)
-        #expect(health.failureCategory == .rateLimited)
-        #expect(health.rateLimited == 2)
-        #expect(health.statusCodes == [503: 2])
-        #expect(health.consecutiveFailures == 0)
-        #expect(!health.isDown)
+        try await RecipesServer.with(.init(failureRate: 1.0, retryAfterSeconds: 0)) { server in
+            var config = config(server.baseURL, [EndpointConfig(name: "health", path: "/api/search?q=a", samples: 2)])
+            config.downAfter = 1
+            let result = await ProbeRunner(config: config, directory: URL(fileURLWithPath: "/"))
+                .run(previousFailures: ["health": 0])
+            let health = try #require(result.endpoints.first)
+            #expect(!health.passed)
+            #expect(health.failureCategory == .rateLimited)
+            #expect(health.rateLimited == 2)
+            #expect(health.statusCodes == [503: 2])
+            #expect(health.consecutiveFailures == 0)
+            #expect(!health.isDown)
+        }
     }
 
     @Test func schemaDriftIsCaughtAndAMissingSnapshotFails() async throws {
-        let server = try await RecipesServer.start()
-        defer { Task { await server.stop() } }
-        let directory = try temporaryDirectory()
-        let snapshot = try await writeSnapshot(from: server, into: directory)
-        server.setDrifted(true)
-        let endpoints = [
-            EndpointConfig(
-                name: "search", path: "/api/search?q=chicken",
-                expectations: Expectations(schema: SchemaExpectation(snapshot: snapshot))),
-            EndpointConfig(
-                name: "nosnap", path: "/api/search?q=chicken",
-                expectations: Expectations(schema: SchemaExpectation(snapshot: "Snapshots/recipes/none.schema.json"))),
-        ]
-        let result = await ProbeRunner(config: config(server.baseURL, endpoints), directory: directory).run()
-        let search = try #require(result.endpoints.first)
-        #expect(search.failureCategory == .schemaDrift)
-        #expect(search.schemaChanges.contains { $0.path.contains("social_rank") && $0.severity == .breaking })
-        let missing = try #require(result.endpoints.last?.checks.last)
-        #expect(!missing.passed)
-        #expect(missing.message?.contains("no snapshot at Snapshots/recipes/none.schema.json") == true)
+        try await RecipesServer.with { server in
+            let directory = try temporaryDirectory()
+            let snapshot = try await writeSnapshot(from: server, into: directory)
+            server.setDrifted(true)
+            let endpoints = [
+                EndpointConfig(
+                    name: "search", path: "/api/search?q=chicken",
+                    expectations: Expectations(schema: SchemaExpectation(snapshot: snapshot))),
+                EndpointConfig(
+                    name: "nosnap", path: "/api/search?q=chicken",
+                    expectations: Expectations(
+                        schema: SchemaExpectation(snapshot: "Snapshots/recipes/none.schema.json"))),
+            ]
+            let result = await ProbeRunner(config: config(server.baseURL, endpoints), directory: directory).run()
+            let search = try #require(result.endpoints.first)
+            #expect(search.failureCategory == .schemaDrift)
+            #expect(search.schemaChanges.contains { $0.path.contains("social_rank") && $0.severity == .breaking })
+            let missing = try #require(result.endpoints.last?.checks.last)
+            #expect(!missing.passed)
+            #expect(missing.message?.contains("no snapshot at Snapshots/recipes/none.schema.json") == true)
+        }
     }
 
     @Test func thePerHostRateLimitSpacesRequests() async throws {

@@ -11,9 +11,10 @@ import FoundationNetworking
 /// The app's base URL, as the fixtures record it.
 let recipesBaseURL = "https://recipes.example.com"
 
-/// A stub set answering every recorded fixture of Stubs/recipes.
-func makeRecipeStubs(filePath: StaticString = #filePath) throws -> StubSet {
-    let stubs = StubSet()
+/// A stub set answering every recorded fixture of Stubs/recipes; its delayed responses wait on `clock`
+/// when one is given.
+func makeRecipeStubs(clock: ManualClock? = nil, filePath: StaticString = #filePath) throws -> StubSet {
+    let stubs = clock.map { StubSet(clock: $0) } ?? StubSet()
     try stubs.stubAll(from: FixtureStore(relativeTo: filePath), in: "recipes")
     return stubs
 }
@@ -42,67 +43,5 @@ func networkError<T>(_ operation: () async throws(NetworkError) -> T) async -> N
         return nil
     } catch {
         return error
-    }
-}
-
-/// Waits (bounded) until `condition` holds; returns whether it did.
-func eventually(
-    within limit: Duration = .seconds(5), _ condition: @Sendable () async -> Bool
-) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + limit
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
-}
-
-/// Collects the updates of a `RecipeSearch` as they are delivered.
-actor UpdateCollector {
-    private(set) var updates: [RecipeSearch.Update] = []
-    private var task: Task<Void, Never>?
-
-    init(_ search: RecipeSearch) {
-        let stream = search.updates
-        task = nil
-        Task { await self.start(stream) }
-    }
-
-    private func start(_ stream: AsyncStream<RecipeSearch.Update>) {
-        task = Task {
-            for await update in stream { self.append(update) }
-        }
-    }
-
-    private func append(_ update: RecipeSearch.Update) { updates.append(update) }
-
-    var queries: [String] { updates.map(\.query) }
-
-    func stop() { task?.cancel() }
-}
-
-/// A clock that moves only when told, for cache expiry.
-final class ManualClock: Clock, @unchecked Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let lock = NSLock()
-    private var current = Instant(offset: .zero)
-
-    var now: Instant { lock.withLock { current } }
-    var minimumResolution: Duration { .nanoseconds(1) }
-
-    func advance(by duration: Duration) { lock.withLock { current = current.advanced(by: duration) } }
-
-    /// Returns once the clock has been advanced to `deadline` (checked every millisecond, for at most 10 s).
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        for _ in 0..<10_000 where now < deadline {
-            try await Task.sleep(for: .milliseconds(1))
-        }
     }
 }

@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import Testing
 
@@ -43,24 +44,11 @@ enum ExternalTools {
     }
 
     /// Runs `executable` with `input` on standard input; returns its status and combined output.
-    static func run(_ executable: URL, _ arguments: [String], input: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    static func run(
+        _ executable: URL, _ arguments: [String], input: String
+    ) async throws -> (status: Int32, output: String) {
+        let result = try await CommandLineRunner.runProcess(executable, arguments, input: Data(input.utf8))
+        return (result.status, result.standardOutput + result.standardError)
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago (the system picked it).

@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -27,7 +28,11 @@ final class PushgatewayProcess {
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["--web.listen-address=127.0.0.1:\(port)", "--log.level=warn"]
+            // `--persistence.file=` explicitly: Debian's build otherwise persists to
+            // /var/lib/prometheus/pushgateway.data, and series pushed by any earlier gateway reappear.
+            process.arguments = [
+                "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn", "--persistence.file=",
+            ]
             let handle = try FileHandle(forWritingTo: log)
             process.standardOutput = handle
             process.standardError = handle
@@ -37,7 +42,7 @@ final class PushgatewayProcess {
                 process: process, baseURL: URL(string: "http://127.0.0.1:\(port)")!, log: log)
             if await gateway.waitUntilReady() { return gateway }
             lastProblem = gateway.logText()
-            gateway.stop()
+            await gateway.stop()
         }
         throw GatewayNotReady(message: "prometheus-pushgateway did not become ready: \(lastProblem)")
     }
@@ -71,12 +76,26 @@ final class PushgatewayProcess {
         (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     }
 
-    /// Stops the process this test started (by its own handle, nothing else) and removes its log.
-    func stop() {
+    /// Stops the process this test started (by its own handle, nothing else), waits for it without blocking a
+    /// thread, and removes its log.
+    func stop() async {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            _ = await CommandLineRunner.waitForExit(process)
         }
         try? FileManager.default.removeItem(at: log)
+    }
+
+    /// Runs `body` against a gateway started for it, and stops the gateway afterwards, even when `body` throws.
+    static func with<R>(_ executable: URL, _ body: (PushgatewayProcess) async throws -> R) async throws -> R {
+        let gateway = try await start(executable)
+        do {
+            let result = try await body(gateway)
+            await gateway.stop()
+            return result
+        } catch {
+            await gateway.stop()
+            throw error
+        }
     }
 }
