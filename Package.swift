@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),
         .testTarget(
             name: "APIProbeCLITests",
-            dependencies: ["apiprobe", "HTTPFixtures", "RecipesServer", "APIProbeTestSupport"]
+            dependencies: ["apiprobe", "HTTPFixtures", "ContractTesting", "RecipesServer", "APIProbeTestSupport"]
         ),
     ]
 )

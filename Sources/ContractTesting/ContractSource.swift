@@ -46,11 +46,7 @@ public struct ContractSource: Sendable {
     /// The name of the snapshot files this source belongs to (`recipes/search`), when it has one.
     var endpointName: String? {
         switch storage {
-        case .fixture(let name, _):
-            let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
-            let last = base.split(separator: "/").last.map(String.init) ?? base
-            guard let dot = last.firstIndex(of: ".") else { return base }
-            return String(base.dropLast(last.distance(from: dot, to: last.endIndex)))
+        case .fixture(let name, _): return FixtureStore.endpointName(ofFixture: name)
         case .endpoint(let name, _): return name
         case .exchange, .data: return nil
         }
@@ -95,14 +91,14 @@ extension ContractSource {
 
         case .endpoint(let endpoint, let given):
             let store = try store(given)
-            let names = store.names().filter { $0 == endpoint || $0.hasPrefix(endpoint + ".") }
-            var samples: [Sample] = []
-            for name in names {
-                let exchange = try load(name, from: store)
-                guard (200..<300).contains(exchange.response.status), case .json(let document)? = exchange.response.body
-                else { continue }
-                samples.append(Sample(file: store.displayPath(for: store.url(for: name)), document: document))
+            let group: FixtureEndpoint
+            do {
+                group = try store.endpoint(named: endpoint)
+            } catch {
+                throw SampleLoadFailure(message: error.description)
             }
+            let samples = group.samples.map { Sample(file: $0.file, document: $0.body) }
+            let names = group.fixtureNames
             guard !samples.isEmpty else {
                 let folder = store.displayPath(for: store.directory)
                 throw SampleLoadFailure(

@@ -71,7 +71,7 @@ func verifySnapshotMatch(
     let url = folder.appendingPathComponent(snapshotName + ".schema.json")
     let fresh: Data
     do {
-        fresh = try engine.makeSnapshot(of: samples.map(\.document))
+        fresh = try engine.makeSnapshot(of: samples, previous: FileManager.default.contents(atPath: url.path))
     } catch {
         return "\(samples.map(\.file).joined(separator: ", ")): cannot infer a schema: \(error)"
     }

@@ -110,8 +110,8 @@ import FoundationNetworking
 
 /// A stand-in for JSONShape: the "schema" is the sorted set of keys at the top level.
 struct TopLevelKeysEngine: SchemaSnapshotEngine {
-    func makeSnapshot(of samples: [JSONValue]) throws -> Data {
-        Data((keys(samples).joined(separator: "\n") + "\n").utf8)
+    func makeSnapshot(of samples: [Sample], previous: Data?) throws -> Data {
+        Data((keys(samples.map(\.document)).joined(separator: "\n") + "\n").utf8)
     }
 
     func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String] {
@@ -147,6 +147,29 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
             verifySnapshotMatch(.data(after), named: "api/item", record: .never, snapshots: folder))
         #expect(ranked.contains("/rank"))
         #expect(!ranked.contains("/note"))
+    }
+
+    @Test func recordModeAllRewritesEveryFileAndFailsOnlyWhereContentChanged() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("all-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = Data(#"{"id": 1}"#.utf8)
+        let added = Data(#"{"id": 1, "title": "x"}"#.utf8)  // a non-breaking change: a field added
+        #expect(verifySnapshotMatch(.data(first), named: "api/item", record: .missing, snapshots: folder) != nil)
+        let file = folder.appendingPathComponent("api/item.schema.json")
+        let recorded = try Data(contentsOf: file)
+
+        // Same content: rewritten (unchanged) and passing.
+        #expect(verifySnapshotMatch(.data(first), named: "api/item", record: .all, snapshots: folder) == nil)
+        #expect(try Data(contentsOf: file) == recorded)
+        // Changed content without breaking drift: rewritten, and the test fails so the change is reviewed.
+        let failure = verifySnapshotMatch(.data(added), named: "api/item", record: .all, snapshots: folder)
+        #expect(
+            failure?.hasSuffix(
+                "was re-recorded with changed content (record mode all); review the change, then commit it.") == true,
+            "\(failure ?? "nil")")
+        #expect(try Data(contentsOf: file) != recorded)
+        #expect(verifySnapshotMatch(.data(added), named: "api/item", record: .never, snapshots: folder) == nil)
     }
 
     @Test func recordsThenMatchesThenCatchesABreakingChange() throws {

@@ -40,6 +40,28 @@ struct DiffTests {
         )
     }
 
+    @Test func aFieldSeenOnlyAsNullThatGainsATypeIsAWarning() throws {
+        // GitHub's `assignee`, `closed_at`: a model that decoded `null` declares the field optional already.
+        let learned = try only(
+            SchemaDiff(
+                from: try inferAll([#"{"assignee": null}"#]),
+                to: try inferAll([#"{"assignee": null}"#, #"{"assignee": {"login": "octocat"}}"#])
+            ).changes)
+        #expect(
+            learned
+                == SchemaChange(
+                    path: "/assignee", kind: .typeChanged, severity: .warning, before: "null", after: "object|null"))
+        // The other way round (a value that is now only ever null) still breaks a client.
+        let lost = try only(try diff(#"{"a": {"b": 1}}"#, #"{"a": null}"#))
+        #expect(lost.severity == .breaking)
+    }
+
+    @Test func itemsFirstSeenInAnAlwaysEmptyArrayAreInfo() throws {
+        let change = try only(try diff(#"{"labels": []}"#, #"{"labels": [{"name": "bug"}]}"#))
+        #expect(
+            change == SchemaChange(path: "/labels/*", kind: .added, severity: .info, before: nil, after: "object"))
+    }
+
     @Test func integerBecomingNumberIsBreakingButNumberBecomingIntegerIsNot() throws {
         #expect(try only(try diff(#"{"n": 1}"#, #"{"n": 1.5}"#)).severity == .breaking)
         let narrowed = try only(try diff(#"{"n": 1.5}"#, #"{"n": 1}"#))

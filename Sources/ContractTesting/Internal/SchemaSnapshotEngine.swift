@@ -4,8 +4,9 @@ import JSONShape
 
 /// The seam through which schema snapshots are made and compared; ``JSONShapeSnapshotEngine`` implements it.
 protocol SchemaSnapshotEngine: Sendable {
-    /// The snapshot file's bytes for these samples (deterministic; two-space indent, sorted keys, trailing newline).
-    func makeSnapshot(of samples: [JSONValue]) throws -> Data
+    /// The snapshot file's bytes for these samples over the snapshot they replace (deterministic; two-space
+    /// indent, sorted keys, trailing newline).
+    func makeSnapshot(of samples: [Sample], previous: Data?) throws -> Data
     /// The changes from the committed snapshot to the samples that fail the check, one line each;
     /// empty when the snapshot holds.
     ///
@@ -19,12 +20,12 @@ protocol SchemaSnapshotEngine: Sendable {
 /// The engine used by ``expectSnapshotMatch(_:named:record:fileID:filePath:line:column:)``.
 let schemaSnapshotEngine: any SchemaSnapshotEngine = JSONShapeSnapshotEngine()
 
-/// Snapshots made and compared with JSONShape, exactly as `apiprobe snapshot update` and `check` make them
-/// (enums detected, the same codec), so a snapshot written by either matches the other.
+/// Snapshots made with JSONShape's one rule (`SchemaSnapshot(samples:previous:)`), the one `apiprobe
+/// snapshot update` and `record --snapshots` use, so the three write byte-identical files.
 struct JSONShapeSnapshotEngine: SchemaSnapshotEngine {
-    func makeSnapshot(of samples: [JSONValue]) throws -> Data {
-        let inference = try infer(samples, options: InferenceOptions(detectsEnums: true))
-        return SchemaSnapshot(shape: inference.shape, sampleCount: inference.sampleCount).encoded()
+    func makeSnapshot(of samples: [Sample], previous: Data?) throws -> Data {
+        let old = previous.flatMap { try? SchemaSnapshot(decoding: $0) }
+        return try SchemaSnapshot(samples: samples.map { ($0.document.serialized(), $0.file) }, previous: old).encoded()
     }
 
     /// The samples must conform to the snapshot: a type, `null` or format it does not allow, or a required
@@ -34,21 +35,11 @@ struct JSONShapeSnapshotEngine: SchemaSnapshotEngine {
     func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String] {
         let committed = try SchemaSnapshot(decoding: snapshot, file: file)
         let usage = try usageManifest(besideSnapshot: url, file: file)
-        let inference = try infer(samples, options: InferenceOptions(detectsEnums: committed.shape.containsEnums))
-        let diff = SchemaDiff(
-            conformanceOf: inference.shape.keepingEnums(presentIn: committed.shape),
-            to: committed.shape,
-            usage: usage
-        )
+        let inferred = try SchemaSnapshot(
+            samples: samples.map { ($0.serialized(), file) }, previous: committed
+        ).shape
+        let diff = SchemaDiff(conformanceOf: inferred, to: committed.shape, usage: usage)
         return diff.changes.filter { $0.severity == .breaking }.map { "breaking: \($0.summary)" }
-    }
-
-    private func infer(_ samples: [JSONValue], options: InferenceOptions) throws -> ShapeInference {
-        var inference = ShapeInference(options: options)
-        for sample in samples {
-            try inference.addSample(sample.serialized())
-        }
-        return inference
     }
 
     private func usageManifest(besideSnapshot url: URL, file: String) throws -> UsageManifest? {

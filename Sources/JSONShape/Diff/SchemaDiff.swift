@@ -9,7 +9,8 @@ public struct ChangeKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let added = ChangeKind(rawValue: "added")
     /// A property disappeared (`breaking`).
     public static let removed = ChangeKind(rawValue: "removed")
-    /// The value's types changed (`breaking`; `info` when the new types only narrow the old ones).
+    /// The value's types changed (`breaking`; `warning` when a value seen only as `null` gained a type; `info`
+    /// when the new types only narrow the old ones).
     public static let typeChanged = ChangeKind(rawValue: "type-changed")
     /// The value may now be `null` (`breaking`).
     public static let becameNullable = ChangeKind(rawValue: "became-nullable")
@@ -123,8 +124,10 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
 /// ```
 ///
 /// Severities follow DESIGN.md: `breaking` for a removed field, a required field become optional, a type
-/// changed, a value become nullable; `warning` for a format or enum change; `info` for an added field, a
-/// field become required or non-nullable, and a type that only narrowed. With a usage manifest, a change
+/// changed, a value become nullable; `warning` for a format or enum change and for a field seen only as
+/// `null` that gained a type (`null → object|null`: a type learned); `info` for an added field, items that
+/// appeared in an array that was always empty, a field become required or non-nullable, and a type that
+/// only narrowed. With a usage manifest, a change
 /// at a path no model reads is `info`. Only the highest path of a change is reported, and changes are
 /// ordered by severity, then path.
 public struct SchemaDiff: Sendable, Hashable {
@@ -226,15 +229,18 @@ public struct SchemaDiff: Sendable, Hashable {
         let oldValues = old.types.subtracting(.null)
         let newValues = new.types.subtracting(.null)
         if oldValues.isEmpty || newValues.isEmpty {
-            // One side is only ever `null`: one type change says it all.
+            // One side is only ever `null`: one type change says it all. A field seen only as `null` that
+            // now carries a value is a type learned (`warning`): a model that decoded `null` declares it
+            // optional already, and decodes the value if its type is right.
             if old.types != new.types {
                 let narrowing = new.types.isSubset(ofAccepted: old.types)
+                let learned = oldValues.isEmpty
                 if !(narrowing && conformance) {
                     changes.append(
                         SchemaChange(
                             path: path,
                             kind: .typeChanged,
-                            severity: narrowing ? .info : .breaking,
+                            severity: narrowing ? .info : learned ? .warning : .breaking,
                             before: old.types.description,
                             after: new.types.description
                         )
@@ -316,9 +322,18 @@ public struct SchemaDiff: Sendable, Hashable {
             }
         }
 
-        if old.types.contains(.array) && new.types.contains(.array), let oldItems = old.items, let newItems = new.items
-        {
-            compare(oldItems, newItems, path: path + "/*", conformance: conformance, into: &changes)
+        if old.types.contains(.array) && new.types.contains(.array) {
+            let oldItems = old.items ?? .empty
+            let newItems = new.items ?? .empty
+            if oldItems.types.isEmpty && !newItems.types.isEmpty && !conformance {
+                // An array that was always empty has items now: nothing a client decoded changed.
+                changes.append(
+                    SchemaChange(
+                        path: path + "/*", kind: .added, severity: .info, before: nil,
+                        after: newItems.types.description))
+            } else {
+                compare(oldItems, newItems, path: path + "/*", conformance: conformance, into: &changes)
+            }
         }
 
         guard old.types.contains(.object) && new.types.contains(.object) else { return }

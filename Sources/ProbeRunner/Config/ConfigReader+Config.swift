@@ -221,8 +221,8 @@ extension ConfigReader {
         }
         // An endpoint's name up to its first "." names its snapshot, as fixture names do (`search.empty`
         // is a second sample of `search`).
-        let snapshotName = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
-        let defaultSnapshot = "\(config.snapshotsDirectory)/\(config.api)/\(snapshotName).schema.json"
+        let snapshotName = FixtureStore.endpointName(ofFixture: "\(config.api)/\(name)")
+        let defaultSnapshot = "\(config.snapshotsDirectory)/\(snapshotName).schema.json"
         endpoint.expectations = expect.merged(over: defaultExpect).resolved(defaultSnapshot: defaultSnapshot)
         do {
             _ = try endpoint.url(baseURL: config.baseURL, file: file)

@@ -216,7 +216,7 @@ public struct Recorder: Sendable {
         let store = FixtureStore(directory: stubsDirectory)
         var done: [String: EndpointRecording.Outcome] = [:]
         for index in results.indices where results[index].outcome != .failed {
-            let endpoint = Self.endpointName(results[index].name)
+            let key = FixtureStore.endpointName(ofFixture: "\(config.api)/\(results[index].name)")
             if !results[index].isJSON {
                 results[index].notes.append("snapshot skipped: the response is not JSON")
                 continue
@@ -225,56 +225,47 @@ public struct Recorder: Sendable {
                 results[index].notes.append("snapshot skipped: status \(status) is not a sample")
                 continue
             }
-            let snapshotURL = snapshotsDirectory.appendingPathComponent("\(config.api)/\(endpoint).schema.json")
+            let snapshotURL = snapshotsDirectory.appendingPathComponent("\(key).schema.json")
             let snapshotPath = displayPath(snapshotURL)
             results[index].snapshotPath = snapshotPath
-            if let outcome = done[endpoint] {
+            if let outcome = done[key] {
                 results[index].snapshotOutcome = outcome
                 continue
             }
-
-            var inference = ShapeInference(options: InferenceOptions(detectsEnums: true))
-            for name in store.names(in: config.api) where Self.endpointName(name) == "\(config.api)/\(endpoint)" {
-                guard let exchange = try? store.exchange(named: name), (200..<300).contains(exchange.response.status),
-                    case .json(let body)? = exchange.response.body
-                else { continue }
-                do {
-                    try inference.addSample(body.serialized(), file: name)
-                } catch {
+            // The same rules as `snapshot update` and ContractTesting: HTTPFixtures groups the samples,
+            // JSONShape makes the snapshot over the one it replaces. An unreadable fixture is an error, as there.
+            let snapshot: SchemaSnapshot
+            let existing = try? Data(contentsOf: snapshotURL)
+            let old = existing.flatMap { try? SchemaSnapshot(decoding: $0) }
+            do {
+                let endpoint = try store.endpoint(named: key)
+                guard !endpoint.samples.isEmpty else {
+                    results[index].snapshotPath = nil
                     continue
                 }
+                snapshot = try SchemaSnapshot(
+                    samples: endpoint.samples.map { ($0.body.serialized(), $0.file) }, previous: old)
+            } catch {
+                throw RecordError(message: "\(results[index].name): \(error)")
             }
-            guard inference.sampleCount > 0 else {
-                results[index].snapshotPath = nil
-                continue
-            }
-            let old = (try? Data(contentsOf: snapshotURL)).flatMap { try? SchemaSnapshot(decoding: $0) }
-            let snapshot = SchemaSnapshot(
-                shape: inference.shape.keepingEnums(presentIn: old?.shape ?? .empty),
-                sampleCount: inference.sampleCount)
             let data = snapshot.encoded()
-            if let existing = try? Data(contentsOf: snapshotURL), existing == data {
+            if existing == data {
                 results[index].snapshotOutcome = .unchanged
-                done[endpoint] = .unchanged
+                done[key] = .unchanged
                 continue
             }
-            let outcome: EndpointRecording.Outcome = old == nil ? .new : .changed
+            if existing != nil && old == nil {
+                results[index].notes.append("replaced the unreadable snapshot \(snapshotPath)")
+            }
+            let outcome: EndpointRecording.Outcome = existing == nil ? .new : .changed
             results[index].snapshotOutcome = outcome
-            done[endpoint] = outcome
+            done[key] = outcome
             do {
                 try AtomicFile.write(data, to: snapshotURL, displayName: snapshotPath)
             } catch {
                 throw RecordError(message: "\(results[index].name): \(error)")
             }
         }
-    }
-
-    /// `recipes/search.empty` → `recipes/search`; `search.page2` → `search`.
-    static func endpointName(_ name: String) -> String {
-        let slash = name.lastIndex(of: "/")
-        let folder = slash.map { String(name[...$0]) } ?? ""
-        let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
-        return folder + (base.split(separator: ".", maxSplits: 1).first.map(String.init) ?? base)
     }
 
     // MARK: Helpers

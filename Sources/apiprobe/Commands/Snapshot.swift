@@ -59,7 +59,7 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
                     + "\(file): no snapshot for \(endpoint.key); run `apiprobe snapshot update`\n"
                 continue
             }
-            let inferred = endpoint.shape.keepingEnums(presentIn: old.shape)
+            let inferred = try endpoint.snapshot(previous: old).shape
             let diff = SchemaDiff(from: old.shape, to: inferred, usage: try workspace.usage(for: endpoint.key))
             if diff.changes.isEmpty {
                 text += out.styled("ok      ", .green) + "\(file) (\(endpoint.sampleCount) samples)\n"
@@ -124,8 +124,8 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
             let url = workspace.snapshotURL(for: endpoint.key)
             let exists = FileManager.default.fileExists(atPath: url.path)
             let old = try? workspace.existingSnapshot(for: endpoint.key)
-            let shape = enums ? endpoint.shape : endpoint.shape.keepingEnums(presentIn: old?.shape ?? .empty)
-            let snapshot = SchemaSnapshot(shape: shape, sampleCount: endpoint.sampleCount)
+            let snapshot = try endpoint.snapshot(previous: old, recordingEnums: enums)
+            let shape = snapshot.shape
             let data = snapshot.encoded()
             if let existing = try? Data(contentsOf: url), existing == data {
                 text += out.styled("same    ", .dim) + "\(file)\n"

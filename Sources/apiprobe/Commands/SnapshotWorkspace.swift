@@ -2,13 +2,22 @@ import Foundation
 import HTTPFixtures
 import JSONShape
 
-/// The fixtures of `Stubs/` grouped by endpoint, with their inferred shapes, and the `Snapshots/` beside them.
+/// The fixtures of `Stubs/` grouped by endpoint (HTTPFixtures' one rule), and the `Snapshots/` beside them.
 struct SnapshotWorkspace {
     struct Endpoint {
         /// `<api>/<endpoint>`, the snapshot's name.
         var key: String
-        var shape: Shape
-        var sampleCount: Int
+        /// The 2xx JSON bodies, serialized, with their files.
+        var samples: [(json: Data, file: String)]
+        var sampleCount: Int { samples.count }
+
+        /// The snapshot these samples give over `previous` (JSONShape's one rule, shared with `record` and
+        /// ContractTesting).
+        func snapshot(previous: SchemaSnapshot?, recordingEnums: Bool = false) throws(JSONShapeError)
+            -> SchemaSnapshot
+        {
+            try SchemaSnapshot(samples: samples, previous: previous, recordingEnums: recordingEnums)
+        }
     }
 
     let store: FixtureStore
@@ -31,41 +40,11 @@ struct SnapshotWorkspace {
         store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
         snapshotsDirectory = URL(fileURLWithPath: snapshots, isDirectory: true).standardizedFileURL
         snapshotsArgument = snapshots
-
-        var groups: [String: ShapeInference] = [:]
-        var order: [String] = []
-        for name in store.names() {
-            let key = Self.endpointKey(for: name)
-            if groups[key] == nil {
-                groups[key] = ShapeInference(options: InferenceOptions(detectsEnums: true))
-                order.append(key)
-            }
-            let url = store.url(for: name)
-            let display = store.displayPath(for: url)
-            let exchange = try Exchange.load(from: url, displayName: display)
-            guard (200..<300).contains(exchange.response.status) else {
-                skipped.append("\(display): status \(exchange.response.status)")
-                continue
-            }
-            guard case .json(let body)? = exchange.response.body else {
-                skipped.append("\(display): no JSON body")
-                continue
-            }
-            try groups[key]?.addSample(body.serialized(), file: display)
+        for endpoint in try store.endpoints() {
+            skipped += endpoint.skipped
+            endpoints.append(
+                Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.body.serialized(), $0.file) }))
         }
-        endpoints = order.sorted().compactMap { key in
-            groups[key].map { Endpoint(key: key, shape: $0.shape, sampleCount: $0.sampleCount) }
-        }
-    }
-
-    /// `recipes/search.page2` → `recipes/search`.
-    static func endpointKey(for name: String) -> String {
-        let slash = name.lastIndex(of: "/")
-        let folder = slash.map { String(name[...$0]) } ?? ""
-        let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
-        let endpoint =
-            base.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? base
-        return folder + endpoint
     }
 
     func snapshotURL(for key: String) -> URL {

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One endpoint's fixtures: `recipes/search.json` and its variants `recipes/search.<variant>.json`.
+///
+/// This is the one rule by which every part of apiprobe groups fixtures into endpoints (`snapshot update`
+/// and `check`, `record --snapshots`, ContractTesting's `.everyFixture(of:)` and its snapshot match): an
+/// endpoint is a fixture's name up to the first `.` of its last component, and its samples are the 2xx
+/// responses with a JSON body.
+package struct FixtureEndpoint: Sendable {
+    /// `recipes/search`: the snapshot's name.
+    package var name: String
+    /// The fixtures that are samples, in name order.
+    package var samples: [FixtureSample]
+    /// The fixtures that are not samples, with the reason: `Stubs/recipes/missing.json: status 404`.
+    package var skipped: [String]
+    /// Every fixture name of the endpoint, samples or not.
+    package var fixtureNames: [String]
+}
+
+/// A 2xx JSON response of a fixture.
+package struct FixtureSample: Sendable {
+    /// The fixture's name, `recipes/search.page2`.
+    package var name: String
+    /// The fixture's path as shown in messages.
+    package var file: String
+    /// The response body.
+    package var body: JSONValue
+}
+
+extension FixtureStore {
+    /// The endpoint a fixture belongs to: `recipes/search.page2` → `recipes/search`, `search` → `search`.
+    package static func endpointName(ofFixture name: String) -> String {
+        let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        let slash = base.lastIndex(of: "/")
+        let folder = slash.map { String(base[...$0]) } ?? ""
+        let last = slash.map { String(base[base.index(after: $0)...]) } ?? base
+        let endpoint = last.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return folder + endpoint
+    }
+
+    /// Every endpoint of the store (of the folder `api` only, when given), sorted by name.
+    ///
+    /// - Throws: ``FixtureError`` for the first fixture that cannot be read, naming its file and place: an
+    ///   unreadable fixture is never skipped silently.
+    package func endpoints(in api: String? = nil) throws(FixtureError) -> [FixtureEndpoint] {
+        var groups: [String: [String]] = [:]
+        for name in names(in: api) {
+            groups[Self.endpointName(ofFixture: name), default: []].append(name)
+        }
+        var endpoints: [FixtureEndpoint] = []
+        for key in groups.keys.sorted() {
+            endpoints.append(try endpoint(key, fixtures: groups[key] ?? []))
+        }
+        return endpoints
+    }
+
+    /// The endpoint `name` (`recipes/search`) with its fixtures; one with no fixture has no samples.
+    ///
+    /// - Throws: ``FixtureError`` for a fixture that cannot be read.
+    package func endpoint(named name: String) throws(FixtureError) -> FixtureEndpoint {
+        let fixtures = names().filter { Self.endpointName(ofFixture: $0) == name }
+        return try endpoint(name, fixtures: fixtures)
+    }
+
+    private func endpoint(_ name: String, fixtures: [String]) throws(FixtureError) -> FixtureEndpoint {
+        var result = FixtureEndpoint(name: name, samples: [], skipped: [], fixtureNames: fixtures)
+        for fixture in fixtures.sorted() {
+            let url = url(for: fixture)
+            let file = displayPath(for: url)
+            let exchange = try Exchange.load(from: url, displayName: file)
+            guard (200..<300).contains(exchange.response.status) else {
+                result.skipped.append("\(file): status \(exchange.response.status)")
+                continue
+            }
+            guard case .json(let body)? = exchange.response.body else {
+                result.skipped.append("\(file): no JSON body")
+                continue
+            }
+            result.samples.append(FixtureSample(name: fixture, file: file, body: body))
+        }
+        return result
+    }
+}
