@@ -20,15 +20,19 @@ let package = Package(
     ],
     targets: [
         // MARK: Core libraries (Foundation and the test frameworks only)
-        .target(name: "HTTPFixtures"),
-        .target(name: "HTTPStubs", dependencies: ["HTTPFixtures"]),
-        .target(name: "JSONShape"),
-        .target(name: "ContractTesting", dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape"]),
+        // APIProbeShared holds the helpers several modules need (JSON Pointer tokens, the version, display
+        // paths), `package`-visible: one place for each, and no product of its own.
+        .target(name: "APIProbeShared"),
+        .target(name: "HTTPFixtures", dependencies: ["APIProbeShared"]),
+        .target(name: "HTTPStubs", dependencies: ["HTTPFixtures", "APIProbeShared"]),
+        .target(name: "JSONShape", dependencies: ["APIProbeShared"]),
+        .target(
+            name: "ContractTesting", dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape", "APIProbeShared"]),
 
         // MARK: Probe runner, sample client, demo server, command-line tool
         .target(
             name: "ProbeRunner",
-            dependencies: ["HTTPFixtures", "JSONShape", .product(name: "Yams", package: "Yams")]
+            dependencies: ["HTTPFixtures", "JSONShape", "APIProbeShared", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "RecipesAPI"),
         .target(name: "RecipesServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
@@ -36,6 +40,7 @@ let package = Package(
             name: "apiprobe",
             dependencies: [
                 "HTTPFixtures", "HTTPStubs", "JSONShape", "ProbeRunner", "RecipesAPI", "RecipesServer",
+                "APIProbeShared",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 import HTTPFixtures
 

@@ -1,7 +1,5 @@
+import APIProbeShared
 public import Foundation
-
-/// The version of apiprobe that writes fixtures and snapshots.
-public let apiprobeVersion = "0.1.0"
 
 /// One recorded HTTP exchange: the request, the response, and how it was recorded.
 ///

@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 
 /// A folder of recorded exchanges, `Stubs/` by convention, each stored as `<api>/<name>.json`.
@@ -54,12 +55,12 @@ public struct FixtureStore: Sendable, Hashable {
 
     /// The path used in messages: relative to the current folder when the store is below it.
     public func displayPath(for url: URL) -> String {
-        displayPath(url)
+        APIProbeShared.displayPath(url)
     }
 
     /// Reads one fixture.
     public func exchange(named name: String) throws(FixtureError) -> Exchange {
-        try Exchange.load(from: url(for: name), displayName: displayPath(url(for: name)))
+        try Exchange.load(from: url(for: name), displayName: APIProbeShared.displayPath(url(for: name)))
     }
 
     /// The names of every fixture below the store (`recipes/search`, …), sorted; below `api` only when given.
@@ -86,16 +87,10 @@ public struct FixtureStore: Sendable, Hashable {
         let target = url(for: name)
         let data = exchange.encoded()
         if let existing = try? Data(contentsOf: target), existing == data { return false }
-        try AtomicFile.write(data, to: target, displayName: displayPath(target))
+        try AtomicFile.write(data, to: target, displayName: APIProbeShared.displayPath(target))
         return true
     }
 
-    private func displayPath(_ url: URL) -> String {
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-        let path = url.standardizedFileURL.path
-        if path.hasPrefix(cwd + "/") { return String(path.dropFirst(cwd.count + 1)) }
-        return path
-    }
 }
 
 extension Exchange {

@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 
 /// A JSON document that keeps what `JSONSerialization` loses.
@@ -64,7 +65,7 @@ public enum JSONValue: Sendable, Hashable {
         guard pointer.hasPrefix("/") else { return nil }
         var current = self
         for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let token = JSONPointer.unescape(raw)
             switch current {
             case .object:
                 guard let next = current[token] else { return nil }

@@ -53,9 +53,3 @@ public struct JSONShapeError: Error, Sendable, Hashable, CustomStringConvertible
         return copy
     }
 }
-
-/// Escapes one reference token of a JSON Pointer (RFC 6901).
-func escapePointerToken(_ token: String) -> String {
-    guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-    return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-}

@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 
 /// The JSON paths an app's models read while decoding an endpoint's responses.
@@ -21,8 +22,9 @@ public struct UsageManifest: Sendable, Hashable {
     public private(set) var paths: [String]
     private var segments: [[Substring]]
 
-    public init(paths: some Sequence<String>, apiprobeVersion: String = "0.1.0") {
-        self.apiprobeVersion = apiprobeVersion
+    /// - Parameter apiprobeVersion: the version that wrote the manifest; this apiprobe's when `nil`.
+    public init(paths: some Sequence<String>, apiprobeVersion: String? = nil) {
+        self.apiprobeVersion = apiprobeVersion ?? APIProbeShared.apiprobeVersion
         self.paths = Set(paths).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.segments = self.paths.map(Self.split)
     }
@@ -75,7 +77,7 @@ public struct UsageManifest: Sendable, Hashable {
                 found: tree.typeDescription
             )
         }
-        var version = "0.1.0"
+        var version = APIProbeShared.apiprobeVersion
         if let value = tree["apiprobeVersion"] {
             guard case .string(let text) = value else {
                 throw JSONShapeError(

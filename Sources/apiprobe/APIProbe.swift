@@ -1,3 +1,4 @@
+import APIProbeShared
 import ArgumentParser
 import Foundation
 import HTTPFixtures

@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 
@@ -9,13 +10,6 @@ func snapshotsFolder(relativeTo filePath: StaticString) -> URL? {
         return stubs.deletingLastPathComponent().appendingPathComponent("Snapshots", isDirectory: true)
     }
     return nil
-}
-
-/// The path shown in messages: relative to the current folder when below it.
-func displayPath(_ url: URL) -> String {
-    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-    let path = url.standardizedFileURL.path
-    return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
 }
 
 /// Compares freshly made snapshot bytes with the file at `url` and applies the record mode.

@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 
 /// A HAR 1.2 file (browsers' developer tools, Charles, Proxyman) read as fixtures: one ``Exchange`` per entry,

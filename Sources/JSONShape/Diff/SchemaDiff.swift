@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 
 /// What kind of change a ``SchemaChange`` is; the raw values are those of apiprobe's JSON output.
@@ -345,7 +346,7 @@ public struct SchemaDiff: Sendable, Hashable {
                 compare(
                     oldValue,
                     new.properties[key] ?? .empty,
-                    path: path + "/" + escapePointerToken(key),
+                    path: path + "/" + JSONPointer.escape(key),
                     conformance: conformance,
                     into: &changes
                 )
@@ -355,7 +356,7 @@ public struct SchemaDiff: Sendable, Hashable {
                 compare(
                     old.properties[key] ?? .empty,
                     newValue,
-                    path: path + "/" + escapePointerToken(key),
+                    path: path + "/" + JSONPointer.escape(key),
                     conformance: conformance,
                     into: &changes
                 )
@@ -373,7 +374,7 @@ public struct SchemaDiff: Sendable, Hashable {
         into changes: inout [SchemaChange]
     ) {
         for (key, oldProperty) in old.properties {
-            let here = path + "/" + escapePointerToken(key)
+            let here = path + "/" + JSONPointer.escape(key)
             let wasRequired = old.required.contains(key)
             guard let newProperty = new.properties[key] else {
                 if !conformance || wasRequired {
@@ -417,7 +418,7 @@ public struct SchemaDiff: Sendable, Hashable {
         for (key, newProperty) in new.properties where old.properties[key] == nil {
             changes.append(
                 SchemaChange(
-                    path: path + "/" + escapePointerToken(key),
+                    path: path + "/" + JSONPointer.escape(key),
                     kind: .added,
                     severity: .info,
                     before: nil,

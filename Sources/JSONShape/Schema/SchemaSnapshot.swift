@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 
 /// A schema snapshot: the shape of an endpoint's samples, stored as a JSON Schema (2020-12) subset.
@@ -166,7 +167,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
         }
         var shape = Shape()
         for (key, value) in members {
-            let here = pointer + "/" + escapePointerToken(key)
+            let here = pointer + "/" + JSONPointer.escape(key)
             switch key {
             case "type":
                 switch value {
@@ -211,7 +212,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
                 for (name, schema) in properties {
                     shape.properties[name] = try Self.shape(
                         from: schema,
-                        at: here + "/" + escapePointerToken(name),
+                        at: here + "/" + JSONPointer.escape(name),
                         depth: depth + 1
                     )
                 }

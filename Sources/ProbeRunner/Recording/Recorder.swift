@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 public import HTTPFixtures
 import JSONShape
@@ -286,13 +287,6 @@ public struct Recorder: Sendable {
     private func resolve(_ path: String) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL }
         return directory.appendingPathComponent(path, isDirectory: true).standardizedFileURL
-    }
-
-    /// Relative to the current folder when below it, else absolute.
-    private func displayPath(_ url: URL) -> String {
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-        let path = url.standardizedFileURL.path
-        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
     }
 
     /// The URL with credentials in its query replaced, for messages.
