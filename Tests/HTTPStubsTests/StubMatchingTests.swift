@@ -177,3 +177,28 @@ struct StubMatchingTests {
         #expect(!message.contains("other:"))
     }
 }
+
+@Suite struct RedactedFixtureMatchingTests {
+    /// A fixture recorded with a marker of the team's own (`RedactionPolicy(marker:)`): the query items its
+    /// `metadata.redactions` lists match any value; the others match exactly, whatever their text.
+    @Test func queryItemsListedAsRedactedMatchAnyValueWhateverTheMarker() async throws {
+        let recorded = Exchange(
+            request: RecordedRequest(url: base + "/search?q=REDACTED&api_key=abc123"),
+            response: RecordedResponse(status: 200, body: .text("ok")))
+        let policy = RedactionPolicy(queryParameters: ["api_key"], marker: "***")
+        let fixture = Redactor(policy).redact(recorded)
+        #expect(fixture.request.url == base + "/search?q=REDACTED&api_key=***")
+        #expect(fixture.metadata.redactions == ["request.query.api_key"])
+
+        let stubs = StubSet()
+        stubs.stub(fixture)
+        let session = stubs.makeSession()
+        let (body, response) = try await get("/search?q=REDACTED&api_key=the-real-key", on: session)
+        #expect(response.statusCode == 200)
+        #expect(text(body) == "ok")
+        // `q` was not redacted: its recorded value is a value like any other, not a wildcard.
+        let error = await urlError { _ = try await get("/search?q=pasta&api_key=the-real-key", on: session) }
+        #expect(error?.code == .resourceUnavailable)
+        #expect(error?.localizedDescription.contains("query item q differs: expected REDACTED, got pasta") == true)
+    }
+}

@@ -138,7 +138,8 @@ struct StubResponseTests {
             request: RecordedRequest(method: "GET", url: base + "/api/search?q=chicken&key=REDACTED"),
             response: RecordedResponse(
                 status: 200, headers: ["Content-Type": "application/json", "Content-Length": "999"],
-                body: .json(try JSONValue(parsing: Data(#"{"count": 0, "recipes": []}"#.utf8))))
+                body: .json(try JSONValue(parsing: Data(#"{"count": 0, "recipes": []}"#.utf8)))),
+            metadata: FixtureMetadata(redactions: ["request.query.key"])
         )
         let set = StubSet()
         set.stub(exchange, name: "recipes/search")
