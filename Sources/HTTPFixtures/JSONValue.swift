@@ -25,7 +25,7 @@ public enum JSONValue: Sendable, Hashable {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
-        case (.number(let a), .number(let b)): return a == b || (Double(a) != nil && Double(a) == Double(b))
+        case (.number(let a), .number(let b)): return Self.numbersEqual(a, b)
         case (.string(let a), .string(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)):
@@ -35,6 +35,26 @@ public enum JSONValue: Sendable, Hashable {
             return zip(sortedA, sortedB).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: return false
         }
+    }
+
+    /// Two number literals are equal when they are the same integer (compared exactly, digit by digit: beyond
+    /// 2^53 a `Double` cannot tell 9007199254740993 from …992), or else the same `Double` (`1.50` and `1.5e0`).
+    static func numbersEqual(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        if let x = integerDigits(a), let y = integerDigits(b) { return x == y }
+        guard let x = Double(a), let y = Double(b) else { return false }
+        return x == y
+    }
+
+    /// `-007` → `-7`, `-0` → `0`; `nil` for a literal with a fraction or an exponent.
+    private static func integerDigits(_ literal: String) -> String? {
+        var digits = Substring(literal)
+        let negative = digits.first == "-"
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        digits = digits.drop { $0 == "0" }
+        if digits.isEmpty { return "0" }
+        return negative ? "-" + String(digits) : String(digits)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -155,15 +155,24 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// A path that matches a regular expression (searched in the whole path; anchor it with `^…$`).
-    public func pathMatching(_ pattern: String) -> RequestMatcher {
-        let regex = try? NSRegularExpression(pattern: pattern)
+    ///
+    /// - Throws: ``RequestMatcherError`` when `pattern` is not a valid regular expression, so a typo fails
+    ///   where the stub is made, not later as a request that matches nothing.
+    public func pathMatching(_ pattern: String) throws(RequestMatcherError) -> RequestMatcher {
+        let regex: NSRegularExpression
+        do {
+            regex = try NSRegularExpression(pattern: pattern)
+        } catch {
+            throw RequestMatcherError(
+                message:
+                    "pathMatching: expected a regular expression, found \"\(pattern)\" (\(error.localizedDescription))")
+        }
         let box = RegexBox(regex)
         return adding(
             Condition("path ~ \(pattern)") { request in
-                guard let regex = box.regex else { return "path pattern \(pattern) is not a valid regular expression" }
                 let path = request.path
                 let range = NSRange(path.startIndex..., in: path)
-                return regex.firstMatch(in: path, range: range) != nil
+                return box.regex.firstMatch(in: path, range: range) != nil
                     ? nil : "path differs: expected a path matching \(pattern), got \(path)"
             })
     }
@@ -282,6 +291,12 @@ private struct QueryPair: Hashable {
 
 private final class RegexBox: @unchecked Sendable {
     // NSRegularExpression is immutable and documented as thread-safe.
-    let regex: NSRegularExpression?
-    init(_ regex: NSRegularExpression?) { self.regex = regex }
+    let regex: NSRegularExpression
+    init(_ regex: NSRegularExpression) { self.regex = regex }
+}
+
+/// A matcher that cannot be built: the message says which argument and why.
+public struct RequestMatcherError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }

@@ -262,8 +262,8 @@ class StubURLProtocol: URLProtocol {
     }
 }
 
-/// A stub's response as the URL loading system receives it: the fault applied to the body, the
-/// `Content-Length` added, the 401 challenge renamed on Linux. Prepared once, when the stub is added.
+/// A stub's response as the URL loading system receives it: the fault applied to the body and the
+/// `Content-Length` added. Prepared once, when the stub is added.
 struct WireResponse: Sendable {
     enum Ending: Sendable {
         case finished
@@ -294,15 +294,6 @@ struct WireResponse: Sendable {
         case nil:
             break
         }
-        #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation treats a 401 with a `WWW-Authenticate` challenge as the start of its
-        // authentication path and, with no credential to offer, never completes the task. Apple's
-        // Foundation hands such a response to the client; so that clients see the same on Linux, the
-        // challenge travels as `X-WWW-Authenticate` there.
-        if status == 401, let name = headers.keys.first(where: { headerNamesEqual($0, "WWW-Authenticate") }) {
-            headers["X-WWW-Authenticate"] = headers.removeValue(forKey: name)
-        }
-        #endif
         if case .finished = ending, !headers.keys.contains(where: { headerNamesEqual($0, "Content-Length") }) {
             headers["Content-Length"] = String(body.count)
         }

@@ -32,15 +32,15 @@ public struct StubResponse: Sendable, Hashable {
     /// A JSON body (compact, as a server sends it) with `Content-Type: application/json`.
     public static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
         StubResponse(
-            status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 },
+            status: status, headers: mergingHeaders(["Content-Type": "application/json"], headers),
             body: value.serialized())
     }
 
     /// JSON text sent as is, with `Content-Type: application/json`.
     public static func json(text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
         StubResponse(
-            status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 }, body: Data(text.utf8)
-        )
+            status: status, headers: mergingHeaders(["Content-Type": "application/json"], headers),
+            body: Data(text.utf8))
     }
 
     /// A value encoded with `encoder`, with `Content-Type: application/json`.
@@ -48,7 +48,7 @@ public struct StubResponse: Sendable, Hashable {
         _ value: Value, encoder: JSONEncoder = JSONEncoder(), status: Int = 200, headers: [String: String] = [:]
     ) throws -> StubResponse {
         StubResponse(
-            status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 },
+            status: status, headers: mergingHeaders(["Content-Type": "application/json"], headers),
             body: try encoder.encode(value))
     }
 
@@ -60,7 +60,7 @@ public struct StubResponse: Sendable, Hashable {
     /// UTF-8 text with `Content-Type: text/plain; charset=utf-8` unless `headers` says otherwise.
     public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
         StubResponse(
-            status: status, headers: ["Content-Type": "text/plain; charset=utf-8"].merging(headers) { $1 },
+            status: status, headers: mergingHeaders(["Content-Type": "text/plain; charset=utf-8"], headers),
             body: Data(text.utf8))
     }
 
@@ -99,24 +99,26 @@ public struct StubResponse: Sendable, Hashable {
         return copy
     }
 
-    /// The same response with more headers (replacing those of the same name).
+    /// The same response with more headers, replacing those of the same name in any case
+    /// (`content-type` replaces `Content-Type`: one header is sent, not two).
     public func withHeaders(_ extra: [String: String]) -> StubResponse {
         var copy = self
-        copy.headers.merge(extra) { $1 }
+        copy.headers = mergingHeaders(headers, extra)
         return copy
     }
 
-    /// The same response, with the connection dropped after `bytes` bytes of the body.
+    /// The same response, with the connection dropped after `bytes` bytes of the body
+    /// (``StubFault/dropped(afterBytes:)``).
     public func dropped(afterBytes bytes: Int) -> StubResponse {
         var copy = self
-        copy.fault = .droppedConnection(afterBytes: bytes)
+        copy.fault = .dropped(afterBytes: bytes)
         return copy
     }
 
-    /// The same response with its body cut in half, so it no longer parses.
+    /// The same response with its body cut in half, so it no longer parses (``StubFault/malformed``).
     public func malformed() -> StubResponse {
         var copy = self
-        copy.fault = .malformedBody
+        copy.fault = .malformed
         return copy
     }
 }
@@ -145,11 +147,11 @@ public struct StubFault: Sendable, Hashable, CustomStringConvertible {
     public static func urlError(_ code: URLError.Code) -> StubFault { StubFault(storage: .error(code)) }
     /// The status, headers and the first `bytes` bytes of the body arrive, then the connection is lost
     /// (`URLError.networkConnectionLost`).
-    public static func droppedConnection(afterBytes bytes: Int) -> StubFault {
+    public static func dropped(afterBytes bytes: Int) -> StubFault {
         StubFault(storage: .dropped(max(0, bytes)))
     }
     /// The response arrives whole, but its body is cut in half (a JSON decoder fails on it).
-    public static let malformedBody = StubFault(storage: .malformed)
+    public static let malformed = StubFault(storage: .malformed)
 
     public var description: String {
         switch storage {
@@ -158,4 +160,16 @@ public struct StubFault: Sendable, Hashable, CustomStringConvertible {
         case .malformed: return "malformed body"
         }
     }
+}
+
+/// `base` with `extra` added; a name in `extra` replaces the same name in `base` whatever its case.
+func mergingHeaders(_ base: [String: String], _ extra: [String: String]) -> [String: String] {
+    var result = base
+    for (name, value) in extra {
+        for existing in result.keys where headerNamesEqual(existing, name) {
+            result.removeValue(forKey: existing)
+        }
+        result[name] = value
+    }
+    return result
 }

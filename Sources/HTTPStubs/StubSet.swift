@@ -30,9 +30,9 @@ public import Foundation
 /// crashes the process). Set ``followsRedirects`` to `false` to receive the 3xx response itself.
 ///
 /// **401 challenges.** On Linux, swift-corelibs-foundation starts its authentication path on a 401
-/// with a `WWW-Authenticate` challenge and, with no credential, never completes the task; the stub
-/// layer therefore serves that header as `X-WWW-Authenticate` on Linux, so the client receives the 401
-/// as it does on Apple platforms.
+/// with a `WWW-Authenticate` challenge and, with no credential, never completes the task. The stub
+/// layer fails such a request with an error that says so, or, with ``renamesAuthenticationChallenges``
+/// on, serves the header as `X-WWW-Authenticate` so the client receives the 401.
 ///
 /// **Bodies.** Matchers read a request's body from `httpBody` or `httpBodyStream`. A body given to
 /// `upload(for:from:)` is not visible to a URLProtocol on Linux: set `httpBody` on the request instead.
@@ -40,14 +40,32 @@ public import Foundation
 /// Keep the set alive as long as the sessions made from its configuration: a request that arrives
 /// after the set is released fails with an error that says so.
 public final class StubSet: Sendable {
-    private let state = LockedBox(State())
+    let state = LockedBox(State())
     private let protocolClass: StubURLProtocol.Type
-    private let redirects = LockedBox(true)
+    private let options = LockedBox(Options())
+
+    private struct Options {
+        var followsRedirects = true
+        var renamesAuthenticationChallenges = false
+    }
 
     /// Whether 3xx responses with a `Location` are followed inside the set (the default), as URLSession does.
     public var followsRedirects: Bool {
-        get { redirects.withLock { $0 } }
-        set { redirects.withLock { $0 = newValue } }
+        get { options.withLock { $0.followsRedirects } }
+        set { options.withLock { $0.followsRedirects = newValue } }
+    }
+
+    /// On Linux, whether a 401 with a `WWW-Authenticate` challenge is served with the header renamed
+    /// `X-WWW-Authenticate` (off by default; no effect on Apple platforms).
+    ///
+    /// swift-corelibs-foundation answers such a response by starting its authentication path and, with no
+    /// credential to offer, never completes the task. With this off, the stub layer fails such a request at
+    /// once with a `URLError(.userAuthenticationRequired)` that explains this; turn it on to hand the 401 to
+    /// the client, as Apple's Foundation does, under the renamed header. See the "Platform differences"
+    /// article.
+    public var renamesAuthenticationChallenges: Bool {
+        get { options.withLock { $0.renamesAuthenticationChallenges } }
+        set { options.withLock { $0.renamesAuthenticationChallenges = newValue } }
     }
 
     /// How a delayed response waits: `nil` for the wall clock (a dispatch timer), or the injected clock's sleep.
@@ -171,10 +189,17 @@ public final class StubSet: Sendable {
     @discardableResult
     public func stub(_ matcher: RequestMatcher, responses: [StubResponse], name: String? = nil) -> StubHandle {
         precondition(!responses.isEmpty, "a stub needs at least one response")
-        return state.withLock { state in
+        return add(
+            Stub(
+                id: 0, name: name ?? matcher.description, matcher: matcher,
+                answers: .fixed(responses, responses.map(WireResponse.init))))
+    }
+
+    private func add(_ unnumbered: Stub) -> StubHandle {
+        state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            let stub = Stub(id: id, name: name ?? matcher.description, matcher: matcher, responses: responses)
+            let stub = unnumbered.numbered(id)
             state.stubs[id] = stub
             if let route = stub.route {
                 state.index[route.path, default: []].append(stub)
@@ -183,6 +208,22 @@ public final class StubSet: Sendable {
             }
             return StubHandle(id: id, name: stub.name)
         }
+    }
+
+    /// Adds a stub whose response is computed from each request it matches: echo an id from the path,
+    /// count calls, answer a body from the request's body.
+    ///
+    /// ```swift
+    /// stubs.stub(.get("https://api.example.com/items/{id}")) { request in
+    ///     .json(text: #"{"id": "\(request.url.lastPathComponent)"}"#)
+    /// }
+    /// ```
+    @discardableResult
+    public func stub(
+        _ matcher: RequestMatcher, name: String? = nil,
+        respond: @escaping @Sendable (StubRequest) -> StubResponse
+    ) -> StubHandle {
+        add(Stub(id: 0, name: name ?? matcher.description, matcher: matcher, answers: .computed(respond)))
     }
 
     /// Adds a stub that answers the recorded request of a fixture with its recorded response.
@@ -224,84 +265,6 @@ public final class StubSet: Sendable {
         state.withLock { $0 = State(nextID: $0.nextID) }
     }
 
-    /// The matcher of a fixture's request. A query item that the fixture's `metadata.redactions` lists
-    /// (`request.query.api_key`) was masked when recorded, whatever the marker: it matches any value.
-    static func matcher(for exchange: Exchange) -> RequestMatcher {
-        let request = exchange.request
-        let prefix = "request.query."
-        let redactedNames = Set(
-            exchange.metadata.redactions.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
-        var matcher = RequestMatcher().method(request.method)
-        guard let components = URLComponents(string: request.url) else { return matcher.path(request.url) }
-        if let scheme = components.scheme { matcher = matcher.scheme(scheme) }
-        if let host = components.host { matcher = matcher.host(host, port: components.port) }
-        matcher = matcher.path(components.path.isEmpty ? "/" : components.path)
-        let items = components.queryItems ?? []
-        let redacted = Set(items.map(\.name).filter(redactedNames.contains))
-        let fixed = items.filter { !redacted.contains($0.name) }
-        let recorded = items.map(\.name)
-        matcher = matcher.adding(
-            .init(items.isEmpty ? "no query" : "query \(components.percentEncodedQuery ?? "")") { actual in
-                let actualItems = actual.queryItems
-                for item in fixed where !actualItems.contains(where: { $0.name == item.name && $0.value == item.value })
-                {
-                    if actualItems.contains(where: { $0.name == item.name }) {
-                        return
-                            "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(actualItems.filter { $0.name == item.name }.map { $0.value ?? "" }.joined(separator: ", "))"
-                    }
-                    return "query item \(item.name) missing"
-                }
-                for name in redacted where !actualItems.contains(where: { $0.name == name }) {
-                    return "query item \(name) missing"
-                }
-                if let extra = actualItems.first(where: { !recorded.contains($0.name) }) {
-                    return "query has unexpected item \(extra.name)"
-                }
-                return nil
-            })
-        return matcher
-    }
-
-    // MARK: Request log and verification
-
-    /// Every request the set received, in order (redirect hops included).
-    public var requests: [StubRequest] { state.withLock { $0.log.map(\.request) } }
-
-    /// Every request with the stub that answered it.
-    public var log: [LoggedRequest] { state.withLock { $0.log } }
-
-    /// The requests that matched no stub.
-    public var unmatchedRequests: [StubRequest] { state.withLock { $0.log.filter { $0.stub == nil }.map(\.request) } }
-
-    /// How many requests a stub answered.
-    public func hitCount(of handle: StubHandle) -> Int {
-        state.withLock { $0.hits[handle.id] ?? 0 }
-    }
-
-    /// The logged requests that `matcher` accepts.
-    public func requests(matching matcher: RequestMatcher) -> [StubRequest] {
-        requests.filter { request in matcher.conditions.allSatisfy { $0.evaluate(request) == nil } }
-    }
-
-    /// Throws unless the stub answered exactly `count` requests.
-    public func verify(_ handle: StubHandle, calledTimes count: Int) throws(StubVerificationError) {
-        let hits = hitCount(of: handle)
-        guard hits == count else {
-            throw StubVerificationError(
-                message: "stub \"\(handle.name)\" was called \(hits) time(s), expected \(count)")
-        }
-    }
-
-    /// Throws when a request matched no stub, listing them.
-    public func verifyNoUnmatchedRequests() throws(StubVerificationError) {
-        let unmatched = unmatchedRequests
-        guard unmatched.isEmpty else {
-            throw StubVerificationError(
-                message: "\(unmatched.count) request(s) matched no stub: "
-                    + unmatched.map { "\($0.method) \($0.url.absoluteString)" }.joined(separator: "; "))
-        }
-    }
-
     // MARK: Answering
 
     func answer(_ first: StubRequest) -> StubOutcome {
@@ -320,24 +283,22 @@ public final class StubSet: Sendable {
                     latency: latency
                 )
             }
-            let turn = state.withLock { state -> Int in
+            let (response, wire) = state.withLock { state -> (StubResponse, WireResponse) in
                 let hits = state.hits[chosen.id] ?? 0
                 state.hits[chosen.id] = hits + 1
-                let turn = min(hits, chosen.responses.count - 1)
-                let response = chosen.responses[turn]
+                let answer = chosen.answer(turn: hits, to: request)
                 state.log.append(
                     LoggedRequest(
                         request: request, stub: StubHandle(id: chosen.id, name: chosen.name),
-                        status: response.fault == nil ? response.status : nil))
-                return turn
+                        status: answer.0.fault == nil ? answer.0.status : nil))
+                return answer
             }
-            let response = chosen.responses[turn]
             latency += response.latency
             guard response.fault == nil, Self.isRedirect(response.status), followsRedirects,
                 let location = response.headers.first(where: { headerNamesEqual($0.key, "Location") })?.value,
                 let next = URL(string: location, relativeTo: request.url)?.absoluteURL
             else {
-                return .response(chosen.wireResponses[turn], url: request.url, latency: latency)
+                return delivering(wire, url: request.url, latency: latency)
             }
             let becomesGet =
                 response.status == 303 || ([301, 302].contains(response.status) && request.method == "POST")
@@ -352,58 +313,41 @@ public final class StubSet: Sendable {
             URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]), latency: latency)
     }
 
+    /// The outcome of serving `wire`. On Linux a 401 with a `WWW-Authenticate` challenge, which
+    /// swift-corelibs-foundation would never complete, is renamed or refused with a message that says why.
+    private func delivering(_ wire: WireResponse, url: URL, latency: Duration) -> StubOutcome {
+        #if canImport(FoundationNetworking)
+        if wire.status == 401, let name = wire.headers.keys.first(where: { headerNamesEqual($0, "WWW-Authenticate") }) {
+            guard renamesAuthenticationChallenges else {
+                let message =
+                    "HTTPStubs: a stubbed 401 with WWW-Authenticate was not delivered: on Linux, "
+                    + "swift-corelibs-foundation never completes a task that receives one. Set "
+                    + "renamesAuthenticationChallenges = true on the StubSet to receive the 401 with the challenge "
+                    + "in X-WWW-Authenticate, or stub the 401 without the header."
+                return .failure(
+                    URLError(
+                        .userAuthenticationRequired,
+                        userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: url]),
+                    latency: latency)
+            }
+            var renamed = wire
+            renamed.headers["X-WWW-Authenticate"] = renamed.headers.removeValue(forKey: name)
+            return .response(renamed, url: url, latency: latency)
+        }
+        #endif
+        return .response(wire, url: url, latency: latency)
+    }
+
     private static func isRedirect(_ status: Int) -> Bool {
         switch status {
         case 301, 302, 303, 307, 308: return true
         default: return false
         }
     }
-
-    /// The most recently added stub of `bucket` (the stubs indexed under the request's path)
-    /// and `unindexed` that matches: both are in the order they were added, so they are walked from
-    /// their ends and merged by id.
-    private static func firstMatch(
-        for request: StubRequest, in bucket: [Stub], and unindexed: [Stub]
-    ) -> Stub? {
-        var i = bucket.count - 1
-        var j = unindexed.count - 1
-        while i >= 0 || j >= 0 {
-            let stub: Stub
-            if j < 0 || (i >= 0 && bucket[i].id > unindexed[j].id) {
-                stub = bucket[i]
-                i -= 1
-            } else {
-                stub = unindexed[j]
-                j -= 1
-            }
-            if stub.matches(request) { return stub }
-        }
-        return nil
-    }
-
-    /// The message of a request that matched nothing: the closest stubs and why each did not match.
-    func diagnose(_ request: StubRequest) -> String {
-        let stubs = state.withLock { Array($0.stubs.values) }
-        var lines = ["HTTPStubs: no stub matches \(request.method) \(request.url.absoluteString)"]
-        if stubs.isEmpty {
-            lines.append("The stub set has no stubs.")
-            return lines.joined(separator: "\n")
-        }
-        let ranked = stubs.map { stub -> (stub: Stub, passed: Int, reasons: [String]) in
-            let reasons = stub.matcher.conditions.compactMap { $0.evaluate(request) }
-            return (stub, stub.matcher.conditions.count - reasons.count, reasons)
-        }
-        .sorted { ($0.passed, $0.stub.id) > ($1.passed, $1.stub.id) }
-        lines.append("Closest stubs (\(min(3, ranked.count)) of \(stubs.count)):")
-        for (offset, entry) in ranked.prefix(3).enumerated() {
-            lines.append("  \(offset + 1). \(entry.stub.name): \(entry.reasons.joined(separator: "; "))")
-        }
-        return lines.joined(separator: "\n")
-    }
 }
 
 extension StubSet {
-    private struct State {
+    struct State {
         var nextID = 0
         var stubs: [Int: Stub] = [:]
         /// Requests answered, by stub id; kept when a stub is removed.
@@ -422,43 +366,6 @@ extension StubSet {
     }
 }
 
-/// One stub. A class, so that the index, the table and a request being answered share it without
-/// copying its matcher and responses.
-final class Stub: Sendable {
-    let id: Int
-    let name: String
-    let matcher: RequestMatcher
-    let responses: [StubResponse]
-    /// `responses` as they are delivered, prepared once.
-    let wireResponses: [WireResponse]
-    let route: StubSet.Route?
-    /// The conditions left to evaluate once the request has the route's method and path.
-    private let residue: [RequestMatcher.Condition]
-
-    init(id: Int, name: String, matcher: RequestMatcher, responses: [StubResponse]) {
-        self.id = id
-        self.name = name
-        self.matcher = matcher
-        self.responses = responses
-        self.wireResponses = responses.map(WireResponse.init)
-        if let method = matcher.exactMethod, let path = matcher.exactPath {
-            route = StubSet.Route(method: method, path: path)
-            residue = matcher.conditions.filter { $0.fixes != .method(method) && $0.fixes != .path(path) }
-        } else {
-            route = nil
-            residue = matcher.conditions
-        }
-    }
-
-    /// Whether every condition accepts `request`. A stub with a route compares the method and path
-    /// itself, and runs only the other conditions.
-    func matches(_ request: StubRequest) -> Bool {
-        if let route, route.method != request.method || route.path != request.path { return false }
-        for condition in residue where condition.evaluate(request) != nil { return false }
-        return true
-    }
-}
-
 /// Names a stub of a set, for verification and removal.
 public struct StubHandle: Sendable, Hashable, CustomStringConvertible {
     let id: Int
@@ -468,23 +375,8 @@ public struct StubHandle: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 }
 
-/// One request a set received, with the stub that answered it.
-public struct LoggedRequest: Sendable, Hashable {
-    public var request: StubRequest
-    /// The stub that answered, or `nil` when none matched.
-    public var stub: StubHandle?
-    /// The status served, or `nil` for a fault or no match.
-    public var status: Int?
-}
-
 /// The global mode could not be installed; the message says why and what to do.
 public struct StubInstallationError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}
-
-/// A verification of the request log that did not hold.
-public struct StubVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 }

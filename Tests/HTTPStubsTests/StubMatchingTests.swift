@@ -22,7 +22,7 @@ struct StubMatchingTests {
 
     @Test func pathRegularExpressions() async throws {
         let set = StubSet()
-        set.stub(RequestMatcher().method("GET").pathMatching("^/v[0-9]+/items$"), response: .text("items"))
+        set.stub(try RequestMatcher().method("GET").pathMatching("^/v[0-9]+/items$"), response: .text("items"))
         let session = set.makeSession()
         #expect(text(try await get("/v2/items", on: session).0) == "items")
         #expect(await urlError { _ = try await get("/vx/items", on: session) } != nil)
@@ -71,6 +71,34 @@ struct StubMatchingTests {
         #expect(error?.localizedDescription.contains("JSON body differs at /title") == true)
     }
 
+    @Test func anInvalidPathPatternFailsWhereTheStubIsMade() {
+        let error = #expect(throws: RequestMatcherError.self) {
+            try RequestMatcher.get(base).pathMatching("^/v[0-9+/items$")
+        }
+        #expect(
+            error?.message.hasPrefix(#"pathMatching: expected a regular expression, found "^/v[0-9+/items$" ("#) == true
+        )
+    }
+
+    @Test func jsonBodyNumbersCompareIntegersExactly() async throws {
+        let set = StubSet()
+        set.stub(
+            .post(base + "/id").jsonBody(try JSONValue(parsing: Data(#"{"id": 9007199254740993}"#.utf8))),
+            response: .status(201))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/id"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"id": 9007199254740992}"#.utf8)  // the same Double, another integer
+        let error = await urlError { _ = try await send(request, on: session) }
+        #expect(
+            error?.localizedDescription.contains(
+                #"JSON body differs: expected {"id":9007199254740993}, got {"id":9007199254740992}"#) == true)
+        request.httpBody = Data(#"{"id": 9007199254740993}"#.utf8)
+        #expect(try await send(request, on: session).1.statusCode == 201)
+        // Spellings of one number still match: 1.5 and 1.50, 0 and -0.
+        #expect(try JSONValue(parsing: Data("[1.5, 0]".utf8)) == JSONValue(parsing: Data("[1.50, -0]".utf8)))
+    }
+
     @Test func bodiesArriveFromAStreamToo() async throws {
         let set = StubSet()
         set.stub(.post(base + "/stream").body(Data("payload".utf8)), response: .status(200))
@@ -110,7 +138,7 @@ struct StubMatchingTests {
 
     @Test func theMostRecentlyAddedMatchingStubAnswers() async throws {
         let set = StubSet()
-        set.stub(RequestMatcher().pathMatching("^/api/"), response: .text("general"))
+        set.stub(try RequestMatcher().pathMatching("^/api/"), response: .text("general"))
         let specific = set.stub(.get(base + "/api/search"), response: .text("specific"))
         let session = set.makeSession()
         #expect(text(try await get("/api/search", on: session).0) == "specific")

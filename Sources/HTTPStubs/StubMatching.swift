@@ -1,0 +1,130 @@
+import HTTPFixtures
+
+#if canImport(FoundationNetworking)
+import Foundation
+import FoundationNetworking
+#else
+import Foundation
+#endif
+
+// MARK: Which stub answers a request
+
+extension StubSet {
+    /// The matcher of a fixture's request. A query item that the fixture's `metadata.redactions` lists
+    /// (`request.query.api_key`) was masked when recorded, whatever the marker: it matches any value.
+    static func matcher(for exchange: Exchange) -> RequestMatcher {
+        let request = exchange.request
+        let prefix = "request.query."
+        let redactedNames = Set(
+            exchange.metadata.redactions.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        var matcher = RequestMatcher().method(request.method)
+        guard let components = URLComponents(string: request.url) else { return matcher.path(request.url) }
+        if let scheme = components.scheme { matcher = matcher.scheme(scheme) }
+        if let host = components.host { matcher = matcher.host(host, port: components.port) }
+        matcher = matcher.path(components.path.isEmpty ? "/" : components.path)
+        let items = components.queryItems ?? []
+        let redacted = Set(items.map(\.name).filter(redactedNames.contains))
+        let fixed = items.filter { !redacted.contains($0.name) }
+        let recorded = items.map(\.name)
+        matcher = matcher.adding(
+            .init(items.isEmpty ? "no query" : "query \(components.percentEncodedQuery ?? "")") { actual in
+                let actualItems = actual.queryItems
+                for item in fixed where !actualItems.contains(where: { $0.name == item.name && $0.value == item.value })
+                {
+                    if actualItems.contains(where: { $0.name == item.name }) {
+                        return
+                            "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(actualItems.filter { $0.name == item.name }.map { $0.value ?? "" }.joined(separator: ", "))"
+                    }
+                    return "query item \(item.name) missing"
+                }
+                for name in redacted where !actualItems.contains(where: { $0.name == name }) {
+                    return "query item \(name) missing"
+                }
+                if let extra = actualItems.first(where: { !recorded.contains($0.name) }) {
+                    return "query has unexpected item \(extra.name)"
+                }
+                return nil
+            })
+        return matcher
+    }
+
+    /// The most recently added stub of `bucket` (the stubs indexed under the request's path)
+    /// and `unindexed` that matches: both are in the order they were added, so they are walked from
+    /// their ends and merged by id.
+    static func firstMatch(
+        for request: StubRequest, in bucket: [Stub], and unindexed: [Stub]
+    ) -> Stub? {
+        var i = bucket.count - 1
+        var j = unindexed.count - 1
+        while i >= 0 || j >= 0 {
+            let stub: Stub
+            if j < 0 || (i >= 0 && bucket[i].id > unindexed[j].id) {
+                stub = bucket[i]
+                i -= 1
+            } else {
+                stub = unindexed[j]
+                j -= 1
+            }
+            if stub.matches(request) { return stub }
+        }
+        return nil
+    }
+}
+
+/// One stub. A class, so that the index, the table and a request being answered share it without
+/// copying its matcher and responses.
+final class Stub: Sendable {
+    /// What a stub answers: fixed responses in turn (prepared for the wire once), or one computed per request.
+    enum Answers: Sendable {
+        case fixed([StubResponse], [WireResponse])
+        case computed(@Sendable (StubRequest) -> StubResponse)
+    }
+
+    let id: Int
+    let name: String
+    let matcher: RequestMatcher
+    let answers: Answers
+    let route: StubSet.Route?
+    /// The conditions left to evaluate once the request has the route's method and path.
+    private let residue: [RequestMatcher.Condition]
+
+    init(id: Int, name: String, matcher: RequestMatcher, answers: Answers) {
+        self.id = id
+        self.name = name
+        self.matcher = matcher
+        self.answers = answers
+        if let method = matcher.exactMethod, let path = matcher.exactPath {
+            route = StubSet.Route(method: method, path: path)
+            residue = matcher.conditions.filter { $0.fixes != .method(method) && $0.fixes != .path(path) }
+        } else {
+            route = nil
+            residue = matcher.conditions
+        }
+    }
+
+    /// The same stub under the id its set gives it.
+    func numbered(_ id: Int) -> Stub {
+        Stub(id: id, name: name, matcher: matcher, answers: answers)
+    }
+
+    /// The response for the `turn`th request this stub answers (0 for the first): fixed responses in turn,
+    /// repeating the last, or the computed one.
+    func answer(turn: Int, to request: StubRequest) -> (StubResponse, WireResponse) {
+        switch answers {
+        case .fixed(let responses, let wire):
+            let index = min(turn, responses.count - 1)
+            return (responses[index], wire[index])
+        case .computed(let respond):
+            let response = respond(request)
+            return (response, WireResponse(response))
+        }
+    }
+
+    /// Whether every condition accepts `request`. A stub with a route compares the method and path
+    /// itself, and runs only the other conditions.
+    func matches(_ request: StubRequest) -> Bool {
+        if let route, route.method != request.method || route.path != request.path { return false }
+        for condition in residue where condition.evaluate(request) != nil { return false }
+        return true
+    }
+}
