@@ -59,13 +59,15 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .target(
-            name: "APIProbeTestSupport",
-            dependencies: ["HTTPFixtures", .product(name: "Hummingbird", package: "hummingbird")],
-            path: "Tests/APIProbeTestSupport"
-        ),
+        .target(name: "APIProbeTestSupport", path: "Tests/APIProbeTestSupport"),
+        // HTTPStubs' global mode depends on what a process did before its first StubSet, so it is checked in a
+        // process of its own, which GlobalModeTests runs.
+        .executableTarget(name: "StubsGlobalModeCheck", dependencies: ["HTTPStubs"], path: "Tests/StubsGlobalModeCheck"),
         .testTarget(name: "HTTPFixturesTests", dependencies: ["HTTPFixtures"], exclude: ["Fixtures"]),
-        .testTarget(name: "HTTPStubsTests", dependencies: ["HTTPStubs", "HTTPFixtures"]),
+        .testTarget(
+            name: "HTTPStubsTests",
+            dependencies: ["HTTPStubs", "HTTPFixtures", "APIProbeTestSupport", "StubsGlobalModeCheck"]
+        ),
         .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape"]),
         .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
         .testTarget(
