@@ -62,7 +62,8 @@ let package = Package(
         .target(name: "APIProbeTestSupport", path: "Tests/APIProbeTestSupport"),
         // HTTPStubs' global mode depends on what a process did before its first StubSet, so it is checked in a
         // process of its own, which GlobalModeTests runs.
-        .executableTarget(name: "StubsGlobalModeCheck", dependencies: ["HTTPStubs"], path: "Tests/StubsGlobalModeCheck"),
+        .executableTarget(
+            name: "StubsGlobalModeCheck", dependencies: ["HTTPStubs"], path: "Tests/StubsGlobalModeCheck"),
         .testTarget(name: "HTTPFixturesTests", dependencies: ["HTTPFixtures"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HTTPStubsTests",

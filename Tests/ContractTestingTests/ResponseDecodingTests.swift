@@ -6,43 +6,18 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Answers every request with the status and body in its `X-Test-Status` / URL query, standing in for
-/// HTTPStubs until it is wired in.
-final class EchoProtocol: URLProtocol {
-    override class func canInit(with request: URLRequest) -> Bool { true }
-    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
-
-    override func startLoading() {
-        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return
-        }
-        let items = components.queryItems ?? []
-        let status = Int(items.first { $0.name == "status" }?.value ?? "200") ?? 200
-        let body = Data((items.first { $0.name == "body" }?.value ?? "").utf8)
-        let response = HTTPURLResponse(
-            url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])
-        if let response { client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed) }
-        client?.urlProtocol(self, didLoad: body)
-        client?.urlProtocolDidFinishLoading(self)
-    }
-
-    override func stopLoading() {}
-}
-
+/// Requests answered by the real stub layer (HTTPStubs, which ContractTesting re-exports).
 @Suite struct ResponseDecodingTests {
+    let stubs = StubSet()
+    let url = "https://api.example.com/api/get?rId=7"
+
+    /// The request, after stubbing its answer with `status` and `body`.
     func request(status: Int, body: String) throws -> URLRequest {
-        var components = try #require(URLComponents(string: "https://api.example.com/api/get"))
-        components.queryItems = [
-            URLQueryItem(name: "status", value: "\(status)"), URLQueryItem(name: "body", value: body),
-        ]
-        return URLRequest(url: try #require(components.url))
+        stubs.stub(.get(url), response: .json(text: body, status: status))
+        return URLRequest(url: try #require(URL(string: url)))
     }
 
-    var configuration: URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [EchoProtocol.self]
-        return configuration
-    }
+    var configuration: URLSessionConfiguration { stubs.sessionConfiguration() }
 
     @Test func decodesTheResponseOfAStubbedRequest() async throws {
         let request = try request(status: 200, body: #"{"recipe": {"title": "Soup", "social_rank": 99.5}}"#)
@@ -65,7 +40,7 @@ final class EchoProtocol: URLProtocol {
         #expect(
             error?.description.hasSuffix(#": expected a 2xx response, found 404 {"error": {"message": "unknown id"}}"#)
                 == true)
-        #expect(error?.description.hasPrefix("stubbed request GET https://api.example.com/api/get?") == true)
+        #expect(error?.description.hasPrefix("stubbed request GET https://api.example.com/api/get?rId=7:") == true)
     }
 
     @Test func aDriftedResponseIsReportedWithTheRequestAsTheFileName() async throws {
@@ -78,7 +53,7 @@ final class EchoProtocol: URLProtocol {
                 environment: ContractEnvironment(isLive: false))
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.hasPrefix("GET https://api.example.com/api/get?")
+            return text.hasPrefix("GET https://api.example.com/api/get?rId=7")
                 && text.hasSuffix(
                     #": /recipe: expected key "social_rank" (socialRank), found an object without it (keys: rank, title)"#
                 )

@@ -116,13 +116,18 @@ struct StubMatchingTests {
         let session = set.makeSession()
         var request = URLRequest(url: url("/upload"))
         request.httpMethod = "POST"
-        do {
-            _ = try await session.upload(for: request, from: Data("payload".utf8))
-            // Apple's Foundation passes the body on as a stream: the stub matched.
-            #expect(set.requests.first?.body == Data("payload".utf8))
-        } catch let error as URLError {
-            #expect(error.localizedDescription.contains("upload(for:from:) is not visible to a URLProtocol on Linux"))
-        }
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation does not hand an upload's body to a URLProtocol: the diagnostic says so.
+        let error = await urlError { _ = try await session.upload(for: request, from: Data("payload".utf8)) }
+        #expect(error?.code == .resourceUnavailable)
+        #expect(
+            error?.localizedDescription.contains("upload(for:from:) is not visible to a URLProtocol on Linux") == true)
+        #else
+        // Apple's Foundation passes the body on as a stream: the stub matches.
+        let (_, response) = try await session.upload(for: request, from: Data("payload".utf8))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(set.requests.first?.body == Data("payload".utf8))
+        #endif
     }
 
     @Test func closureMatchers() async throws {

@@ -69,11 +69,29 @@ struct DamagedInputTests {
                 }
             }
             let data = Data(bytes)
-            do { _ = try Shape.infer(from: data) } catch { #expect(!error.description.isEmpty) }
-            do { _ = try SchemaSnapshot(decoding: data) } catch { #expect(!error.description.isEmpty) }
-            do { _ = try UsageManifest(decoding: data) } catch { #expect(!error.description.isEmpty) }
+            // Every refusal is a JSONShapeError that names the file and a place in it (a line and column
+            // inside the bytes, or a JSON Pointer), and says what was expected and what was found.
+            do { _ = try Shape.infer(from: data) } catch { expectPlaced(error, in: bytes) }
+            do { _ = try SchemaSnapshot(decoding: data) } catch { expectPlaced(error, in: bytes) }
+            do { _ = try UsageManifest(decoding: data) } catch { expectPlaced(error, in: bytes) }
             var lines = ShapeInference()
-            do { try lines.addJSONLines(data) } catch { #expect(!error.description.isEmpty) }
+            do { try lines.addJSONLines(data) } catch { expectPlaced(error, in: bytes) }
         }
+    }
+
+    private func expectPlaced(_ error: JSONShapeError, in bytes: [UInt8]) {
+        #expect(error.file == "<input>")
+        #expect(!error.expected.isEmpty && !error.found.isEmpty, "\(error)")
+        switch error.location {
+        case .lineColumn(let line, let column):
+            let lineCount = bytes.count { $0 == UInt8(ascii: "\n") } + 1
+            #expect((1...lineCount).contains(line) && column >= 1, "\(error) is outside the input")
+        case .jsonPointer(let pointer):
+            #expect(pointer.isEmpty || pointer.hasPrefix("/"), "\(error)")
+        case .input:
+            #expect(bytes.isEmpty || error.expected.contains("JSON"), "\(error) names no place in the input")
+        }
+        #expect(error.description.hasPrefix("<input>"), "\(error)")
+        #expect(error.description.contains(": expected \(error.expected), found \(error.found)"), "\(error)")
     }
 }

@@ -245,8 +245,14 @@ struct ConfigLoaderTests {
 
     @Test func yamlSyntaxErrorsHaveLineAndColumn() throws {
         let error = try #require(parseError("api: x\nendpoints: [\n  {name: a\n"))
-        #expect(error.line != nil)
+        // The flow mapping opened on line 3 is still open where the input ends: line 4, column 1.
+        #expect(error.line == 4)
+        #expect(error.column == 1)
         #expect(error.key == "(syntax)")
+        #expect(
+            error.description
+                == "apiprobe.yml:4:1: (syntax): expected valid YAML or JSON, found while parsing a flow mapping did not find expected ',' or '}'"
+        )
     }
 
     @Test func durationsParse() {
