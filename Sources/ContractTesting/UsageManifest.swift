@@ -24,7 +24,13 @@ public struct ModelUsage {
                         ContractSourceError(
                             message: "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading"))
                 }
-                return .success(Set(log.read.map(\.generalizedPointer)).subtracting([""]))
+                // What the model reads, and what it would read from items of the arrays that were empty.
+                var read = log.read
+                if let value = sample.document.value(at: pointer) {
+                    read.formUnion(
+                        log.demandUnderEmptyArrays(T.self, from: value, path: decoded.base, using: decoder))
+                }
+                return .success(Set(read.map(\.generalizedPointer)).subtracting([""]))
             }
         }
     }

@@ -45,6 +45,34 @@ import Testing
         #expect(verify(repository, .decoding(SearchPage.self), record: .missing) == nil)
     }
 
+    /// GitHub's `labels: []`: no fixture has a label, yet the model will read `name` and `color` of the first one
+    /// that comes. The manifest records that demand from the decoding itself.
+    @Test func pathsUnderArraysThatWereAlwaysEmptyAreRecordedFromTheModelsDemand() throws {
+        struct Label: Decodable {
+            var name: String
+            var color: String?
+            var isDefault: Bool
+        }
+        struct Issue: Decodable {
+            var number: Int
+            var labels: [Label]
+            var assignees: [[String: Int]]  // a map per item: its keys are data, not demand
+        }
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("github/issues", json: #"[{"number": 1, "labels": [], "assignees": []}]"#)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let paths = try observedUsage(
+            for: "github/issues", models: [.decoding([Issue].self)], decoder: decoder, in: repository.stubs
+        ).get()
+        #expect(
+            paths == [
+                "/*", "/*/assignees", "/*/assignees/*", "/*/labels", "/*/labels/*", "/*/labels/*/color",
+                "/*/labels/*/is_default", "/*/labels/*/name", "/*/number",
+            ])
+    }
+
     @Test func mergesThePathsOfEveryModelOverEveryFixture() throws {
         struct Titles: Decodable { var title: String }
         struct Images: Decodable {

@@ -9,6 +9,10 @@ final class ReadLog {
     var consumed: Set<[PathToken]> = []
     /// `decodeIfPresent` calls: concrete path → whether a non-null value was there.
     var optionalProbes: [[PathToken]: Bool] = [:]
+    /// Whether the document had an array with no items (see `demandUnderEmptyArrays`).
+    var hasEmptyArrays = false
+    /// Whether an empty array is decoded as holding one phantom item (the usage pass under empty arrays).
+    var decodesPhantomItems = false
 
     func markRead(_ path: [PathToken]) {
         var prefix = path
@@ -113,6 +117,12 @@ struct RecordingDecoder: Decoder {
                     codingPath: codingPath,
                     debugDescription: "Expected to decode Array<Any> but found \(value.typeName) instead.")
             )
+        }
+        if items.isEmpty {
+            log.hasEmptyArrays = true
+            if log.decodesPhantomItems {
+                return PhantomUnkeyedContainer(decoder: phantom(at: path, codingPath: codingPath, depth: 0), count: 1)
+            }
         }
         return RecordingUnkeyedContainer(decoder: self, items: items)
     }
