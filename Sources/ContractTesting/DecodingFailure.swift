@@ -104,9 +104,13 @@ extension DecodingFailure {
             let found: String
             switch value {
             case .object(let members)?:
-                let keys = members.map(\.key).sorted()
+                let wanted = converter.likelyJSONKey(forModelKey: key.stringValue)
                 found =
-                    keys.isEmpty ? "an empty object" : "an object without it (keys: \(keys.joined(separator: ", ")))"
+                    members.isEmpty
+                    ? "an empty object"
+                    : "an object without it"
+                        + KeySuggestion.hint(
+                            for: wanted, among: members.map(\.key), strategy: decoder.keyDecodingStrategy)
             case .array(let items)?:
                 found = "an array of \(items.count)"
             case let other?:
@@ -142,5 +146,67 @@ extension DecodingFailure {
         if text.hasSuffix(".") { text.removeLast() }
         if text.lowercased().hasPrefix("expected ") { return String(text.dropFirst("expected ".count)) }
         return text.isEmpty ? "a valid value" : "a valid value (\(text))"
+    }
+}
+
+/// What to say about a key the model wants and the object lacks: the closest keys first, a hint when the JSON
+/// spells the key in another case convention, and a listing short enough to read on a 90-key object.
+enum KeySuggestion {
+    /// How many keys an object may have before only the closest are listed.
+    static let listedInFull = 12
+    /// How many of the closest keys a long listing shows.
+    static let listedClosest = 8
+
+    /// `; did you mean "rank"? (keys: publisher, rank, title)`, or the case-convention hint.
+    static func hint(for wanted: String, among keys: [String], strategy: JSONDecoder.KeyDecodingStrategy) -> String {
+        let ranked = keys.map { (key: $0, distance: distance(wanted, $0)) }
+            .sorted { ($0.distance, $0.key) < ($1.distance, $1.key) }
+        var text = ""
+        if let sameWord = keys.first(where: { normalized($0) == normalized(wanted) }) {
+            if case .useDefaultKeys = strategy, sameWord.contains("_"), !wanted.contains("_") {
+                text = "; the JSON uses snake_case (\"\(sameWord)\"): did you mean to use .convertFromSnakeCase?"
+            } else {
+                text =
+                    "; did you mean \"\(sameWord)\"? (the same word, spelled in another case or with other separators)"
+            }
+        } else if let closest = ranked.first, isClose(wanted, closest.key, distance: closest.distance) {
+            text = "; did you mean \"\(closest.key)\"?"
+        }
+        if keys.count <= listedInFull {
+            return text + " (keys: \(keys.sorted().joined(separator: ", ")))"
+        }
+        let shown = ranked.prefix(listedClosest).map(\.key)
+        return text + " (closest keys: \(shown.joined(separator: ", ")), and \(keys.count - shown.count) more)"
+    }
+
+    /// Lowercased, without `_` and `-`: `node_id`, `nodeId` and `NodeID` are one word.
+    static func normalized(_ key: String) -> String {
+        String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+    }
+
+    /// Close enough to suggest: a few edits apart (a third of the shorter name), or one name inside the other.
+    static func isClose(_ a: String, _ b: String, distance: Int) -> Bool {
+        let shorter = min(a.count, b.count)
+        if distance <= max(1, shorter / 3) { return true }
+        let (x, y) = (normalized(a), normalized(b))
+        return shorter >= 4 && (x.contains(y) || y.contains(x))
+    }
+
+    /// The Levenshtein distance between two names.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        var previous = Array(0...y.count)
+        var current = [Int](repeating: 0, count: y.count + 1)
+        for i in 1...x.count {
+            current[0] = i
+            for j in 1...y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[y.count]
     }
 }

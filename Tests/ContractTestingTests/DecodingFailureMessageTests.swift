@@ -32,7 +32,7 @@ import Testing
         let json = #"{"recipe": {"publisher": "A", "title": "Soup", "recipe_id": "1", "rank": 99.5}}"#
         #expect(
             failure(Recipe.self, json, at: "/recipe")
-                == #"body.json: /recipe: expected key "social_rank", found an object without it (keys: publisher, rank, recipe_id, title)"#
+                == #"body.json: /recipe: expected key "social_rank", found an object without it; did you mean "rank"? (keys: publisher, rank, recipe_id, title)"#
         )
     }
 
@@ -44,6 +44,30 @@ import Testing
         #expect(
             failure(Article.self, json, decoder: decoder)
                 == #"body.json: /: expected key "published_at" (publishedAt), found an object without it (keys: headline)"#
+        )
+    }
+
+    @Test func aSnakeCaseKeyDecodedWithDefaultKeysSuggestsTheStrategy() {
+        struct Repository: Decodable { var nodeId: String }
+        #expect(
+            failure(Repository.self, #"{"node_id": "R_1", "name": "x"}"#)
+                == #"body.json: /: expected key "nodeId", found an object without it; the JSON uses snake_case ("node_id"): did you mean to use .convertFromSnakeCase? (keys: name, node_id)"#
+        )
+    }
+
+    /// A renamed key in a 90-key object (GitHub's repository): the closest keys first, not all 90.
+    @Test func aLargeObjectListsTheClosestKeysFirstAndCountsTheRest() {
+        struct Event: Decodable {
+            var repoFullName: String
+            enum CodingKeys: String, CodingKey { case repoFullName = "repo_full_name" }
+        }
+        var members = (0..<88).map { #""field_\#($0)": \#($0)"# }
+        members += [#""full_name": "a/b""#, #""name": "b""#]
+        let json = "{" + members.joined(separator: ", ") + "}"
+        let message = failure(Event.self, json)
+        #expect(
+            message
+                == #"body.json: /: expected key "repo_full_name", found an object without it; did you mean "full_name"? (closest keys: full_name, name, field_0, field_1, field_10, field_11, field_12, field_13, and 82 more)"#
         )
     }
 

@@ -34,7 +34,7 @@ import Testing
         let message = verifyDecoding(SearchPage.self, from: .everyFixture(of: "recipes/search", in: repository.stubs))
         #expect(
             message
-                == "\(repository.file("recipes/search.drifted")): /recipes/0: expected key \"social_rank\", found an object without it (keys: publisher, rank, recipe_id, title)"
+                == "\(repository.file("recipes/search.drifted")): /recipes/0: expected key \"social_rank\", found an object without it; did you mean \"rank\"? (keys: publisher, rank, recipe_id, title)"
         )
     }
 

@@ -55,7 +55,7 @@ import FoundationNetworking
             let text = issue.comments.map(\.rawValue).joined()
             return text.hasPrefix("GET https://api.example.com/api/get?rId=7")
                 && text.hasSuffix(
-                    #": /recipe: expected key "social_rank" (socialRank), found an object without it (keys: rank, title)"#
+                    #": /recipe: expected key "social_rank" (socialRank), found an object without it; did you mean "rank"? (keys: rank, title)"#
                 )
         }
     }

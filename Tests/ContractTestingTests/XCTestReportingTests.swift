@@ -13,7 +13,7 @@ final class XCTestReportingTests: XCTestCase {
     func testVerifierGivesTheMessage() {
         XCTAssertEqual(
             verifyDecoding(Recipe.self, from: .data(Self.drifted, named: "get.json")),
-            #"get.json: /: expected key "social_rank", found an object without it (keys: publisher, rank, recipe_id, title)"#
+            #"get.json: /: expected key "social_rank", found an object without it; did you mean "rank"? (keys: publisher, rank, recipe_id, title)"#
         )
     }
 

@@ -74,7 +74,7 @@ import FoundationNetworking
     @Test func aRenamedFieldIsAReadableFailure() {
         #expect(
             verifyDecoding(RecipeResponse.self, from: .data(Self.renamed, named: "Stubs/recipes/get.json"))
-                == #"Stubs/recipes/get.json: /recipe: expected key "social_rank", found an object without it (keys: f2f_url, image_url, ingredients, publisher, publisher_url, rank, recipe_id, source_url, title)"#
+                == #"Stubs/recipes/get.json: /recipe: expected key "social_rank", found an object without it; did you mean "rank"? (keys: f2f_url, image_url, ingredients, publisher, publisher_url, rank, recipe_id, source_url, title)"#
         )
         withKnownIssue {
             expectDecoding(RecipeResponse.self, from: .data(Self.renamed, named: "Stubs/recipes/get.json"))

@@ -25,7 +25,7 @@ final class RecipesContractXCTests: XCTestCase {
     func testRenamedFieldIsReportedWithFileAndPlace() {
         XCTAssertEqual(
             verifyDecoding(RecipeResponse.self, from: .data(RecipesContractTests.renamed, named: "get.json")),
-            #"get.json: /recipe: expected key "social_rank", found an object without it (keys: f2f_url, image_url, ingredients, publisher, publisher_url, rank, recipe_id, source_url, title)"#
+            #"get.json: /recipe: expected key "social_rank", found an object without it; did you mean "rank"? (keys: f2f_url, image_url, ingredients, publisher, publisher_url, rank, recipe_id, source_url, title)"#
         )
     }
 
