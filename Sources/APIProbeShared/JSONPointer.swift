@@ -22,3 +22,50 @@ package enum JSONPointer {
         return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(unescape)
     }
 }
+
+/// A glob over JSON Pointers: `*` stands for one token or part of one (`/*/user`, `/*_url`), `**` for any
+/// number of tokens (`/**/avatar_url`); other tokens compare exactly. A pattern without `*` is a plain path.
+package struct PointerPattern: Sendable, Hashable {
+    package let text: String
+    private let tokens: [String]
+
+    package init(_ text: String) {
+        self.text = text
+        tokens = JSONPointer.tokens(of: text) ?? [text]
+    }
+
+    /// Whether `pointer` (whose `*` tokens stand for array items) matches.
+    package func matches(_ pointer: String) -> Bool {
+        guard let path = JSONPointer.tokens(of: pointer) else { return false }
+        return Self.match(tokens[...], path[...])
+    }
+
+    private static func match(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
+        guard let first = pattern.first else { return path.isEmpty }
+        if first == "**" {
+            var rest = path
+            while true {
+                if match(pattern.dropFirst(), rest) { return true }
+                guard !rest.isEmpty else { return false }
+                rest = rest.dropFirst()
+            }
+        }
+        guard let token = path.first, matchToken(Array(first.utf8)[...], Array(token.utf8)[...]) else { return false }
+        return match(pattern.dropFirst(), path.dropFirst())
+    }
+
+    /// One token against one pattern token, where `*` matches any run of bytes.
+    private static func matchToken(_ pattern: ArraySlice<UInt8>, _ token: ArraySlice<UInt8>) -> Bool {
+        guard let first = pattern.first else { return token.isEmpty }
+        if first == UInt8(ascii: "*") {
+            var rest = token
+            while true {
+                if matchToken(pattern.dropFirst(), rest) { return true }
+                guard !rest.isEmpty else { return false }
+                rest = rest.dropFirst()
+            }
+        }
+        guard token.first == first else { return false }
+        return matchToken(pattern.dropFirst(), token.dropFirst())
+    }
+}

@@ -1,4 +1,5 @@
 #if canImport(Testing)
+public import Foundation
 public import Testing
 
 /// A Swift Testing trait that sets the record mode and/or live mode for a test or a whole suite.
@@ -25,9 +26,23 @@ public struct ContractTestingTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == ContractTestingTrait {
-    /// Sets the record mode and/or live mode of the contract assertions in a test or suite.
-    public static func contractTesting(record: RecordMode? = nil, live: Bool? = nil) -> Self {
-        ContractTestingTrait(configuration: ContractTestingConfiguration(record: record, live: live))
+    /// Sets the record mode, live mode and/or decoder of the contract assertions in a test or suite.
+    ///
+    /// ```swift
+    /// let snakeCase: JSONDecoder = {
+    ///     let decoder = JSONDecoder()
+    ///     decoder.keyDecodingStrategy = .convertFromSnakeCase
+    ///     return decoder
+    /// }()
+    ///
+    /// @Suite(.contractTesting(decoder: snakeCase))   // every assertion in the suite decodes with it
+    /// struct GitHubContractTests { … }
+    /// ```
+    public static func contractTesting(record: RecordMode? = nil, live: Bool? = nil, decoder: JSONDecoder? = nil)
+        -> Self
+    {
+        ContractTestingTrait(
+            configuration: ContractTestingConfiguration(record: record, live: live, decoder: decoder))
     }
 }
 #endif

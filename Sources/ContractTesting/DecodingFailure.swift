@@ -28,6 +28,11 @@ public struct DecodingFailure: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         "\(file): \(pointer.isEmpty ? "/" : pointer): expected \(expected), found \(found)"
     }
+
+    /// The failure in brief, without what was found: for the checks that only say a document did not decode.
+    var headline: String {
+        "\(file): \(pointer.isEmpty ? "/" : pointer): expected \(expected)"
+    }
 }
 
 extension DecodingFailure {

@@ -25,12 +25,13 @@ public func expectDecoding<T: Decodable>(
     _ type: T.Type,
     from source: ContractSource,
     at pointer: String = "",
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) -> [T] {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let samples: [Sample]
     do {
@@ -41,9 +42,11 @@ public func expectDecoding<T: Decodable>(
     }
     var values: [T] = []
     for sample in samples {
-        switch decodeSample(type, from: sample, at: pointer, decoder: decoder, recording: false).result {
-        case .success(let value): values.append(value)
-        case .failure(let failure): reportFailure(failure.description, at: site)
+        for decoded in decodeEach(type, from: sample, at: pointer, decoder: decoder, recording: false) {
+            switch decoded.result {
+            case .success(let value): values.append(value)
+            case .failure(let failure): reportFailure(failure.description, at: site)
+            }
         }
     }
     return values
@@ -62,9 +65,10 @@ public func requireDecoding<T: Decodable>(
     _ type: T.Type,
     from source: ContractSource,
     at pointer: String = "",
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
     filePath: StaticString = #filePath
 ) throws -> T {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let samples: [Sample]
     do {
         samples = try source.samples(filePath: filePath)
@@ -77,7 +81,14 @@ public func requireDecoding<T: Decodable>(
                 "expected one document to decode \(T.self) from, found \(samples.count) (\(samples.map(\.file).joined(separator: ", "))); use expectDecoding for many"
         )
     }
-    return try decodeSample(type, from: sample, at: pointer, decoder: decoder, recording: false).result.get()
+    let decoded = decodeEach(type, from: sample, at: pointer, decoder: decoder, recording: false)
+    guard decoded.count == 1, let only = decoded.first else {
+        throw ContractSourceError(
+            message:
+                "\(sample.file): \(pointer): expected one value to decode \(T.self) from, found \(decoded.count); use expectDecoding for many"
+        )
+    }
+    return try only.result.get()
 }
 
 /// Decodes a model from raw JSON bytes, throwing a readable error when it does not decode.
@@ -93,9 +104,10 @@ public func requireDecoding<T: Decodable>(
     from data: Data,
     named name: String = "response body",
     at pointer: String = "",
-    decoder: JSONDecoder = JSONDecoder()
+    decoder: JSONDecoder? = nil
 ) throws -> T {
-    try requireDecoding(type, from: .data(data, named: name), at: pointer, decoder: decoder)
+    let decoder = ContractTestingConfiguration.decoder(decoder)
+    return try requireDecoding(type, from: .data(data, named: name), at: pointer, decoder: decoder)
 }
 
 /// The pure verifier behind ``expectDecoding(_:from:at:decoder:fileID:filePath:line:column:)``: the
@@ -104,22 +116,21 @@ public func verifyDecoding<T: Decodable>(
     _ type: T.Type,
     from source: ContractSource,
     at pointer: String = "",
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
     filePath: StaticString = #filePath
 ) -> String? {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let samples: [Sample]
     do {
         samples = try source.samples(filePath: filePath)
     } catch {
         return error.message
     }
-    let failures = samples.compactMap { sample -> String? in
-        if case .failure(let failure) = decodeSample(
-            type, from: sample, at: pointer, decoder: decoder, recording: false
-        ).result {
-            return failure.description
+    let failures = samples.flatMap { sample in
+        decodeEach(type, from: sample, at: pointer, decoder: decoder, recording: false).compactMap { decoded in
+            if case .failure(let failure) = decoded.result { return failure.description }
+            return nil
         }
-        return nil
     }
     return failures.isEmpty ? nil : failures.joined(separator: "\n")
 }

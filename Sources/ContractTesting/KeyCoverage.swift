@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 import HTTPFixtures
 
@@ -100,7 +101,9 @@ struct CoverageAccumulator {
 /// A document that does not decode is a failure.
 ///
 /// By default the gaps are information: printed as a note and returned, not failures. With
-/// `strict: true` each gap is a failure. `ignoring` lists paths (with `*`) that are known gaps.
+/// `strict: true` each gap is a failure. `ignoring` lists the known gaps as paths or glob patterns: `*` stands
+/// for one path token or part of one (`/*/user`, `/**/*_url`), `**` for any number of tokens. The note of a
+/// gap ends with a paste-ready `ignoring:` list.
 ///
 /// ```swift
 /// expectKeyCoverage(RecipeResponse.self, from: .everyFixture(of: "recipes/get"), strict: true)
@@ -115,7 +118,7 @@ public func expectKeyCoverage<T: Decodable>(
     _ type: T.Type,
     from source: ContractSource,
     at pointer: String = "",
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
     strict: Bool = false,
     ignoring ignored: Set<String> = [],
     fileID: StaticString = #fileID,
@@ -123,6 +126,7 @@ public func expectKeyCoverage<T: Decodable>(
     line: UInt = #line,
     column: UInt = #column
 ) -> KeyCoverage? {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let verification = verifyKeyCoverage(
         type, from: source, at: pointer, decoder: decoder, strict: strict, ignoring: ignored, filePath: filePath)
@@ -143,11 +147,12 @@ public func verifyKeyCoverage<T: Decodable>(
     _ type: T.Type,
     from source: ContractSource,
     at pointer: String = "",
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
     strict: Bool = false,
     ignoring ignored: Set<String> = [],
     filePath: StaticString = #filePath
 ) -> KeyCoverageVerification {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let samples: [Sample]
     do {
         samples = try source.samples(filePath: filePath)
@@ -156,28 +161,43 @@ public func verifyKeyCoverage<T: Decodable>(
     }
     var accumulator = CoverageAccumulator()
     var failures: [String] = []
+    var undecodable: [String] = []
+    var documents = 0
     for sample in samples {
-        let decoded = decodeSample(type, from: sample, at: pointer, decoder: decoder, recording: true)
-        switch decoded.result {
-        case .failure(let failure):
-            failures.append(failure.description)
-        case .success:
-            guard let log = decoded.log else {
-                failures.append(
-                    "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading (a custom init(from:) that JSONDecoder accepts and the recording decoder does not); please report it"
-                )
-                continue
+        for decoded in decodeEach(type, from: sample, at: pointer, decoder: decoder, recording: true) {
+            switch decoded.result {
+            case .failure(let failure):
+                // expectDecoding reports the whole failure; here one line says the coverage is not measured.
+                undecodable.append(failure.headline)
+            case .success:
+                guard let log = decoded.log else {
+                    failures.append(
+                        "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading (a custom init(from:) that JSONDecoder accepts and the recording decoder does not); please report it"
+                    )
+                    continue
+                }
+                documents += 1
+                accumulator.add(log, document: sample.document, base: decoded.base)
             }
-            accumulator.add(log, document: sample.document, base: decoded.base)
         }
     }
+    if !undecodable.isEmpty {
+        failures.append(
+            "key coverage of \(T.self) skipped: does not decode \(undecodable.joined(separator: "; ")) (expectDecoding says why)"
+        )
+    }
     guard failures.isEmpty else { return KeyCoverageVerification(coverage: nil, failures: failures, note: nil) }
-    var coverage = accumulator.coverage(model: String(describing: T.self), sampleCount: samples.count)
-    coverage.unreadFields.removeAll { ignored.contains($0) }
-    coverage.unfilledOptionals.removeAll { ignored.contains($0) }
+    var coverage = accumulator.coverage(model: String(describing: T.self), sampleCount: documents)
+    let patterns = ignored.map { PointerPattern($0) }
+    coverage.unreadFields.removeAll { path in patterns.contains { $0.matches(path) } }
+    coverage.unfilledOptionals.removeAll { path in patterns.contains { $0.matches(path) } }
     guard !coverage.isComplete else { return KeyCoverageVerification(coverage: coverage, failures: [], note: nil) }
     let files = samples.count == 1 ? samples[0].file : "\(samples[0].file) and \(samples.count - 1) more"
     let message = "\(files): \(coverage.description)"
     if strict { return KeyCoverageVerification(coverage: coverage, failures: [message], note: nil) }
-    return KeyCoverageVerification(coverage: coverage, failures: [], note: message)
+    // The note ends with the list to paste when the gaps are known and accepted.
+    let gaps = (coverage.unreadFields + coverage.unfilledOptionals).sorted()
+    let pasteable = "ignoring: [" + gaps.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    return KeyCoverageVerification(
+        coverage: coverage, failures: [], note: message + "\nTo accept these gaps, pass " + pasteable)
 }

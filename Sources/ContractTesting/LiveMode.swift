@@ -40,7 +40,10 @@ public struct ContractEnvironment: Sendable, Hashable {
         switch value {
         case "1", "true", "yes": return ContractEnvironment(isLive: true)
         case "0", "false", "no": return ContractEnvironment(isLive: false)
-        default: throw ContractConfigurationError(variable: "APIPROBE_LIVE", expected: "1 or 0", found: "\"\(value)\"")
+        default:
+            throw ContractConfigurationError(
+                variable: "APIPROBE_LIVE", expected: "1, true or yes (live) or 0, false or no (stubbed)",
+                found: "\"\(value)\"")
         }
     }
 
@@ -95,9 +98,10 @@ public func requireDecoding<T: Decodable>(
     fromResponseTo request: URLRequest,
     configuration: URLSessionConfiguration,
     at pointer: String = "",
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
     environment: ContractEnvironment? = nil
 ) async throws -> T {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let isLive = try environment?.isLive ?? ContractEnvironment.current().isLive
     let body = try await responseBody(of: request, configuration: configuration, isLive: isLive)
     let name = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?")"
@@ -116,13 +120,14 @@ public func expectDecoding<T: Decodable>(
     fromResponseTo request: URLRequest,
     configuration: URLSessionConfiguration,
     at pointer: String = "",
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
     environment: ContractEnvironment? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) async -> T? {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     do {
         return try await requireDecoding(

@@ -90,23 +90,50 @@ public struct ContractConfigurationError: Error, Sendable, Hashable, CustomStrin
 public struct ContractTestingConfiguration: Sendable, Hashable {
     public var record: RecordMode?
     public var live: Bool?
+    /// The decoder of every assertion in the scope that is given none, set once for a suite or a whole run
+    /// instead of `decoder:` on every call (`nil`: the enclosing scope's, else a plain `JSONDecoder()`).
+    public var decoder: JSONDecoder?
 
-    public init(record: RecordMode? = nil, live: Bool? = nil) {
+    public init(record: RecordMode? = nil, live: Bool? = nil, decoder: JSONDecoder? = nil) {
         self.record = record
         self.live = live
+        self.decoder = decoder
     }
 
-    /// The configuration of the current task, set by ``withContractTesting(record:live:operation:)-swift.func``.
+    /// The configuration of the current task, set by ``withContractTesting(record:live:decoder:operation:)-swift.func``
+    /// or the ``ContractTestingTrait``.
     @TaskLocal public static var current = ContractTestingConfiguration()
 
+    /// The decoder an assertion uses: the one it was given, else the scope's, else `JSONDecoder()`.
+    static func decoder(_ given: JSONDecoder?) -> JSONDecoder {
+        given ?? current.decoder ?? JSONDecoder()
+    }
+
     func merged(over outer: ContractTestingConfiguration) -> ContractTestingConfiguration {
-        ContractTestingConfiguration(record: record ?? outer.record, live: live ?? outer.live)
+        ContractTestingConfiguration(
+            record: record ?? outer.record, live: live ?? outer.live, decoder: decoder ?? outer.decoder)
+    }
+
+    /// Equal when the modes are equal and the decoders are the same object.
+    public static func == (lhs: ContractTestingConfiguration, rhs: ContractTestingConfiguration) -> Bool {
+        lhs.record == rhs.record && lhs.live == rhs.live && lhs.decoder === rhs.decoder
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(record)
+        hasher.combine(live)
+        hasher.combine(decoder.map(ObjectIdentifier.init))
     }
 }
 
-/// Runs `operation` with a record mode and/or live mode for every contract assertion inside it.
+/// Runs `operation` with a record mode, live mode and/or decoder for every contract assertion inside it.
 ///
 /// ```swift
+/// let decoder = JSONDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// withContractTesting(decoder: decoder) {
+///     expectDecoding(Repository.self, from: .everyFixture(of: "github/repo"))  // decoded with `decoder`
+/// }
 /// withContractTesting(record: .all) {
 ///     expectUsageManifest(for: "recipes/search", models: .decoding(SearchResponse.self))
 /// }
@@ -114,9 +141,11 @@ public struct ContractTestingConfiguration: Sendable, Hashable {
 public func withContractTesting<R>(
     record: RecordMode? = nil,
     live: Bool? = nil,
+    decoder: JSONDecoder? = nil,
     operation: () throws -> R
 ) rethrows -> R {
-    let configuration = ContractTestingConfiguration(record: record, live: live).merged(over: .current)
+    let configuration = ContractTestingConfiguration(record: record, live: live, decoder: decoder)
+        .merged(over: .current)
     return try ContractTestingConfiguration.$current.withValue(configuration, operation: operation)
 }
 
@@ -124,10 +153,12 @@ public func withContractTesting<R>(
 public func withContractTesting<R>(
     record: RecordMode? = nil,
     live: Bool? = nil,
+    decoder: JSONDecoder? = nil,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    let configuration = ContractTestingConfiguration(record: record, live: live).merged(over: .current)
+    let configuration = ContractTestingConfiguration(record: record, live: live, decoder: decoder)
+        .merged(over: .current)
     return try await ContractTestingConfiguration.$current.withValue(
         configuration, operation: operation, isolation: isolation)
 }

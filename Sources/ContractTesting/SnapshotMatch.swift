@@ -19,13 +19,15 @@ public func expectSnapshotMatch(
     _ source: ContractSource,
     named name: String? = nil,
     record: RecordMode? = nil,
+    snapshots: URL? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    if let failure = verifySnapshotMatch(source, named: name, record: record, filePath: filePath) {
+    if let failure = verifySnapshotMatch(source, named: name, record: record, snapshots: snapshots, filePath: filePath)
+    {
         reportFailure(failure, at: site)
     }
 }

@@ -14,24 +14,27 @@ public struct ModelUsage {
     /// `type` decoded from each response of the endpoint, at `pointer` inside the body.
     public static func decoding<T: Decodable>(_ type: T.Type, at pointer: String = "") -> ModelUsage {
         ModelUsage(name: String(describing: type)) { sample, decoder in
-            let decoded = decodeSample(T.self, from: sample, at: pointer, decoder: decoder, recording: true)
-            switch decoded.result {
-            case .failure(let failure):
-                return .failure(ContractSourceError(message: failure.description))
-            case .success:
-                guard let log = decoded.log else {
-                    return .failure(
-                        ContractSourceError(
-                            message: "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading"))
+            var read: Set<[PathToken]> = []
+            for decoded in decodeEach(T.self, from: sample, at: pointer, decoder: decoder, recording: true) {
+                switch decoded.result {
+                case .failure(let failure):
+                    return .failure(ContractSourceError(message: "\(T.self) does not decode \(failure.headline)"))
+                case .success:
+                    guard let log = decoded.log else {
+                        return .failure(
+                            ContractSourceError(
+                                message: "\(sample.file): \(T.self) decodes, but apiprobe could not observe its reading"
+                            ))
+                    }
+                    // What the model reads, and what it would read from items of the arrays that were empty.
+                    read.formUnion(log.read)
+                    if let value = sample.document.value(at: decoded.base.pointer) {
+                        read.formUnion(
+                            log.demandUnderEmptyArrays(T.self, from: value, path: decoded.base, using: decoder))
+                    }
                 }
-                // What the model reads, and what it would read from items of the arrays that were empty.
-                var read = log.read
-                if let value = sample.document.value(at: pointer) {
-                    read.formUnion(
-                        log.demandUnderEmptyArrays(T.self, from: value, path: decoded.base, using: decoder))
-                }
-                return .success(Set(read.map(\.generalizedPointer)).subtracting([""]))
             }
+            return .success(Set(read.map(\.generalizedPointer)).subtracting([""]))
         }
     }
 }
@@ -43,10 +46,11 @@ public struct ModelUsage {
 public func observedUsage(
     for endpoint: String,
     models: [ModelUsage],
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
     in store: FixtureStore? = nil,
     filePath: StaticString = #filePath
 ) -> Result<[String], ContractSourceError> {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let samples: [Sample]
     do {
         samples = try ContractSource.everyFixture(of: endpoint, in: store).samples(filePath: filePath)
@@ -63,7 +67,12 @@ public func observedUsage(
             }
         }
     }
-    guard failures.isEmpty else { return .failure(ContractSourceError(message: failures.joined(separator: "\n"))) }
+    // expectDecoding reports the whole failure; here one line says the manifest was not measured.
+    guard failures.isEmpty else {
+        return .failure(
+            ContractSourceError(
+                message: "usage of \(endpoint) skipped: \(failures.joined(separator: "; ")) (expectDecoding says why)"))
+    }
     return .success(paths.sorted())
 }
 
@@ -86,7 +95,23 @@ public func observedUsage(
 public func expectUsageManifest(
     for endpoint: String,
     models: ModelUsage...,
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder? = nil,
+    record: RecordMode? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    expectUsageManifest(
+        for: endpoint, models: Array(models), decoder: decoder, record: record, fileID: fileID, filePath: filePath,
+        line: line, column: column)
+}
+
+/// Checks the usage manifest of an endpoint for models given as an array (the variadic form's twin).
+public func expectUsageManifest(
+    for endpoint: String,
+    models: [ModelUsage],
+    decoder: JSONDecoder? = nil,
     record: RecordMode? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -101,17 +126,34 @@ public func expectUsageManifest(
     }
 }
 
-/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)``
-/// (it writes the manifest when the record mode says so); `nil` when the manifest holds.
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)``,
+/// for models given one by one (the array form's twin).
 public func verifyUsageManifest(
     for endpoint: String,
-    models: [ModelUsage],
-    decoder: JSONDecoder = JSONDecoder(),
+    models: ModelUsage...,
+    decoder: JSONDecoder? = nil,
     record: RecordMode? = nil,
     in store: FixtureStore? = nil,
     snapshots: URL? = nil,
     filePath: StaticString = #filePath
 ) -> String? {
+    verifyUsageManifest(
+        for: endpoint, models: models, decoder: decoder, record: record, in: store, snapshots: snapshots,
+        filePath: filePath)
+}
+
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)``
+/// (it writes the manifest when the record mode says so); `nil` when the manifest holds.
+public func verifyUsageManifest(
+    for endpoint: String,
+    models: [ModelUsage],
+    decoder: JSONDecoder? = nil,
+    record: RecordMode? = nil,
+    in store: FixtureStore? = nil,
+    snapshots: URL? = nil,
+    filePath: StaticString = #filePath
+) -> String? {
+    let decoder = ContractTestingConfiguration.decoder(decoder)
     let mode: RecordMode
     do {
         mode = try RecordMode.resolve(argument: record)

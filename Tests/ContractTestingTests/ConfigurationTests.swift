@@ -62,8 +62,31 @@ import FoundationNetworking
 
     @Test func liveModeIsOffByDefaultAndABadValueIsAnError() throws {
         #expect(try ContractEnvironment.current(scope: nil, environment: [:]).isLive == false)
-        #expect(throws: ContractConfigurationError.self) {
+        let error = #expect(throws: ContractConfigurationError.self) {
             try ContractEnvironment.current(scope: nil, environment: ["APIPROBE_LIVE": "maybe"])
+        }
+        #expect(
+            error?.description
+                == #"APIPROBE_LIVE: expected 1, true or yes (live) or 0, false or no (stubbed), found "maybe""#)
+    }
+
+    @Test func theExpectAndVerifyFormsTakeTheSameArguments() throws {
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: #"{"count": 0, "recipes": []}"#)
+        // verifyUsageManifest takes models one by one too, as expectUsageManifest does, and both take an array.
+        let oneByOne = verifyUsageManifest(
+            for: "recipes/search", models: .decoding(SearchPage.self), record: .missing, in: repository.stubs,
+            snapshots: repository.snapshots)
+        #expect(oneByOne?.hasPrefix("Recorded missing usage manifest") == true)
+        withKnownIssue {
+            // expectSnapshotMatch takes the snapshots folder, as verifySnapshotMatch does (never: it is missing).
+            expectSnapshotMatch(
+                .everyFixture(of: "recipes/search", in: repository.stubs), record: .never,
+                snapshots: repository.snapshots)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().hasPrefix("No schema snapshot at ")
+                && issue.comments.map(\.rawValue).joined().contains("Snapshots/recipes/search.schema.json")
         }
     }
 
@@ -185,5 +208,42 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         #expect(check(.never) == nil)
         try repository.addFixture("recipes/search", json: #"{"recipes": []}"#)
         #expect(check(.never)?.contains("search.schema.json does not match:\n  breaking: /count: removed\n") == true)
+    }
+}
+
+/// The decoder a 90-field snake_case API needs, set once for a suite instead of on every call.
+let snakeCaseDecoder: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return decoder
+}()
+
+@Suite(.contractTesting(decoder: snakeCaseDecoder))
+struct SuiteDecoderTests {
+    struct Repository: Decodable, Equatable {
+        var fullName: String
+        var stargazersCount: Int
+    }
+
+    let body = Data(#"{"full_name": "apple/swift", "stargazers_count": 1}"#.utf8)
+
+    @Test func assertionsWithoutADecoderUseTheSuites() throws {
+        #expect(verifyDecoding(Repository.self, from: .data(body)) == nil)
+        #expect(try requireDecoding(Repository.self, from: body).fullName == "apple/swift")
+    }
+
+    @Test func aDecoderGivenToTheCallWins() {
+        #expect(
+            verifyDecoding(Repository.self, from: .data(body, named: "repo.json"), decoder: JSONDecoder())
+                == #"repo.json: /: expected key "fullName", found an object without it; the JSON uses snake_case ("full_name"): did you mean to use .convertFromSnakeCase? (keys: full_name, stargazers_count)"#
+        )
+    }
+
+    @Test func anInnerScopeOverridesTheSuiteAndOnlyInside() {
+        let plain = JSONDecoder()
+        withContractTesting(decoder: plain) {
+            #expect(verifyDecoding(Repository.self, from: .data(body)) != nil)
+        }
+        #expect(verifyDecoding(Repository.self, from: .data(body)) == nil)
     }
 }

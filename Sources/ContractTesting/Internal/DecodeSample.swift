@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 
@@ -58,6 +59,73 @@ func decodeSample<T: Decodable>(
         }
     }
     return DecodedSample(sample: sample, result: .success(decoded), log: log, base: base)
+}
+
+/// Decodes `type` at every place `pointer` names in the sample: a pointer with `*` tokens (`/*/user`, the
+/// paths every message prints) stands for each item of the array there, so one call decodes every item.
+///
+/// A `*` over something that is not an array is a failure naming the place; over an empty array it names
+/// nothing to decode.
+func decodeEach<T: Decodable>(
+    _ type: T.Type,
+    from sample: Sample,
+    at pointer: String,
+    decoder: JSONDecoder,
+    recording: Bool
+) -> [DecodedSample<T>] {
+    guard pointer.split(separator: "/", omittingEmptySubsequences: false).contains("*") else {
+        return [decodeSample(type, from: sample, at: pointer, decoder: decoder, recording: recording)]
+    }
+    switch expandWildcards(in: pointer, over: sample.document) {
+    case .success(let pointers):
+        return pointers.map { decodeSample(type, from: sample, at: $0, decoder: decoder, recording: recording) }
+    case .failure(let failure):
+        let located = DecodingFailure(
+            file: sample.file, pointer: failure.pointer, expected: failure.expected, found: failure.found)
+        return [DecodedSample(sample: sample, result: .failure(located), log: nil, base: [])]
+    }
+}
+
+/// The concrete pointers a pointer with `*` tokens names in `document`, in document order.
+func expandWildcards(in pointer: String, over document: JSONValue) -> Result<[String], DecodingFailure> {
+    guard let tokens = JSONPointer.tokens(of: pointer) else {
+        return .failure(
+            DecodingFailure(file: "", pointer: pointer, expected: "a JSON Pointer starting with /", found: pointer))
+    }
+    var places: [(pointer: String, value: JSONValue)] = [("", document)]
+    for token in tokens {
+        var next: [(pointer: String, value: JSONValue)] = []
+        for place in places {
+            switch place.value {
+            case .array(let items) where token == "*":
+                for (index, item) in items.enumerated() { next.append((place.pointer + "/\(index)", item)) }
+            case .object where token != "*" || place.value[token] != nil:
+                guard let child = place.value[token] else {
+                    return .failure(
+                        DecodingFailure(
+                            file: "", pointer: place.pointer + "/" + JSONPointer.escape(token),
+                            expected: "a value to decode from", found: "nothing"))
+                }
+                next.append((place.pointer + "/" + JSONPointer.escape(token), child))
+            case .array(let items):
+                guard let index = Int(token), items.indices.contains(index) else {
+                    return .failure(
+                        DecodingFailure(
+                            file: "", pointer: place.pointer + "/" + token, expected: "a value to decode from",
+                            found: "nothing"))
+                }
+                next.append((place.pointer + "/" + token, items[index]))
+            default:
+                return .failure(
+                    DecodingFailure(
+                        file: "", pointer: place.pointer,
+                        expected: token == "*" ? "an array for * to range over" : "an object or array",
+                        found: place.value.briefDescription))
+            }
+        }
+        places = next
+    }
+    return .success(places.map(\.pointer))
 }
 
 extension DecodingError {
