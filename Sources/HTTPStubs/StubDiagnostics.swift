@@ -10,14 +10,27 @@ import Foundation
 extension StubSet {
     // MARK: Request log and verification
 
-    /// Every request the set received, in order (redirect hops included).
-    public var requests: [StubRequest] { state.withLock { $0.log.map(\.request) } }
+    /// The requests the set received, in order (redirect hops included): the last ``requestLogLimit`` of them.
+    public var requests: [StubRequest] { state.withLock { $0.log.retained.map(\.request) } }
 
-    /// Every request with the stub that answered it.
-    public var log: [LoggedRequest] { state.withLock { $0.log } }
+    /// The requests of ``requests`` with the stub that answered each.
+    public var log: [LoggedRequest] { state.withLock { Array($0.log.retained) } }
 
-    /// The requests that matched no stub.
-    public var unmatchedRequests: [StubRequest] { state.withLock { $0.log.filter { $0.stub == nil }.map(\.request) } }
+    /// The retained requests that matched no stub.
+    public var unmatchedRequests: [StubRequest] {
+        state.withLock { $0.log.retained.filter { $0.stub == nil }.map(\.request) }
+    }
+
+    /// How many requests the log keeps, the most recent ones (10,000 by default). A test that sends a hundred
+    /// thousand requests through one set keeps memory bounded; hit counts and ``verifyNoUnmatchedRequests()``
+    /// still count every request. Lowering it drops the oldest entries at once.
+    public var requestLogLimit: Int {
+        get { state.withLock { $0.log.limit } }
+        set { state.withLock { $0.log.setLimit(newValue) } }
+    }
+
+    /// How many requests fell out of the log because of ``requestLogLimit``, oldest first.
+    public var droppedRequestCount: Int { state.withLock { $0.log.droppedCount } }
 
     /// How many requests a stub answered.
     public func hitCount(of handle: StubHandle) -> Int {
@@ -40,11 +53,19 @@ extension StubSet {
 
     /// Throws when a request matched no stub, listing them.
     public func verifyNoUnmatchedRequests() throws(StubVerificationError) {
-        let unmatched = unmatchedRequests
-        guard unmatched.isEmpty else {
-            throw StubVerificationError(
-                message: "\(unmatched.count) request(s) matched no stub: "
-                    + unmatched.map { "\($0.method) \($0.url.absoluteString)" }.joined(separator: "; "))
+        let (unmatched, total) = state.withLock { state in
+            (state.log.retained.filter { $0.stub == nil }.map(\.request), state.log.unmatchedCount)
+        }
+        guard total == 0 else {
+            var message = "\(total) request(s) matched no stub"
+            if !unmatched.isEmpty {
+                message += ": " + unmatched.map { "\($0.method) \($0.url.absoluteString)" }.joined(separator: "; ")
+            }
+            let earlier = total - unmatched.count
+            if earlier > 0 {
+                message += "; \(earlier) of them no longer in the log (see requestLogLimit)"
+            }
+            throw StubVerificationError(message: message)
         }
     }
 
@@ -82,4 +103,33 @@ public struct LoggedRequest: Sendable, Hashable {
 public struct StubVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+}
+
+/// The request log of a set: the most recent `limit` entries, trimmed in batches so an append stays O(1).
+struct RequestLog {
+    private(set) var limit: Int
+    private var entries: [LoggedRequest] = []
+    /// Every request appended, and every one that matched no stub, since the last reset.
+    private(set) var totalCount = 0
+    private(set) var unmatchedCount = 0
+
+    init(limit: Int = 10_000) {
+        self.limit = max(1, limit)
+    }
+
+    /// The retained entries, oldest first.
+    var retained: ArraySlice<LoggedRequest> { entries.suffix(limit) }
+    var droppedCount: Int { totalCount - retained.count }
+
+    mutating func append(_ entry: LoggedRequest) {
+        totalCount += 1
+        if entry.stub == nil { unmatchedCount += 1 }
+        entries.append(entry)
+        if entries.count >= 2 * limit { entries.removeFirst(entries.count - limit) }
+    }
+
+    mutating func setLimit(_ value: Int) {
+        limit = max(1, value)
+        if entries.count > limit { entries.removeFirst(entries.count - limit) }
+    }
 }

@@ -260,9 +260,9 @@ public final class StubSet: Sendable {
         }
     }
 
-    /// Removes every stub and clears the request log.
+    /// Removes every stub and clears the request log (its limit stays).
     public func reset() {
-        state.withLock { $0 = State(nextID: $0.nextID) }
+        state.withLock { $0 = State(nextID: $0.nextID, log: RequestLog(limit: $0.log.limit)) }
     }
 
     // MARK: Answering
@@ -356,7 +356,7 @@ extension StubSet {
         var index: [String: [Stub]] = [:]
         /// The others, in the order they were added.
         var unindexed: [Stub] = []
-        var log: [LoggedRequest] = []
+        var log = RequestLog()
     }
 
     /// The exact method and path of a stub, which find its candidates without trying every stub.

@@ -235,3 +235,33 @@ struct StubMatchingTests {
         #expect(error?.localizedDescription.contains("query item q differs: expected REDACTED, got pasta") == true)
     }
 }
+
+@Suite struct RequestLogLimitTests {
+    @Test func theLogKeepsTheMostRecentRequestsAndCountsTheRest() async throws {
+        let set = StubSet()
+        #expect(set.requestLogLimit == 10_000)
+        set.requestLogLimit = 3
+        let handle = set.stub(.any, response: .status(204))
+        let session = set.makeSession()
+        for index in 0..<10 { _ = try await get("/r\(index)", on: session) }
+        #expect(set.requests.map(\.url.path) == ["/r7", "/r8", "/r9"])
+        #expect(set.droppedRequestCount == 7)
+        #expect(set.hitCount(of: handle) == 10)  // counts never drop
+        set.reset()
+        #expect(set.requestLogLimit == 3)
+        #expect(set.requests.isEmpty && set.droppedRequestCount == 0)
+    }
+
+    @Test func unmatchedRequestsAreReportedEvenWhenTheyLeftTheLog() async throws {
+        let set = StubSet()
+        set.requestLogLimit = 2
+        set.stub(.get(base + "/ok"), response: .status(204))
+        let session = set.makeSession()
+        _ = await urlError { _ = try await get("/missing", on: session) }
+        for _ in 0..<3 { _ = try await get("/ok", on: session) }
+        let error = #expect(throws: StubVerificationError.self) { try set.verifyNoUnmatchedRequests() }
+        #expect(
+            error?.message
+                == "1 request(s) matched no stub; 1 of them no longer in the log (see requestLogLimit)")
+    }
+}
