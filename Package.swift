@@ -55,6 +55,8 @@ let package = Package(
         ),
         .executableTarget(name: "ShapeBenchmark", dependencies: ["JSONShape"], path: "Benchmarks/ShapeBenchmark"),
         .executableTarget(
+            name: "ContractBenchmark", dependencies: ["ContractTesting"], path: "Benchmarks/ContractBenchmark"),
+        .executableTarget(
             name: "ProbeBenchmark",
             dependencies: ["ProbeRunner", "RecipesServer"],
             path: "Benchmarks/ProbeBenchmark"

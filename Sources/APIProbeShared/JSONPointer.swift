@@ -4,13 +4,15 @@ import Foundation
 package enum JSONPointer {
     /// `a/b~c` → `a~1b~0c`: a member name as one token of a pointer.
     package static func escape(_ token: String) -> String {
-        guard token.contains("~") || token.contains("/") else { return token }
+        // A byte scan: String.contains(String) goes through Foundation's string search, which was most of the
+        // cost of building pointers on a large suite.
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
         return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// `a~1b~0c` → `a/b~c`.
     package static func unescape(_ token: some StringProtocol) -> String {
-        guard token.contains("~") else { return String(token) }
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
         return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 

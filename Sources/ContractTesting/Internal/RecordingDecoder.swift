@@ -77,6 +77,11 @@ struct RecordingDecoder: Decoder {
         log.markRead(path)
         if isLeafType(type) {
             log.consumed.insert(path)
+            // Strings, Booleans and plain numbers are read straight from the parsed value: a JSONDecoder call
+            // per leaf made the recording pass several times slower than decoding. Anything else (dates,
+            // data, URLs, decimals, non-conforming floats, a value that does not fit) goes to the caller's own
+            // JSONDecoder, so its strategies and its errors are exactly JSONDecoder's.
+            if let direct = Self.directLeaf(type, from: value) { return direct }
             do {
                 return try jsonDecoder.decode(type, from: value.serialized())
             } catch let error as DecodingError {
@@ -88,6 +93,28 @@ struct RecordingDecoder: Decoder {
             verbatimKeys: type is any StringKeyedDictionaryMarker.Type
         )
         return try T(from: child)
+    }
+
+    /// A string, Boolean or number leaf decoded without JSONDecoder, when the value is one it reads the same way.
+    static func directLeaf<T>(_ type: T.Type, from value: JSONValue) -> T? {
+        switch value {
+        case .string(let text) where type == String.self:
+            return text as? T
+        case .bool(let flag) where type == Bool.self:
+            return flag as? T
+        case .number(let literal):
+            if type == Int.self { return Int(literal) as? T }
+            if type == Double.self { return Double(literal) as? T }
+            if type == Int64.self { return Int64(literal) as? T }
+            if type == Float.self, let double = Double(literal), let float = Float(exactly: double) {
+                return float as? T
+            }
+            if type == UInt.self { return UInt(literal) as? T }
+            if type == Int32.self { return Int32(literal) as? T }
+            return nil
+        default:
+            return nil
+        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

@@ -1,0 +1,164 @@
+// ContractBenchmark: what ContractTesting's assertions cost over a large suite, measured side by side.
+//
+//   swift run -c release ContractBenchmark [--fixtures 300] [--rounds 7]
+//
+// The suite: `--fixtures` recorded GitHub-like issue lists (30 issues of about 25 snake_case fields each)
+// in a temporary Stubs/ folder. Each round times, interleaved on the same files:
+//   plain      a hand-written test: read the fixture file, `JSONDecoder` decodes its response body
+//   expect     `expectDecoding([Issue].self, from: .fixture(name, in: store))`, the assertion
+//   coverage   `verifyKeyCoverage` (the recording decoder: pointers and usage)
+// and prints each round's ratio to plain; the verdict is the median of the rounds' ratios
+// (target: expectDecoding ≤ 1.5× plain).
+import ContractTesting
+import Foundation
+
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func argument(_ name: String, default value: Int) -> Int {
+    let args = CommandLine.arguments
+    if let index = args.firstIndex(of: name), index + 1 < args.count, let parsed = Int(args[index + 1]) {
+        return parsed
+    }
+    return value
+}
+
+struct User: Decodable {
+    var login: String
+    var id: Int
+    var nodeId: String
+    var avatarUrl: String
+    var siteAdmin: Bool
+}
+
+struct Label: Decodable {
+    var id: Int
+    var name: String
+    var color: String
+    var isDefault: Bool
+}
+
+struct Issue: Decodable {
+    var id: Int
+    var nodeId: String
+    var url: String
+    var htmlUrl: String
+    var number: Int
+    var title: String
+    var state: String
+    var locked: Bool
+    var user: User
+    var labels: [Label]
+    var assignee: User?
+    var comments: Int
+    var createdAt: String
+    var updatedAt: String
+    var closedAt: String?
+    var body: String?
+    var authorAssociation: String
+}
+
+/// The plain test's view of a fixture file: just the response body.
+struct FixtureFile<Body: Decodable>: Decodable {
+    struct Response: Decodable { var body: Body }
+    var response: Response
+}
+
+func issueJSON(_ rng: inout SeededGenerator, number: Int) -> String {
+    func user(_ id: UInt64) -> String {
+        #"{"login":"user\#(id)","id":\#(id),"node_id":"MDQ6VXNlcj\#(id)","avatar_url":"https://avatars.example.com/u/\#(id)","site_admin":false}"#
+    }
+    let labels = (0..<Int(rng.next() % 3)).map { index in
+        #"{"id":\#(index + 1),"name":"label \#(index)","color":"ededed","default":false,"is_default":false}"#
+    }
+    let closed = rng.next() % 2 == 0
+    return
+        #"{"id":\#(1_000_000 + number),"node_id":"I_kwDO\#(number)","url":"https://api.example.com/repos/o/r/issues/\#(number)","html_url":"https://example.com/o/r/issues/\#(number)","number":\#(number),"title":"Issue \#(number): something is off","state":"\#(closed ? "closed" : "open")","locked":false,"user":\#(user(rng.next() % 5000)),"labels":[\#(labels.joined(separator: ","))],"assignee":\#(rng.next() % 3 == 0 ? user(rng.next() % 5000) : "null"),"comments":\#(rng.next() % 40),"created_at":"2026-11-01T10:00:00Z","updated_at":"2026-11-20T10:00:00Z","closed_at":\#(closed ? "\"2026-11-21T10:00:00Z\"" : "null"),"body":"A longer description of the issue number \#(number), with some text in it.","author_association":"CONTRIBUTOR","reactions":{"total_count":\#(rng.next() % 9),"+1":0}}"#
+}
+
+let fixtureCount = argument("--fixtures", default: 300)
+let rounds = argument("--rounds", default: 7)
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-benchmark-\(UUID().uuidString)")
+let stubs = folder.appendingPathComponent("Stubs/github")
+try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+var rng = SeededGenerator(state: 42)
+var names: [String] = []
+var totalBytes = 0
+for index in 0..<fixtureCount {
+    let issues = (0..<30).map { issueJSON(&rng, number: index * 30 + $0) }.joined(separator: ",")
+    let text = """
+        {"metadata":{"apiprobeVersion":"0.1.0","source":"benchmark"},"request":{"method":"GET","url":"https://api.example.com/repos/o/r/issues?page=\(index)"},"response":{"body":[\(issues)],"bodyEncoding":"json","headers":{"Content-Type":"application/json"},"status":200}}
+        """
+    let name = index == 0 ? "issues" : "issues.page\(index)"
+    try Data(text.utf8).write(to: stubs.appendingPathComponent(name + ".json"))
+    names.append("github/" + name)
+    totalBytes += text.utf8.count
+}
+let store = FixtureStore(directory: folder.appendingPathComponent("Stubs"))
+let decoder = JSONDecoder()
+decoder.keyDecodingStrategy = .convertFromSnakeCase
+
+func time(_ body: () throws -> Void) rethrows -> Double {
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+print(
+    "ContractBenchmark: \(fixtureCount) fixtures of 30 issues, \(totalBytes / 1_048_576) MiB, \(rounds) interleaved rounds"
+)
+var expectRatios: [Double] = []
+var coverageRatios: [Double] = []
+for round in 1...rounds {
+    var decodedPlain = 0
+    let plain = try time {
+        for name in names {
+            let data = try Data(contentsOf: store.url(for: name))
+            decodedPlain += try decoder.decode(FixtureFile<[Issue]>.self, from: data).response.body.count
+        }
+    }
+    var decodedExpect = 0
+    let expect = time {
+        for name in names {
+            decodedExpect += expectDecoding([Issue].self, from: .fixture(name, in: store), decoder: decoder).count
+        }
+    }
+    let coverage = time {
+        for name in names {
+            _ = verifyKeyCoverage([Issue].self, from: .fixture(name, in: store), decoder: decoder)
+        }
+    }
+    precondition(decodedPlain == fixtureCount * 30 && decodedExpect == fixtureCount)
+    expectRatios.append(expect / plain)
+    coverageRatios.append(coverage / plain)
+    print(
+        String(
+            format: "round %d: plain %.1f ms, expectDecoding %.1f ms (%.2f×), key coverage %.1f ms (%.2f×)", round,
+            plain * 1000, expect * 1000, expect / plain, coverage * 1000, coverage / plain))
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+let verdict = median(expectRatios)
+print(
+    String(
+        format: "expectDecoding / plain JSONDecoder: median %.2f× (target ≤ 1.5×) %@", verdict,
+        verdict <= 1.5 ? "ok" : "OVER"))
+print(
+    String(
+        format: "key coverage / plain JSONDecoder: median %.2f× (the recording pass; no target)", median(coverageRatios)
+    ))
