@@ -85,8 +85,8 @@ import FoundationNetworking
                 .everyFixture(of: "recipes/search", in: repository.stubs), record: .never,
                 snapshots: repository.snapshots)
         } matching: { issue in
-            issue.comments.map(\.rawValue).joined().hasPrefix("No schema snapshot at ")
-                && issue.comments.map(\.rawValue).joined().contains("Snapshots/recipes/search.schema.json")
+            ((issue.error as? ContractFailure)?.message ?? "").hasPrefix("No schema snapshot at ")
+                && ((issue.error as? ContractFailure)?.message ?? "").contains("Snapshots/recipes/search.schema.json")
         }
     }
 

@@ -54,7 +54,7 @@ import Testing
         withKnownIssue {
             expectDecoding(SearchPage.self, from: .fixture("recipes/nope", in: repository.stubs))
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [
+            (issue.error as? ContractFailure).map { [$0.message] } == [
                 "\(repository.file("recipes/nope")): expected a readable fixture file, found no such file"
             ]
                 && issue.sourceLocation?.fileID == #fileID
@@ -88,7 +88,7 @@ import Testing
         withKnownIssue {
             expectDecoding(Recipe.self, from: .data(Data(drifted.utf8), named: "get.json"))
         } matching: { issue in
-            issue.comments.map(\.rawValue) == ["get.json: /recipe_id: expected String, found integer 35382"]
+            (issue.error as? ContractFailure).map { [$0.message] } == ["get.json: /recipe_id: expected String, found integer 35382"]
                 && issue.sourceLocation?.line == line
                 && issue.sourceLocation?.fileID == #fileID
         }

@@ -115,7 +115,7 @@ struct RecipeResponse: Decodable {
                 RecipeResponse.self, from: .data(Data(detail.utf8), named: "get.json"), decoder: Self.snake,
                 strict: true)
         } matching: { issue in
-            issue.comments.map(\.rawValue).first?.hasPrefix(
+            (issue.error as? ContractFailure)?.message.hasPrefix(
                 "get.json: RecipeResponse never reads /recipe/ingredients, /recipe/publisher;") == true
         }
     }

@@ -52,7 +52,7 @@ import FoundationNetworking
                 RecipeResponse.self, fromResponseTo: request, configuration: configuration, decoder: decoder,
                 environment: ContractEnvironment(isLive: false))
         } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
+            let text = ((issue.error as? ContractFailure)?.message ?? "")
             return text.hasPrefix("GET https://api.example.com/api/get?rId=7")
                 && text.hasSuffix(
                     #": /recipe: expected key "social_rank" (socialRank), found an object without it; did you mean "rank"? (keys: rank, title)"#

@@ -79,7 +79,7 @@ import FoundationNetworking
         withKnownIssue {
             expectDecoding(RecipeResponse.self, from: .data(Self.renamed, named: "Stubs/recipes/get.json"))
         } matching: { issue in
-            issue.comments.map(\.rawValue).joined().hasPrefix(
+            ((issue.error as? ContractFailure)?.message ?? "").hasPrefix(
                 #"Stubs/recipes/get.json: /recipe: expected key "social_rank", found an object without it"#)
         }
     }

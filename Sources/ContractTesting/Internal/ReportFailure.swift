@@ -5,6 +5,27 @@ import Testing
 import XCTest
 #endif
 
+/// A contract assertion that did not hold, as Swift Testing records it: `issue.error` is this failure, and its
+/// message is the issue's headline.
+///
+/// ```swift
+/// withKnownIssue {
+///     expectDecoding(Recipe.self, from: .fixture("recipes/get.drifted"))
+/// } matching: { issue in
+///     (issue.error as? ContractFailure)?.message.contains("social_rank") == true
+/// }
+/// ```
+public struct ContractFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The message, as the `verify…` twin of the assertion returns it.
+    public var message: String
+
+    public init(message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
 /// The place in the caller's source that a failure is reported at.
 struct CallSite: Sendable {
     var fileID: StaticString
@@ -18,7 +39,9 @@ struct CallSite: Sendable {
 func reportFailure(_ message: String, at site: CallSite) {
     #if canImport(Testing)
     if Test.current != nil {
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(of: site))
+        // Recorded as an error, so the message is the issue's headline (`Caught error: <message>`) as a
+        // failed `#expect` shows its expression; a comment shows under the headline `Issue recorded`.
+        Issue.record(ContractFailure(message: message), sourceLocation: sourceLocation(of: site))
         return
     }
     #endif
