@@ -19,6 +19,11 @@ public import Foundation
 ///   - source: the fixture(s) or bytes to decode.
 ///   - pointer: a JSON Pointer to the part of the body the model stands for (`""`: the whole body).
 ///   - decoder: the decoder the app uses, with its strategies.
+///   - fileID: the caller's file ID, where Swift Testing records a failure; leave the default, `#fileID`.
+///   - filePath: the caller's file path: where a failure is recorded, and where fixture names are resolved
+///     from (the nearest `Stubs/` above it); leave the default, `#filePath`.
+///   - line: the caller's line, where a failure is recorded; leave the default, `#line`.
+///   - column: the caller's column, where Swift Testing records a failure; leave the default, `#column`.
 /// - Returns: the decoded values, one per document that decoded.
 @discardableResult
 public func expectDecoding<T: Decodable>(

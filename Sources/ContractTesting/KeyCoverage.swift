@@ -8,7 +8,7 @@ import HTTPFixtures
 ///
 /// ```swift
 /// let coverage = expectKeyCoverage(RecipeResponse.self, from: .everyFixture(of: "recipes/get"))
-/// coverage?.unreadFields      // ["/recipe/ingredients"]: the model ignores them
+/// coverage?.unreadFields      // []; ["/recipe/ingredients"] for a model that ignored them
 /// ```
 public struct KeyCoverage: Sendable, Hashable, CustomStringConvertible {
     /// The model's type name.
@@ -109,7 +109,7 @@ struct CoverageAccumulator {
 /// expectKeyCoverage(RecipeResponse.self, from: .everyFixture(of: "recipes/get"), strict: true)
 /// ```
 /// ```
-/// Stubs/recipes/get.json…: RecipeResponse never reads /recipe/ingredients (1 document(s))
+/// Stubs/recipes/get.json: RecipeResponse never reads /recipe/ingredients (1 document(s))
 /// ```
 ///
 /// - Returns: the coverage, or `nil` when a document failed to decode or could not be loaded.

@@ -11,7 +11,8 @@ public import FoundationNetworking
 /// ``sessionConfiguration(stubbed:)``:
 ///
 /// ```swift
-/// let stubs = try StubSet(fixturesIn: "Stubs/recipes", relativeTo: #filePath)
+/// let stubs = StubSet()
+/// try stubs.stubAll(from: FixtureStore(relativeTo: #filePath), in: "recipes")
 /// let configuration = try ContractEnvironment.current().sessionConfiguration(stubbed: stubs.sessionConfiguration())
 /// let page = try await requireDecoding(SearchResponse.self, fromResponseTo: request, configuration: configuration)
 /// ```

@@ -13,7 +13,8 @@ import HTTPFixtures
 /// ```
 /// ```
 /// Snapshots/recipes/search.schema.json does not match:
-///   breaking: /recipes/*/social_rank: removed
+///   breaking: /recipes/*/social_rank removed: was number
+/// If the change is intended, re-run with APIPROBE_RECORD=failed and commit the file.
 /// ```
 public func expectSnapshotMatch(
     _ source: ContractSource,

@@ -12,8 +12,12 @@ import HTTPFixtures
 /// ```swift
 /// let clock = ManualClock()
 /// let stubs = StubSet(clock: clock)
-/// stubs.stub(.get("https://api.example.com/search"), response: .json(results).delayed(by: .milliseconds(300)))
-/// let search = SearchModel(session: stubs.makeSession(), debounce: .milliseconds(200), clock: clock)
+/// stubs.stub(
+///     .get("https://recipes.example.com/api/search"),
+///     response: .json(text: #"{"count": 0, "recipes": []}"#).delayed(by: .milliseconds(300)))
+/// // RecipeSearch is the sample app's debounced search (Sources/RecipesAPI); it sleeps on `clock`.
+/// let client = RecipesClient(configuration: stubs.sessionConfiguration())
+/// let search = RecipeSearch(client: client, debounce: .milliseconds(200), clock: clock)
 ///
 /// await search.queryChanged("chicken")
 /// await clock.waitForSleepers(1)            // the debounce is waiting

@@ -13,7 +13,8 @@ import FoundationNetworking
 /// let search = RequestMatcher.get("https://recipes.example.com/api/search")
 ///     .query(["q": "chicken"])            // the URL has at least these items
 ///     .header("Accept", "application/json")
-/// let update = RequestMatcher.post("/api/recipes/{id}").jsonBody(["title": "Soup"], subset: true)
+/// let update = try RequestMatcher.post("/api/recipes/{id}")
+///     .jsonBody(JSONValue(parsing: Data(#"{"title": "Soup"}"#.utf8)), subset: true)
 /// ```
 ///
 /// A URL given to ``get(_:)`` and friends may be absolute (scheme, host and path are matched) or a

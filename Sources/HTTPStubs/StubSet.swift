@@ -14,7 +14,7 @@ public import Foundation
 /// let stubs = StubSet()
 /// try stubs.stubAll(from: FixtureStore(relativeTo: #filePath), in: "recipes")
 /// stubs.stub(.get("https://recipes.example.com/api/get").query(["rId": "0"]), response: .status(404))
-/// let service = NetworkService(baseURL: url, configuration: stubs.sessionConfiguration())
+/// let client = RecipesClient(configuration: stubs.sessionConfiguration())  // the app's client, injected
 /// ```
 ///
 /// **Order.** The most recently added stub that matches answers, so a test can override a general stub
@@ -215,7 +215,7 @@ public final class StubSet: Sendable {
     ///
     /// ```swift
     /// stubs.stub(.get("https://api.example.com/items/{id}")) { request in
-    ///     .json(text: #"{"id": "\(request.url.lastPathComponent)"}"#)
+    ///     .json(text: #"{"id": "\#(request.url.lastPathComponent)"}"#)
     /// }
     /// ```
     @discardableResult

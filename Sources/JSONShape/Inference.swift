@@ -39,7 +39,9 @@ public struct ShapeInference {
 
     /// Reads one JSON document.
     ///
-    /// - Parameter file: the name used in errors.
+    /// - Parameters:
+    ///   - data: the document's bytes.
+    ///   - file: the name used in errors.
     /// - Throws: ``JSONShapeError`` with the line and column of a syntax error, or when nesting is deeper
     ///   than ``InferenceOptions/maximumDepth``.
     /// - Complexity: O(*n*) in the length of the document.

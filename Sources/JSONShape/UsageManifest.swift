@@ -22,7 +22,11 @@ public struct UsageManifest: Sendable, Hashable {
     public private(set) var paths: [String]
     private var segments: [[Substring]]
 
-    /// - Parameter apiprobeVersion: the version that wrote the manifest; this apiprobe's when `nil`.
+    /// A manifest of `paths`, sorted and made unique.
+    ///
+    /// - Parameters:
+    ///   - paths: the JSON Pointers read, with `*` for any array item.
+    ///   - apiprobeVersion: the version that wrote the manifest; this apiprobe's when `nil`.
     public init(paths: some Sequence<String>, apiprobeVersion: String? = nil) {
         self.apiprobeVersion = apiprobeVersion ?? APIProbeShared.apiprobeVersion
         self.paths = Set(paths).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -24,7 +24,7 @@ struct APIProbe: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command and owns the exit status (DESIGN.md): ArgumentParser's own defaults (64 for usage,
+    /// Runs the command and owns the exit status (README, "Exit status"): ArgumentParser's own defaults (64 for usage,
     /// 1 for any error) would collide with `1`, which means "a check failed".
     static func main() async {
         do {

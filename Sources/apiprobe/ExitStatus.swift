@@ -1,7 +1,7 @@
 import ArgumentParser
 import HTTPFixtures
 
-/// The exit statuses of every command (DESIGN.md).
+/// The exit statuses of every command (README, "Exit status").
 enum ExitStatus: Int32 {
     /// All checks held.
     case success = 0

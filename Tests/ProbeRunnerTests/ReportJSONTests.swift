@@ -5,7 +5,7 @@ import ProbeRunner
 import Testing
 
 @Suite struct ReportJSONTests {
-    /// The endpoint of DESIGN.md's example, rebuilt from samples.
+    /// The endpoint of the JSON report's documented example (JSONReport.swift), rebuilt from samples.
     static var designExample: ProbeRunResult {
         let endpoint = EndpointResult(
             name: "search", method: "GET", url: "https://api.example.com/search",

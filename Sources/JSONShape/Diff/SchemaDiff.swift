@@ -124,13 +124,12 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
 /// print(String(decoding: diff.jsonReport(), as: UTF8.self))
 /// ```
 ///
-/// Severities follow DESIGN.md: `breaking` for a removed field, a required field become optional, a type
-/// changed, a value become nullable; `warning` for a format or enum change and for a field seen only as
-/// `null` that gained a type (`null → object|null`: a type learned); `info` for an added field, items that
-/// appeared in an array that was always empty, a field become required or non-nullable, and a type that
-/// only narrowed. With a usage manifest, a change
-/// at a path no model reads is `info`. Only the highest path of a change is reported, and changes are
-/// ordered by severity, then path.
+/// Severities (see <doc:DriftAndSeverities>): `breaking` for a removed field, a required field become
+/// optional, a type changed, a value become nullable; `warning` for a format or enum change and for a field
+/// seen only as `null` that gained a type (`null → object|null`: a type learned); `info` for an added field,
+/// items that appeared in an array that was always empty, a field become required or non-nullable, and a
+/// type that only narrowed. With a usage manifest, a change at a path no model reads is `info`. Only the
+/// highest path of a change is reported, and changes are ordered by severity, then path.
 public struct SchemaDiff: Sendable, Hashable {
     /// Every change, ordered by severity then path.
     public var changes: [SchemaChange]
@@ -183,8 +182,9 @@ public struct SchemaDiff: Sendable, Hashable {
     /// Whether any change is breaking.
     public var hasBreakingChanges: Bool { changes.contains { $0.severity == .breaking } }
 
-    /// The JSON report of DESIGN.md: `{"changes": [...], "breaking": 1, "warnings": 0, "info": 0}`, keys
-    /// sorted, two-space indent, trailing newline. A change from a snapshot file carries `"file"`.
+    /// The stable JSON report (see <doc:DriftAndSeverities>):
+    /// `{"changes": [...], "breaking": 1, "warnings": 0, "info": 0}`, keys sorted, two-space indent, trailing
+    /// newline. A change from a snapshot file carries `"file"`.
     public func jsonReport() -> Data {
         Data(Self.reportTree(changes, extra: []).fileBytes)
     }

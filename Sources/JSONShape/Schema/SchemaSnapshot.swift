@@ -63,7 +63,9 @@ public struct SchemaSnapshot: Sendable, Hashable {
 
     /// Reads a snapshot file.
     ///
-    /// - Parameter file: the name used in errors.
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - file: the name used in errors.
     /// - Throws: ``JSONShapeError``: a syntax error with line and column, or a schema this subset cannot
     ///   hold with the JSON Pointer of the offending value.
     public init(decoding data: Data, file: String = "<input>") throws(JSONShapeError) {

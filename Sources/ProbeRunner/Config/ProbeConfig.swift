@@ -5,7 +5,7 @@ public import HTTPFixtures
 public import FoundationNetworking
 #endif
 
-/// A probe configuration: what `apiprobe run` checks and `apiprobe record` records (`apiprobe.yml`, DESIGN.md).
+/// A probe configuration: what `apiprobe run` checks and `apiprobe record` records (`apiprobe.yml`, README).
 ///
 /// Read one with ``ProbeConfig/load(contentsOf:environment:)``; `${VAR}` and `${VAR:-default}` are
 /// replaced from the environment before anything else is read.

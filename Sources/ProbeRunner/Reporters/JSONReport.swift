@@ -2,7 +2,7 @@ import Foundation
 import HTTPFixtures
 import JSONShape
 
-/// `--report json`: DESIGN.md's stable format, plus fields that only ever get added.
+/// `--report json`: a stable format (part of the public API, README "Project status"); fields only ever get added.
 ///
 /// ```json
 /// {"passed": false, "startedAt": "2026-11-22T18:00:00Z", "endpoints": [{"name": "search", "passed": false,

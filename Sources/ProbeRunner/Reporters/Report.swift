@@ -1,6 +1,6 @@
 import Foundation
 
-/// The report kinds of `apiprobe run --report KIND[=PATH]` (DESIGN.md).
+/// The report kinds of `apiprobe run --report KIND[=PATH]` (README, "Reports, history and Prometheus").
 public struct ReportKind: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     public var rawValue: String
     public init?(rawValue: String) {
@@ -49,7 +49,7 @@ public enum Report {
     ///
     /// - Parameters:
     ///   - result: the round to report.
-    ///   - kind: `console` (a table for a person), `json` (DESIGN.md's stable format), `junit` (JUnit XML),
+    ///   - kind: `console` (a table for a person), `json` (a stable format), `junit` (JUnit XML),
     ///     `markdown` (for a pull request or a GitHub step summary), `prometheus` (text exposition 0.0.4).
     ///   - options: colour for the console report.
     public static func render(_ result: ProbeRunResult, as kind: ReportKind, options: ReportOptions = ReportOptions())

@@ -156,7 +156,7 @@ struct ExpectationEvaluator {
 
     /// `nil` when the condition holds; otherwise what was expected and found, naming the pointer.
     ///
-    /// A `*` in the pointer stands for every item of the array there (DESIGN.md's pointer notation): the
+    /// A `*` in the pointer stands for every item of the array there (as in `apiprobe.yml`'s `/recipes/*/title exists`, README): the
     /// condition must hold for each, and a failure names the first item that breaks it and how many do.
     /// An empty array passes; pair such a condition with `length >= 1`.
     static func evaluate(_ condition: BodyCondition, on body: JSONValue) -> String? {
