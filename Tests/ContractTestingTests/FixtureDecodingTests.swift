@@ -88,7 +88,9 @@ import Testing
         withKnownIssue {
             expectDecoding(Recipe.self, from: .data(Data(drifted.utf8), named: "get.json"))
         } matching: { issue in
-            (issue.error as? ContractFailure).map { [$0.message] } == ["get.json: /recipe_id: expected String, found integer 35382"]
+            (issue.error as? ContractFailure).map { [$0.message] } == [
+                "get.json: /recipe_id: expected String, found integer 35382"
+            ]
                 && issue.sourceLocation?.line == line
                 && issue.sourceLocation?.fileID == #fileID
         }
