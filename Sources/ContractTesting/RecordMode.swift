@@ -2,7 +2,7 @@ public import Foundation
 
 /// When snapshot and usage-manifest assertions write files.
 ///
-/// Resolved from the assertion's `record:` argument, then the innermost ``withContractTesting(record:live:operation:)-swift.func``
+/// Resolved from the assertion's `record:` argument, then the innermost ``withContractTesting(record:live:decoder:operation:)``
 /// scope (or the `.contractTesting(record:)` trait), then `APIPROBE_RECORD`; the default is ``missing``, or
 /// ``never`` when `CI` is set.
 ///
@@ -100,7 +100,7 @@ public struct ContractTestingConfiguration: Sendable, Hashable {
         self.decoder = decoder
     }
 
-    /// The configuration of the current task, set by ``withContractTesting(record:live:decoder:operation:)-swift.func``
+    /// The configuration of the current task, set by ``withContractTesting(record:live:decoder:operation:)``
     /// or the ``ContractTestingTrait``.
     @TaskLocal public static var current = ContractTestingConfiguration()
 

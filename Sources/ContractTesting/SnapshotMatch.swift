@@ -33,7 +33,7 @@ public func expectSnapshotMatch(
     }
 }
 
-/// The pure verifier behind ``expectSnapshotMatch(_:named:record:fileID:filePath:line:column:)``
+/// The pure verifier behind ``expectSnapshotMatch(_:named:record:snapshots:fileID:filePath:line:column:)``
 /// (it writes the snapshot when the record mode says so); `nil` when the snapshot holds.
 public func verifySnapshotMatch(
     _ source: ContractSource,

@@ -39,7 +39,7 @@ public struct ModelUsage {
     }
 }
 
-/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)``:
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_)``:
 /// the JSON paths every model reads from every 2xx JSON fixture of the endpoint, observed while decoding.
 ///
 /// - Returns: the sorted paths (`*` for array items), or the failure messages.
@@ -126,7 +126,7 @@ public func expectUsageManifest(
     }
 }
 
-/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)``,
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_)``,
 /// for models given one by one (the array form's twin).
 public func verifyUsageManifest(
     for endpoint: String,
@@ -142,7 +142,7 @@ public func verifyUsageManifest(
         filePath: filePath)
 }
 
-/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)``
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_)``
 /// (it writes the manifest when the record mode says so); `nil` when the manifest holds.
 public func verifyUsageManifest(
     for endpoint: String,

@@ -17,7 +17,7 @@ protocol SchemaSnapshotEngine: Sendable {
     func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String]
 }
 
-/// The engine used by ``expectSnapshotMatch(_:named:record:fileID:filePath:line:column:)``.
+/// The engine used by ``expectSnapshotMatch(_:named:record:snapshots:fileID:filePath:line:column:)``.
 let schemaSnapshotEngine: any SchemaSnapshotEngine = JSONShapeSnapshotEngine()
 
 /// Snapshots made with JSONShape's one rule (`SchemaSnapshot(samples:previous:)`), the one `apiprobe
