@@ -162,3 +162,93 @@ print(
     String(
         format: "key coverage / plain JSONDecoder: median %.2f× (the recording pass; no target)", median(coverageRatios)
     ))
+
+// MARK: A generated API of 500 endpoints with 5 fixtures each
+
+/// One endpoint's fixture: a page of 10 objects of 12 fields whose names depend on the endpoint.
+func endpointFixture(endpoint: Int, page: Int, _ rng: inout SeededGenerator) -> String {
+    let items = (0..<10).map { item -> String in
+        let fields = (0..<12).map { field -> String in
+            let name = "field_\(endpoint % 7)_\(field)"
+            switch field % 4 {
+            case 0: return #""\#(name)":\#(rng.next() % 10_000)"#
+            case 1: return #""\#(name)":"value \#(rng.next() % 100)""#
+            case 2: return #""\#(name)":\#(rng.next() % 2 == 0)"#
+            default: return #""\#(name)":{"id":\#(item),"url":"https://example.com/\#(item)"}"#
+            }
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+    return """
+        {"metadata":{"apiprobeVersion":"0.1.0","source":"benchmark"},"request":{"method":"GET","url":"https://api.example.com/e\(endpoint)?page=\(page)"},"response":{"body":{"items":[\(items.joined(separator: ","))],"page":\(page)},"bodyEncoding":"json","headers":{"Content-Type":"application/json"},"status":200}}
+        """
+}
+
+struct Page: Decodable {
+    struct Item: Decodable {
+        var values: [String: Int] = [:]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            for key in container.allKeys where key.stringValue.hasSuffix("_0") {
+                values[key.stringValue] = try container.decode(Int.self, forKey: key)
+            }
+        }
+    }
+    var items: [Item]
+    var page: Int
+}
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+let apiFolder = folder.appendingPathComponent("api")
+let apiStubs = apiFolder.appendingPathComponent("Stubs")
+let apiSnapshots = apiFolder.appendingPathComponent("Snapshots")
+var apiNames: [String] = []
+var apiBytes = 0
+for endpoint in 0..<500 {
+    let directory = apiStubs.appendingPathComponent("big")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    for page in 0..<5 {
+        let name = page == 0 ? "e\(endpoint)" : "e\(endpoint).page\(page)"
+        let text = endpointFixture(endpoint: endpoint, page: page, &rng)
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name + ".json"))
+        apiBytes += text.utf8.count
+    }
+    apiNames.append("big/e\(endpoint)")
+}
+let apiStore = FixtureStore(directory: apiStubs)
+let files = apiNames.flatMap { name in [name] + (1..<5).map { "\(name).page\($0)" } }
+
+let readOnly = try time {
+    for name in files { _ = try Data(contentsOf: apiStore.url(for: name)) }
+}
+// The contract suite a team would write: decode, key coverage, snapshot match (recorded on the first run,
+// matched on the second) and the usage manifest of every endpoint.
+var suiteFailures = 0
+@MainActor func runSuite() -> Double {
+    time {
+        withContractTesting(record: .missing) {
+            for endpoint in apiNames {
+                let source = ContractSource.everyFixture(of: endpoint, in: apiStore)
+                if verifyDecoding(Page.self, from: source) != nil { suiteFailures += 1 }
+                _ = verifyKeyCoverage(Page.self, from: source)
+                _ = verifySnapshotMatch(source, snapshots: apiSnapshots)
+                _ = verifyUsageManifest(
+                    for: endpoint, models: .decoding(Page.self), in: apiStore, snapshots: apiSnapshots)
+            }
+        }
+    }
+}
+let firstSuite = runSuite()
+let secondSuite = runSuite()
+precondition(suiteFailures == 0, "the generated API does not decode")
+print(
+    String(
+        format:
+            "500 endpoints × 5 fixtures (%d MiB): reading the files %.2f s; the contract suite (decode, key coverage, snapshot, usage) %.2f s recording, %.2f s matching",
+        apiBytes / 1_048_576, readOnly, firstSuite, secondSuite))

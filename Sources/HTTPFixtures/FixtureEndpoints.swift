@@ -58,7 +58,19 @@ extension FixtureStore {
     ///
     /// - Throws: ``FixtureError`` for a fixture that cannot be read.
     package func endpoint(named name: String) throws(FixtureError) -> FixtureEndpoint {
-        let fixtures = names().filter { Self.endpointName(ofFixture: $0) == name }
+        // Only the endpoint's own folder is listed (not the whole store, once per endpoint: on an API of 500
+        // endpoints that listing was most of a contract suite's time).
+        let slash = name.lastIndex(of: "/")
+        let folder = slash.map { String(name[..<$0]) }
+        let url = folder.map { directory.appendingPathComponent($0, isDirectory: true) } ?? directory
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
+        let prefix = base + "."  // `search.json` and `search.page2.json` alike
+        let fixtures = entries.compactMap { entry -> String? in
+            guard entry.hasPrefix(prefix), entry.hasSuffix(".json") else { return nil }
+            let fixture = (folder.map { $0 + "/" } ?? "") + String(entry.dropLast(".json".count))
+            return Self.endpointName(ofFixture: fixture) == name ? fixture : nil
+        }
         return try endpoint(name, fixtures: fixtures)
     }
 
