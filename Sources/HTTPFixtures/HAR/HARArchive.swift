@@ -94,16 +94,26 @@ public struct HARArchive: Sendable {
         while slug.hasSuffix("-") { slug.removeLast() }
         if slug.count > 80 { slug = String(slug.prefix(80)) }
         while slug.hasSuffix("-") { slug.removeLast() }
-        return "\(method.lowercased())-\(slug.isEmpty ? "root" : slug)"
+        let name = "\(method.lowercased())-\(slug.isEmpty ? "root" : slug)"
+        return SafePath.fileName(name, fallback: "entry")
     }
 
     static func host(of url: String) -> String {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             return "unknown-host"
         }
-        let safe = String(host.lowercased().map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-        if let port = components.port { return "\(safe)_\(port)" }
-        return safe
+        let decoded = host.removingPercentEncoding ?? host
+        let safe = String(
+            decoded.lowercased().map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let name = SafePath.fileName(safe, fallback: "unknown-host")
+        if let port = components.port { return "\(name)_\(port)" }
+        return name
+    }
+
+    /// Whether `method` is an HTTP method as RFC 9110 writes one: a token of at most 32 characters.
+    static func isMethod(_ method: String) -> Bool {
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        return !method.isEmpty && method.count <= 32 && method.allSatisfy { tokenCharacters.contains($0) }
     }
 }
 
@@ -148,6 +158,11 @@ private struct HARReader {
         let response = try object(required(entry, "response", in: pointer), at: "\(pointer)/response")
 
         let method = try string(required(request, "method", in: "\(pointer)/request"), at: "\(pointer)/request/method")
+        guard HARArchive.isMethod(method) else {
+            throw fail(
+                "\(pointer)/request/method", "an HTTP method (a token such as GET or POST)",
+                method.isEmpty ? "an empty string" : "string \"\(method.prefix(80))\"")
+        }
         let url = try string(required(request, "url", in: "\(pointer)/request"), at: "\(pointer)/request/url")
         guard let components = URLComponents(string: url), components.scheme != nil, components.host != nil else {
             throw fail("\(pointer)/request/url", "an absolute URL", "string \"\(url)\"")

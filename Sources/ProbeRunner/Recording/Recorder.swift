@@ -147,7 +147,8 @@ public struct Recorder: Sendable {
             result.changes = ["the old fixture could not be read; replaced"]
         }
         do {
-            try AtomicFile.write(recorded.encoded(), to: fixtureURL, displayName: fixturePath)
+            try AtomicFile.write(
+                recorded.encoded(), to: fixtureURL, displayName: fixturePath, inside: stubsDirectory)
         } catch {
             throw RecordError(message: "\(endpoint.name): \(error)")
         }
@@ -262,7 +263,7 @@ public struct Recorder: Sendable {
             results[index].snapshotOutcome = outcome
             done[endpoint] = outcome
             do {
-                try AtomicFile.write(data, to: snapshotURL, displayName: snapshotPath)
+                try AtomicFile.write(data, to: snapshotURL, displayName: snapshotPath, inside: snapshotsDirectory)
             } catch {
                 throw RecordError(message: "\(results[index].name): \(error)")
             }

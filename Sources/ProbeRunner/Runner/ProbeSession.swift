@@ -11,11 +11,14 @@ public struct ReportDestination: Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
-    /// `json`, `json=out/report.json`; `nil` for an unknown kind or an empty path.
+    /// `json`, `json=out/report.json`; `json=-` is standard output, as `json` is; `nil` for an unknown kind or
+    /// an empty path.
     public init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard let kind = ReportKind(rawValue: String(parts[0]).lowercased()) else { return nil }
-        if parts.count == 2 {
+        if parts.count == 2, parts[1] == "-" {
+            self.init(kind: kind)
+        } else if parts.count == 2 {
             guard !parts[1].isEmpty else { return nil }
             self.init(kind: kind, path: String(parts[1]))
         } else {
