@@ -39,7 +39,7 @@ struct APIProbe: AsyncParsableCommand {
                 let message = fullMessage(for: error)
                 if !message.isEmpty {
                     if status == .success {
-                        print(message)
+                        Terminal.standardOutput.write(message + "\n")
                     } else {
                         Terminal.standardError.write(message + "\n")
                     }

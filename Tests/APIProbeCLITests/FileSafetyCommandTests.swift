@@ -1,7 +1,6 @@
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
-import RecipesServer
 import Testing
 
 /// `import har` never writes outside its folder; `--report KIND=PATH` never replaces what is not a regular file.
@@ -56,68 +55,66 @@ struct FileSafetyCommandTests {
 
     // MARK: --report destinations
 
+    /// Nothing listens on the discard port: the probe fails at once as refused (exit 1), with a report to write.
     static let config = """
         api: recipes
-        baseURL: http://127.0.0.1:${RECIPES_PORT}
+        baseURL: http://127.0.0.1:9
         endpoints:
           - name: health
             path: /api/health
 
         """
 
-    private func run(_ reports: [String], in folder: URL, port: Int) async throws -> CommandResult {
+    private func run(_ reports: [String], in folder: URL) async throws -> CommandResult {
         try Data(Self.config.utf8).write(to: folder.appendingPathComponent("apiprobe.yml"))
-        return try await CommandLineRunner.run(
-            ["run"] + reports.flatMap { ["--report", $0] }, environment: ["RECIPES_PORT": String(port)], in: folder)
+        return try await CommandLineRunner.run(["run"] + reports.flatMap { ["--report", $0] }, in: folder)
     }
 
     @Test func reportDestinationsThatAreNotRegularFiles() async throws {
-        try await RecipesServer.with { server in
-            let folder = try CommandLineRunner.makeTemporaryDirectory("report-paths")
-            defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("report-paths")
+        defer { try? FileManager.default.removeItem(at: folder) }
 
-            // `-` is standard output.
-            let dash = try await run(["json=-"], in: folder, port: server.port)
-            #expect(dash.status == 0, "\(dash)")
-            #expect(dash.standardOutput.hasPrefix("{\n"), "\(dash)")
-            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path))
+        // `-` is standard output.
+        let dash = try await run(["json=-"], in: folder)
+        #expect(dash.status == 1, "\(dash)")
+        #expect(dash.standardOutput.hasPrefix("{\n"), "\(dash)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path))
 
-            // A link to /dev/stdout (a pipe here) is written through, not "not writable", and stays a link. (A link
-            // of the test's own, not /dev/stdout itself: code that replaces it must not replace the system's.)
-            let stdoutLink = folder.appendingPathComponent("stdout.json")
-            try FileManager.default.createSymbolicLink(
-                at: stdoutLink, withDestinationURL: URL(fileURLWithPath: "/dev/stdout"))
-            let device = try await run(["json=stdout.json"], in: folder, port: server.port)
-            #expect(device.status == 0, "\(device)")
-            #expect(device.standardOutput.hasPrefix("{\n"), "\(device)")
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: stdoutLink.path) == "/dev/stdout")
+        // A link to /dev/stdout (a pipe here) is written through, not "not writable", and stays a link. (A link
+        // of the test's own, not /dev/stdout itself: code that replaces it must not replace the system's.)
+        let stdoutLink = folder.appendingPathComponent("stdout.json")
+        try FileManager.default.createSymbolicLink(
+            at: stdoutLink, withDestinationURL: URL(fileURLWithPath: "/dev/stdout"))
+        let device = try await run(["json=stdout.json"], in: folder)
+        #expect(device.status == 1, "\(device)")
+        #expect(device.standardOutput.hasPrefix("{\n"), "\(device)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: stdoutLink.path) == "/dev/stdout")
 
-            // A link stays a link; the file it points to gets the report, with its permission bits kept.
-            let real = folder.appendingPathComponent("real.json")
-            try Data("old".utf8).write(to: real)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: real.path)
-            let link = folder.appendingPathComponent("report.json")
-            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
-            let linked = try await run(["json=report.json"], in: folder, port: server.port)
-            #expect(linked.status == 0, "\(linked)")
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
-            #expect(try String(contentsOf: real, encoding: .utf8).hasPrefix("{\n"))
-            let mode = try FileManager.default.attributesOfItem(atPath: real.path)[.posixPermissions] as? NSNumber
-            #expect(mode?.intValue == 0o600)
+        // A link stays a link; the file it points to gets the report, with its permission bits kept.
+        let real = folder.appendingPathComponent("real.json")
+        try Data("old".utf8).write(to: real)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: real.path)
+        let link = folder.appendingPathComponent("report.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let linked = try await run(["json=report.json"], in: folder)
+        #expect(linked.status == 1, "\(linked)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+        #expect(try String(contentsOf: real, encoding: .utf8).hasPrefix("{\n"))
+        let mode = try FileManager.default.attributesOfItem(atPath: real.path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
 
-            // A folder is refused with a message, exit 2.
-            let refused = try await run(["json=\(folder.path)"], in: folder, port: server.port)
-            #expect(refused.status == 2, "\(refused)")
-            #expect(refused.standardError == "Error: \(folder.path): expected a file, found a folder\n", "\(refused)")
+        // A folder is refused with a message, exit 2.
+        let refused = try await run(["json=\(folder.path)"], in: folder)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.standardError == "Error: \(folder.path): expected a file, found a folder\n", "\(refused)")
 
-            // A name too long says so.
-            let long = String(repeating: "r", count: 300)
-            let tooLong = try await run(["json=\(long)"], in: folder, port: server.port)
-            #expect(tooLong.status == 2, "\(tooLong)")
-            #expect(
-                tooLong.standardError
-                    == "Error: \(long): expected a file name of at most 255 bytes, found a name of 300 bytes (too long)\n",
-                "\(tooLong)")
-        }
+        // A name too long says so.
+        let long = String(repeating: "r", count: 300)
+        let tooLong = try await run(["json=\(long)"], in: folder)
+        #expect(tooLong.status == 2, "\(tooLong)")
+        #expect(
+            tooLong.standardError
+                == "Error: \(long): expected a file name of at most 255 bytes, found a name of 300 bytes (too long)\n",
+            "\(tooLong)")
     }
 }

@@ -46,6 +46,12 @@ struct SafeFileTests {
         #expect(try HARArchive(parsing: data, file: "s.har").entries.map(\.name) == ["propfind-x"])
     }
 
+    @Test func aRelativeURLErrorDoesNotEchoItsCredentials() {
+        let data = HAR.document([HAR.entry(url: "/api/x?api_key=rel-SECRET-1&page=2#token=rel-SECRET-2", text: "{}")])
+        let error = #expect(throws: FixtureError.self) { try HARArchive(parsing: data, file: "s.har") }
+        #expect(error?.found == #"string "/api/x?api_key=REDACTED&page=2#token=REDACTED""#)
+    }
+
     @Test func aFixtureStoreNeverWritesOutsideItsFolder() throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

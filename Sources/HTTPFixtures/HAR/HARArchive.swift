@@ -56,13 +56,19 @@ public struct HARArchive: Sendable {
         var entries: [Entry] = []
         var skipped: [String] = []
         var usedNames: [String: Int] = [:]
+        // Every secret of the archive is learned first, so one an entry names is masked in every entry.
+        var exchanges: [(index: Int, exchange: Exchange)] = []
         let redactor = Redactor(policy)
         for (index, value) in entryValues.enumerated() {
             let pointer = "/log/entries/\(index)"
-            guard let exchange = try reader.exchange(value, at: pointer) else {
+            guard let exchange = try reader.exchange(value, at: pointer, redactor: redactor) else {
                 skipped.append("\(pointer): status 0 (no response)")
                 continue
             }
+            redactor.learnSecrets(in: exchange)
+            exchanges.append((index, exchange))
+        }
+        for (index, exchange) in exchanges {
             let base = Self.name(method: exchange.request.method, url: exchange.request.url)
             let host = Self.host(of: exchange.request.url)
             let key = "\(host)/\(base)"
@@ -152,7 +158,7 @@ private struct HARReader {
     }
 
     /// The exchange of one entry, or `nil` when the browser got no response (status 0).
-    func exchange(_ entry: JSONValue, at pointer: String) throws(FixtureError) -> Exchange? {
+    func exchange(_ entry: JSONValue, at pointer: String, redactor: Redactor) throws(FixtureError) -> Exchange? {
         let entry = try object(entry, at: pointer)
         let request = try object(required(entry, "request", in: pointer), at: "\(pointer)/request")
         let response = try object(required(entry, "response", in: pointer), at: "\(pointer)/response")
@@ -161,11 +167,12 @@ private struct HARReader {
         guard HARArchive.isMethod(method) else {
             throw fail(
                 "\(pointer)/request/method", "an HTTP method (a token such as GET or POST)",
-                method.isEmpty ? "an empty string" : "string \"\(method.prefix(80))\"")
+                method.isEmpty ? "an empty string" : "string \"\(redactor.redact(text: method).prefix(80))\"")
         }
         let url = try string(required(request, "url", in: "\(pointer)/request"), at: "\(pointer)/request/url")
         guard let components = URLComponents(string: url), components.scheme != nil, components.host != nil else {
-            throw fail("\(pointer)/request/url", "an absolute URL", "string \"\(url)\"")
+            redactor.learnURL(url)
+            throw fail("\(pointer)/request/url", "an absolute URL", "string \"\(redactor.redactURL(url))\"")
         }
         let requestHeaders = try headers(request["headers"], at: "\(pointer)/request/headers")
         var requestBody: Body?

@@ -78,9 +78,14 @@ public struct ProbeSession: Sendable {
         var warnings: [String] = []
         if let pushGateway {
             do {
-                try await pushGateway.push(Report.render(result, as: .prometheus))
+                try await pushGateway.push(runner.redactor.redact(text: Report.render(result, as: .prometheus)))
             } catch {
-                warnings.append("could not push to the Pushgateway at \(pushGateway.url.absoluteString): \(error)")
+                let redactor = runner.redactor
+                warnings.append(
+                    redactor.redact(
+                        text:
+                            "could not push to the Pushgateway at \(redactor.redactURL(pushGateway.url.absoluteString)): \(error)"
+                    ))
             }
         }
         return Round(result: result, warnings: warnings)

@@ -23,12 +23,15 @@ struct ImportHARCommand: AsyncParsableCommand {
             every entry goes to DIR.
 
             Secrets are redacted before anything is written: Authorization, Cookie, Set-Cookie and API-key-like \
-            headers, query parameters such as key, api_key, token, access_token, client_secret, password, \
-            signature, and JSON body members such as password and access_token; add your own with --redact-key \
-            and --redact-pointer. Each fixture's metadata lists what was redacted.
+            headers, URL user-info, query and fragment parameters such as key, api_key, token, access_token, \
+            client_secret, password, signature, and JSON body members such as password and accessToken; a \
+            secret found once is masked wherever else it appears, in HTML and multipart bodies too. Add your own \
+            with --redact-key and --redact-pointer. Each fixture's metadata lists what was redacted.
 
-            Files are written atomically; if one cannot be written, the files written before it are restored \
-            and nothing is left half-written. Exit status 2 for a malformed HAR file or an unwritable folder.
+            File names come from the method, host and path, reduced to safe names; nothing is written outside \
+            the folder. Files are written atomically; if one cannot be written, the files written before it are \
+            restored and nothing is left half-written. Exit status 2 for a malformed HAR file, a method that is \
+            not an HTTP token, or an unwritable folder.
             """
     )
 
