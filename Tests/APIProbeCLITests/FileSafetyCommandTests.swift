@@ -117,4 +117,27 @@ struct FileSafetyCommandTests {
                 == "Error: \(long): expected a file name of at most 255 bytes, found a name of 300 bytes (too long)\n",
             "\(tooLong)")
     }
+
+    @Test func snapshotUpdateDoesNotWriteThroughALinkPlantedInSnapshots() async throws {
+        let folder = try CommandLineRunner.makeTemporaryDirectory("snapshot-link")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let exchange = Exchange(
+            request: RecordedRequest(url: "http://127.0.0.1/search"),
+            response: RecordedResponse(body: .json(.object([("count", .number("1"))]))))
+        try exchange.write(to: folder.appendingPathComponent("Stubs/recipes/search.json"))
+        let outside = folder.appendingPathComponent("outside.txt")
+        try Data("keep".utf8).write(to: outside)
+        let snapshots = folder.appendingPathComponent("Snapshots/recipes", isDirectory: true)
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: snapshots.appendingPathComponent("search.schema.json"), withDestinationURL: outside)
+        let result = try await CommandLineRunner.run(["snapshot", "update"], in: folder)
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.standardError
+                == "Error: Snapshots/recipes/search.schema.json: expected a path inside "
+                + "\(folder.appendingPathComponent("Snapshots").path), found a symbolic link to "
+                + "\(outside.resolvingSymlinksInPath().path), outside it\n", "\(result)")
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "keep")
+    }
 }
