@@ -64,7 +64,7 @@ public enum JSONValue: Sendable, Hashable {
         guard pointer.hasPrefix("/") else { return nil }
         var current = self
         for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let token = Self.unescapePointerToken(raw)
             switch current {
             case .object:
                 guard let next = current[token] else { return nil }
@@ -464,5 +464,17 @@ struct JSONWriter {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue {
+    /// A JSON Pointer reference token (RFC 6901) for a member name: `~` as `~0`, `/` as `~1`.
+    package static func escapePointerToken(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// The member name a JSON Pointer reference token stands for: `~1` as `/`, then `~0` as `~`.
+    package static func unescapePointerToken(_ token: some StringProtocol) -> String {
+        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 }

@@ -304,7 +304,7 @@ public struct Redactor: Sendable {
         case .object(let members):
             for member in members {
                 learnJSON(
-                    member.value, pointer: pointer + "/" + Self.escape(member.key),
+                    member.value, pointer: pointer + "/" + JSONValue.escapePointerToken(member.key),
                     named: named || pointed || policy.isSensitiveBodyKey(member.key))
             }
         case .array(let items):
@@ -517,7 +517,7 @@ public struct Redactor: Sendable {
         case .object(let members):
             return .object(
                 members.map { member in
-                    let path = pointer + "/" + Self.escape(member.key)
+                    let path = pointer + "/" + JSONValue.escapePointerToken(member.key)
                     if policy.isSensitiveBodyKey(member.key) {
                         places.append(path)
                         return (member.key, .string(policy.marker))
@@ -536,11 +536,6 @@ public struct Redactor: Sendable {
         default:
             return value
         }
-    }
-
-    /// A JSON Pointer reference token (RFC 6901): `~` → `~0`, `/` → `~1`.
-    private static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// Whether `pattern` (a pointer where `*` stands for any array index) names `pointer`.

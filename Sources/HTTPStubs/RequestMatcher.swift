@@ -246,9 +246,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         switch (expected, actual) {
         case (.object(let members), .object):
             for member in members {
-                let child =
-                    pointer + "/"
-                    + member.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                let child = pointer + "/" + JSONValue.escapePointerToken(member.key)
                 guard let value = actual[member.key] else { return child }
                 if let difference = firstDifference(expected: member.value, actual: value, pointer: child) {
                     return difference

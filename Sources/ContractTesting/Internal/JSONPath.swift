@@ -12,7 +12,7 @@ extension Array where Element == PathToken {
     var pointer: String {
         map { token in
             switch token {
-            case .key(let key): return "/" + escapePointerToken(key)
+            case .key(let key): return "/" + JSONValue.escapePointerToken(key)
             case .index(let index): return "/\(index)"
             }
         }.joined()
@@ -22,15 +22,11 @@ extension Array where Element == PathToken {
     var generalizedPointer: String {
         map { token in
             switch token {
-            case .key(let key): return "/" + escapePointerToken(key)
+            case .key(let key): return "/" + JSONValue.escapePointerToken(key)
             case .index: return "/*"
             }
         }.joined()
     }
-}
-
-func escapePointerToken(_ token: String) -> String {
-    token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
 }
 
 /// The tokens of a JSON Pointer: `/recipes/3` → `recipes`, `3` (array indices are resolved against `value`).
@@ -40,7 +36,7 @@ func pathTokens(of pointer: String, in value: JSONValue) -> [PathToken]? {
     var tokens: [PathToken] = []
     var current = value
     for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-        let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        let token = JSONValue.unescapePointerToken(raw)
         switch current {
         case .object:
             guard let next = current[token] else { return nil }
