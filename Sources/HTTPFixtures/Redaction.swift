@@ -556,9 +556,10 @@ public struct Redactor: Sendable {
     /// An absolute URL in text.
     private static let urlPattern = #"[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^\s"'<>]{1,10000}"#
     /// `scheme://user:pass@`: 1 `scheme://`.
-    private static let userInfoPattern = #"([A-Za-z][A-Za-z0-9+.\-]{0,30}://)[^\s/?#@"'<>]{1,1000}@"#
-    /// `?name=value`, `&name=value`, `#name=value`: 1 the separator, 2 the name, 3 the value.
-    private static let parameterPattern = #"([?&#])([A-Za-z0-9_.%\-\[\]]{1,200})=([^&#\s"'<>]*)"#
+    private static let userInfoPattern = #"([A-Za-z][A-Za-z0-9+.\-]{0,30}://)[^\s/?#@"'<>\\]{1,1000}@"#
+    /// `?name=value`, `&name=value`, `#name=value`: 1 the separator, 2 the name, 3 the value. A value stops at a
+    /// backslash, so an escaped quote after it (`\"` in JSON and Prometheus text) stays whole.
+    private static let parameterPattern = #"([?&#])([A-Za-z0-9_.%\-\[\]]{1,200})=([^&#\s"'<>\\]*)"#
 
     private static let expressions = Mutex()
 

@@ -12,7 +12,7 @@ package final class SecretValues: @unchecked Sendable {
     package static let minimumLength = 4
     /// The most values met in traffic kept at once; the oldest go first. (A probe that runs for days meets a new
     /// session cookie every round; the values of the current round are the ones its output can hold.)
-    package static let maximumLearned = 1_024
+    package static let maximumLearned = 256
 
     private let lock = NSLock()
     /// Each form of each value, with the text that replaces it.
@@ -56,12 +56,11 @@ package final class SecretValues: @unchecked Sendable {
             variants.append(form.replacingOccurrences(of: " ", with: "+"))
         }
         lock.withLock {
-            var changed = false
             var added: [String] = []
             for variant in variants where forms[variant] == nil {
                 forms[variant] = replacement
                 added.append(variant)
-                changed = true
+                insertOrdered(variant, replacement)
             }
             if !isPermanent, !added.isEmpty, learnedValues.insert(trimmed).inserted {
                 learned.append((trimmed, added))
@@ -69,16 +68,26 @@ package final class SecretValues: @unchecked Sendable {
                     let oldest = learned.removeFirst()
                     learnedValues.remove(oldest.value)
                     for form in oldest.forms { forms[form] = nil }
-                }
-            }
-            if changed {
-                ordered = forms.map { ($0.key, $0.value) }.sorted {
-                    $0.form.utf8.count != $1.form.utf8.count
-                        ? $0.form.utf8.count > $1.form.utf8.count : $0.form < $1.form
+                    let gone = Set(oldest.forms)
+                    ordered.removeAll { gone.contains($0.form) }
                 }
             }
         }
         return true
+    }
+
+    /// Inserts a form where ``ordered`` keeps it: longer forms first, then in code-unit order.
+    private func insertOrdered(_ form: String, _ replacement: String) {
+        func precedes(_ a: String, _ b: String) -> Bool {
+            a.utf8.count != b.utf8.count ? a.utf8.count > b.utf8.count : a < b
+        }
+        var low = 0
+        var high = ordered.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(ordered[middle].form, form) { low = middle + 1 } else { high = middle }
+        }
+        ordered.insert((form, replacement), at: low)
     }
 
     /// `text` with every known value replaced.

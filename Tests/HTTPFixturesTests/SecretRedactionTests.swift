@@ -167,4 +167,13 @@ struct SecretRedactionTests {
             redactor.redact(text: "env-VALUE-1 cookie-0-x cookie-\(SecretValues.maximumLearned)-x")
                 == "${ENV} cookie-0-x REDACTED")
     }
+
+    @Test func maskingTextKeepsItsEscapesWhole() {
+        let redactor = Redactor()
+        let prometheus = #"apiprobe_check_passed{check="/url == \"/x?token=REDACTED\"",endpoint="a"} 0"#
+        #expect(redactor.redact(text: prometheus) == prometheus)
+        #expect(
+            redactor.redact(text: #"{"check": "/u == \"/x?api_key=k-123\"", "url": "http://ann:pw-99@h/x"}"#)
+                == #"{"check": "/u == \"/x?api_key=REDACTED\"", "url": "http://REDACTED@h/x"}"#)
+    }
 }
