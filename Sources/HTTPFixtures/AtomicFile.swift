@@ -105,16 +105,7 @@ public enum AtomicFile {
                 found: "\(folder.path) cannot be created")
         }
         removeAbandonedTemporaryFiles(in: folder)
-        let temporary = folder.appendingPathComponent("\(temporaryPrefix)\(UUID().uuidString)\(temporarySuffix)")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666)
-        guard descriptor >= 0 else {
-            let reason =
-                errno == ENAMETOOLONG ? "a path too long for the file system" : String(cString: strerror(errno))
-            throw FixtureError(
-                file: name, position: .file, expected: "a writable folder", found: "\(folder.path): \(reason)")
-        }
-        // Held while writing: the lock tells a later writer that this file is not abandoned.
-        _ = flock(descriptor, LOCK_EX)
+        let (temporary, descriptor) = try createLockedTemporaryFile(in: folder, mode: mode, name: name)
         var failure = writeAll(data, to: descriptor)
         if failure == nil, let mode, fchmod(descriptor, mode) != 0 { failure = String(cString: strerror(errno)) }
         if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
@@ -131,6 +122,38 @@ public enum AtomicFile {
             throw FixtureError(file: name, position: .file, expected: "a file that can be replaced", found: reason)
         }
         close(descriptor)
+    }
+
+    /// A new temporary file in `folder`, open for writing and locked (`flock`) while this process writes it.
+    ///
+    /// Another writer cleaning the folder may take the file between its creation and the lock, and remove
+    /// it; then the path no longer names the locked file, and a new one is made.
+    private static func createLockedTemporaryFile(in folder: URL, mode: mode_t?, name: String) throws(FixtureError)
+        -> (URL, Int32)
+    {
+        for _ in 0..<8 {
+            let temporary = folder.appendingPathComponent("\(temporaryPrefix)\(UUID().uuidString)\(temporarySuffix)")
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666)
+            guard descriptor >= 0 else {
+                let reason =
+                    errno == ENAMETOOLONG ? "a path too long for the file system" : String(cString: strerror(errno))
+                throw FixtureError(
+                    file: name, position: .file, expected: "a writable folder", found: "\(folder.path): \(reason)")
+            }
+            // Held while writing: the lock tells a later writer that this file is not abandoned.
+            _ = flock(descriptor, LOCK_EX)
+            var opened = stat()
+            var named = stat()
+            if fstat(descriptor, &opened) == 0, lstat(temporary.path, &named) == 0, opened.st_ino == named.st_ino,
+                opened.st_dev == named.st_dev
+            {
+                return (temporary, descriptor)
+            }
+            close(descriptor)
+        }
+        throw FixtureError(
+            file: name, position: .file, expected: "a temporary file that stays",
+            found: "\(folder.path): temporary files removed as soon as made")
     }
 
     /// Removes the temporary files of writers that died mid-write: files named as this type names them

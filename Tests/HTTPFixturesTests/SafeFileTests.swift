@@ -142,4 +142,29 @@ struct SafeFileTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".gitkeep", "search.json"])
     }
+
+    @Test func writersSharingAFolderNeverRemoveEachOthersTemporaryFiles() async throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Each write cleans the folder of abandoned temporary files while the others are creating theirs.
+        let failures = await withTaskGroup(of: [String].self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    var failures: [String] = []
+                    for round in 0..<40 {
+                        let file = folder.appendingPathComponent("w\(writer)-\(round).json")
+                        do {
+                            try AtomicFile.write(Data("\(round)".utf8), to: file)
+                        } catch {
+                            failures.append("\(error)")
+                        }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(failures == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 320)
+    }
 }

@@ -36,6 +36,7 @@ struct SecretsEndToEndTests {
         baseURL: http://127.0.0.1:${ECHO_PORT}
         redact: [session_hint]
         defaults:
+          timeout: 60s                  # the echo server shares the test's threads with every other suite
           headers:
             Authorization: Bearer ${TOKEN}
             Ocp-Apim-Subscription-Key: ${SUB_KEY}
