@@ -63,7 +63,11 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .target(name: "APIProbeTestSupport", path: "Tests/APIProbeTestSupport"),
+        .target(
+            name: "APIProbeTestSupport",
+            dependencies: ["HTTPFixtures", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/APIProbeTestSupport"
+        ),
         // HTTPStubs' global mode depends on what a process did before its first StubSet, so it is checked in a
         // process of its own, which GlobalModeTests runs.
         .executableTarget(

@@ -87,7 +87,7 @@ public struct FixtureStore: Sendable, Hashable {
         let target = url(for: name)
         let data = exchange.encoded()
         if let existing = try? Data(contentsOf: target), existing == data { return false }
-        try AtomicFile.write(data, to: target, displayName: APIProbeShared.displayPath(target))
+        try AtomicFile.write(data, to: target, displayName: APIProbeShared.displayPath(target), inside: directory)
         return true
     }
 

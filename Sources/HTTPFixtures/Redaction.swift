@@ -1,13 +1,21 @@
-import Foundation
+import APIProbeShared
+package import Foundation
 
 /// What to redact from an exchange before it touches disk.
 ///
 /// The default policy redacts credentials wherever HTTP usually carries them: the `Authorization`,
-/// `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers and any header whose name says it holds a key,
-/// token, secret or password (`X-API-Key`, `X-Auth-Token`, `X-Client-Secret`, …); query parameters such as
-/// `api_key`, `key`, `token`, `access_token`, `client_secret`, `password` and `sig`/`signature` (in the URL,
-/// in `Referer` and `Location` headers, and in form-encoded bodies); and JSON body members named
-/// `password`, `access_token`, `refresh_token`, `id_token` or `client_secret`. Add the fields of your API:
+/// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `Set-Cookie2` headers and any header whose name says it
+/// holds a key, token, secret, session, password or auth value (`X-API-Key`, `X-Auth-Key`,
+/// `Ocp-Apim-Subscription-Key`, `X-Auth-Token`, …; never the `Access-Control-*` headers); URL user-info
+/// (`user:pass@`); query parameters and URL fragment parameters such as `api_key`, `key`, `token`,
+/// `access_token`, `client_secret`, `password` and `sig`/`signature` (in the URL, in `Referer` and `Location`
+/// headers, and in form-encoded bodies); and JSON body members named `password`, `token`, `apiKey`,
+/// `accessToken`, `refresh_token`, `id_token`, `client_secret`, `secret`, `jwt` or `privateKey`, in any case
+/// and with or without `_` and `-` (`access_token`, `accessToken` and `Access-Token` are one name).
+///
+/// A ``Redactor`` also masks the *values* it found that way wherever else they occur (an API's echo of
+/// the request's credentials, an HTML page, a multipart form), so a secret named once is masked everywhere.
+/// Add the fields of your API:
 ///
 /// ```swift
 /// let policy = RedactionPolicy.default
@@ -49,8 +57,9 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// Credentials in headers, query parameters and the usual JSON body members (see the type's discussion).
     public static let `default` = RedactionPolicy(
         headerNames: [
-            "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "apikey",
-            "x-amz-security-token", "x-goog-api-key", "x-csrf-token", "x-xsrf-token",
+            "authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2", "x-api-key", "api-key",
+            "apikey", "x-auth-key", "ocp-apim-subscription-key", "x-amz-security-token", "x-goog-api-key",
+            "x-csrf-token", "x-xsrf-token",
         ],
         queryParameters: [
             "api_key", "apikey", "api-key", "key", "token", "access_token", "refresh_token", "id_token", "auth",
@@ -58,8 +67,15 @@ public struct RedactionPolicy: Sendable, Hashable {
             "x-amz-signature", "x-amz-credential", "x-amz-security-token",
         ],
         sensitiveWords: ["token", "secret", "password", "api-key", "api_key", "apikey", "credential", "signature"],
-        bodyKeys: ["password", "access_token", "refresh_token", "id_token", "client_secret"]
+        bodyKeys: [
+            "password", "passwd", "token", "apiKey", "access_token", "refresh_token", "id_token", "client_secret",
+            "secret", "jwt", "privateKey", "authorization", "cookie",
+        ]
     )
+
+    /// Words that make a header name sensitive beside ``sensitiveWords`` (too broad for query parameters,
+    /// where `keyword` or `sessions` are ordinary).
+    static let headerWords = ["key", "session", "auth"]
 
     /// Nothing is redacted.
     public static let none = RedactionPolicy()
@@ -92,23 +108,50 @@ public struct RedactionPolicy: Sendable, Hashable {
         return policy
     }
 
-    func isSensitiveHeader(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return headerNames.contains(lower) || sensitiveWords.contains(where: { lower.contains($0) })
+    /// `accessToken`, `access_token`, `Access-Token` → `accesstoken`: how body keys and parameter names compare.
+    package static func normalizedName(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
     }
 
-    func isSensitiveParameter(_ name: String) -> Bool {
+    /// Whether a header holds a credential: a listed name, or a name with a sensitive word in it, except the
+    /// CORS `Access-Control-*` headers (`Access-Control-Allow-Credentials: true` is no secret).
+    package func isSensitiveHeader(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return queryParameters.contains(lower) || sensitiveWords.contains(where: { lower.contains($0) })
+        if headerNames.contains(lower) { return true }
+        guard !lower.hasPrefix("access-control-"), !sensitiveWords.isEmpty else { return false }
+        let normalized = Self.normalizedName(lower)
+        return sensitiveWords.contains(where: { lower.contains($0) || normalized.contains(Self.normalizedName($0)) })
+            || Self.headerWords.contains(where: { lower.contains($0) })
+    }
+
+    /// Whether a query, fragment or form parameter holds a credential.
+    package func isSensitiveParameter(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        let normalized = Self.normalizedName(lower)
+        return queryParameters.contains(lower)
+            || queryParameters.contains(where: { Self.normalizedName($0) == normalized })
+            || sensitiveWords.contains(where: { lower.contains($0) || normalized.contains(Self.normalizedName($0)) })
+    }
+
+    /// Whether a JSON body member (or a multipart field) holds a credential, its name compared normalised.
+    package func isSensitiveBodyKey(_ name: String) -> Bool {
+        let normalized = Self.normalizedName(name)
+        return bodyKeys.contains(where: { Self.normalizedName($0) == normalized })
     }
 }
 
-/// Removes secrets from exchanges, deterministically: the same exchange always gives the same bytes.
+/// Removes secrets from exchanges and from any text, deterministically: the same input always gives the same
+/// bytes.
 ///
-/// Each redacted value is replaced by the policy's marker (`REDACTED`), and the exchange's
-/// `metadata.redactions` lists each place once, in a fixed order: `request.headers.Authorization`,
-/// `request.query.key`, `request.form.password`, `request.body/password`, `response.headers.Set-Cookie`,
-/// `response.body/user/token`.
+/// A redactor works by name and by value. By name, each credential the policy names (a header, a query or
+/// fragment parameter, URL user-info, a JSON body member) is replaced by the policy's marker (`REDACTED`).
+/// By value, every credential it has met so far, in any exchange it redacted or was shown, is masked
+/// wherever else it occurs: inside other strings, in HTML, multipart and other non-JSON bodies, in error
+/// messages. Copies of a redactor share what they learned, so one redactor serves a whole run.
+///
+/// The exchange's `metadata.redactions` lists each place once, in a fixed order: `request.url`,
+/// `request.query.key`, `request.headers.Authorization`, `request.form.password`, `request.body/password`,
+/// `response.headers.Set-Cookie`, `response.body/user/token`, `response.body` (a value masked in a body).
 ///
 /// ```swift
 /// let redactor = Redactor(.default.redactingBodyKeys(["email"]))
@@ -117,20 +160,32 @@ public struct RedactionPolicy: Sendable, Hashable {
 /// ```
 public struct Redactor: Sendable {
     public var policy: RedactionPolicy
+    /// The secret values met so far, shared by every copy of this redactor.
+    package let secrets: SecretValues
+    /// Whether the values this copy learns are kept for the whole run (a config's own credentials) rather than
+    /// as credentials met in traffic (see ``SecretValues/maximumLearned``).
+    package var keepsLearnedValues = false
 
     public init(_ policy: RedactionPolicy = .default) {
-        self.policy = policy
+        self.init(policy, secrets: SecretValues())
     }
 
-    /// The exchange with every secret the policy names replaced by the marker, and the places listed in
-    /// `metadata.redactions` (added to those already there).
+    package init(_ policy: RedactionPolicy, secrets: SecretValues) {
+        self.policy = policy
+        self.secrets = secrets
+    }
+
+    /// The exchange with every secret the policy names replaced by the marker, every secret value known to
+    /// this redactor (including those the exchange itself holds) masked wherever it occurs, and the places
+    /// listed in `metadata.redactions` (added to those already there).
     ///
-    /// - Complexity: O(n) in the size of the exchange.
+    /// - Complexity: O(n × k) in the size of the exchange and the number of secret values known.
     public func redact(_ exchange: Exchange) -> Exchange {
+        learnSecrets(in: exchange)
         var result = exchange
         var places: [String] = []
 
-        result.request.url = redactQuery(inURL: exchange.request.url, place: "request.query", places: &places)
+        result.request.url = redactURL(exchange.request.url, place: "request", places: &places)
         result.request.headers = redactHeaders(exchange.request.headers, side: "request", places: &places)
         result.request.body = redactBody(
             exchange.request.body, side: "request", contentType: exchange.request.header("Content-Type"),
@@ -147,6 +202,235 @@ public struct Redactor: Sendable {
         return result
     }
 
+    // MARK: Learning secret values
+
+    /// Adds a secret value (a value substituted from the environment, say), masked from now on by
+    /// `replacement` (the policy's marker when `nil`). Values shorter than 4 characters are not masked by value.
+    /// A value with a replacement (one from the environment) is kept for the run; others are credentials met in
+    /// traffic, of which the latest ``SecretValues/maximumLearned`` are kept.
+    package func learn(_ value: String, as replacement: String? = nil) {
+        guard !value.contains(policy.marker) else { return }
+        secrets.add(
+            value, replacement: replacement ?? policy.marker, isPermanent: replacement != nil || keepsLearnedValues)
+    }
+
+    /// Learns every credential the policy names in `exchange`, on both sides, without changing it.
+    package func learnSecrets(in exchange: Exchange) {
+        learnURL(exchange.request.url)
+        learnHeaders(exchange.request.headers)
+        learnBody(exchange.request.body, contentType: exchange.request.header("Content-Type"))
+        learnHeaders(exchange.response.headers)
+        learnBody(exchange.response.body, contentType: exchange.response.header("Content-Type"))
+    }
+
+    /// Learns the credentials of headers: whole values, the credential after an auth scheme (`Bearer x`),
+    /// a Basic password, cookie values; and the credentials of URLs in `Referer` and `Location`.
+    package func learnHeaders(_ headers: [String: String]) {
+        for (name, value) in headers {
+            let lower = name.lowercased()
+            if policy.isSensitiveHeader(name) {
+                learnHeaderValue(lower, value)
+            } else if ["referer", "location", "content-location"].contains(lower) {
+                learnURL(value)
+            }
+        }
+    }
+
+    private func learnHeaderValue(_ lowerName: String, _ value: String) {
+        learn(value)
+        if lowerName.contains("cookie") {
+            let segments = value.split(separator: ";")
+            let pairs = lowerName.hasPrefix("set-cookie") ? Array(segments.prefix(1)) : segments
+            for pair in pairs {
+                if let equals = pair.firstIndex(of: "=") { learn(String(pair[pair.index(after: equals)...])) }
+            }
+            return
+        }
+        let words = value.split(separator: " ", maxSplits: 1)
+        guard words.count == 2 else { return }
+        let credential = String(words[1]).trimmingCharacters(in: .whitespaces)
+        learn(credential)
+        if words[0].lowercased() == "basic", let decoded = Data(base64Encoded: credential),
+            let text = String(data: decoded, encoding: .utf8)
+        {
+            learn(text)
+            if let colon = text.firstIndex(of: ":") { learn(String(text[text.index(after: colon)...])) }
+        }
+    }
+
+    /// Learns URL user-info (`user:pass`, `pass`) and the values of credential-named query and fragment
+    /// parameters (as written and percent-decoded).
+    package func learnURL(_ url: String) {
+        if let userInfo = Self.userInfoRange(in: url) {
+            let info = String(url[userInfo])
+            learn(info)
+            if let colon = info.firstIndex(of: ":") {
+                let password = String(info[info.index(after: colon)...])
+                learn(password)
+                learn(password.removingPercentEncoding ?? password)
+            }
+        }
+        for (_, value) in sensitivePairs(inURL: url) {
+            learn(value)
+            learn(value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value)
+        }
+    }
+
+    /// Learns the credentials of a body: JSON members by name (also in JSON text the reader gave up on, say
+    /// nested too deep), form-encoded and multipart fields by name.
+    package func learnBody(_ body: Body?, contentType: String?) {
+        switch body {
+        case .json(let value):
+            learnJSON(value, pointer: "", named: false)
+        case .text(let text):
+            learnText(text, contentType: contentType)
+        case .binary(let data):
+            if let text = String(data: data, encoding: .utf8) { learnText(text, contentType: contentType) }
+        case nil:
+            break
+        }
+    }
+
+    /// Learns the credentials of a received body given as bytes.
+    package func learnBody(_ data: Data, contentType: String?) {
+        guard !data.isEmpty else { return }
+        learnBody(Body(bytes: data, contentType: contentType), contentType: contentType)
+    }
+
+    private func learnJSON(_ value: JSONValue, pointer: String, named: Bool) {
+        let pointed = !pointer.isEmpty && policy.bodyPointers.contains(where: { Self.pointer($0, matches: pointer) })
+        switch value {
+        case .string(let text) where named || pointed:
+            learn(text)
+        case .object(let members):
+            for member in members {
+                learnJSON(
+                    member.value, pointer: pointer + "/" + JSONPointer.escape(member.key),
+                    named: named || pointed || policy.isSensitiveBodyKey(member.key))
+            }
+        case .array(let items):
+            for (index, item) in items.enumerated() {
+                learnJSON(item, pointer: "\(pointer)/\(index)", named: named || pointed)
+            }
+        default:
+            break
+        }
+    }
+
+    private func learnText(_ text: String, contentType: String?) {
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") {
+            for (_, value) in sensitivePairs(text) {
+                learn(value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value)
+            }
+        }
+        for match in Self.matches(of: Self.jsonMemberPattern, in: text) where policy.isSensitiveBodyKey(match[1]) {
+            learn(match[2])
+        }
+        if type.contains("multipart/") || text.contains("form-data;") {
+            for match in Self.matches(of: Self.multipartFieldPattern, in: text)
+            where policy.isSensitiveBodyKey(match[1]) || policy.isSensitiveParameter(match[1]) {
+                learn(match[2])
+            }
+        }
+        for url in Self.matches(of: Self.urlPattern, in: text) { learnURL(url[0]) }
+    }
+
+    // MARK: Text
+
+    /// `text` with every secret masked: known values, URL user-info, and credential-named parameters of
+    /// URLs in it (`?api_key=…`, `#access_token=…`). For messages, reports and any other output.
+    package func redact(text: String) -> String {
+        var result = secrets.mask(text)
+        if result.contains("@") {
+            result = Self.replacing(Self.userInfoPattern, in: result) { "\($0[1])\(policy.marker)@" }
+        }
+        if result.contains("=") {
+            result = Self.replacing(Self.parameterPattern, in: result) { match in
+                policy.isSensitiveParameter(match[2].removingPercentEncoding ?? match[2])
+                    && match[3] != policy.marker ? "\(match[1])\(match[2])=\(policy.marker)" : match[0]
+            }
+        }
+        return result
+    }
+
+    /// A URL as it may be shown: user-info replaced by the marker, credential-named query and fragment
+    /// parameters masked, known secret values masked; everything else byte for byte. Relative URLs too.
+    package func redactURL(_ url: String) -> String {
+        var places: [String] = []
+        return redactURL(url, place: "", places: &places)
+    }
+
+    private func redactURL(_ url: String, place: String, places: inout [String]) -> String {
+        var result = url
+        if let userInfo = Self.userInfoRange(in: result), !policy.sensitiveWords.isEmpty {
+            if result[userInfo] != policy.marker {
+                result.replaceSubrange(userInfo, with: policy.marker)
+            }
+            places.append("\(place).userinfo")
+        }
+        if let question = result.firstIndex(of: "?") {
+            let fragmentStart = result[question...].firstIndex(of: "#") ?? result.endIndex
+            let query = result[result.index(after: question)..<fragmentStart]
+            let redacted = redactPairs(String(query), place: "\(place).query", places: &places)
+            result = String(result[...question]) + redacted + String(result[fragmentStart...])
+        }
+        if let hash = result.firstIndex(of: "#") {
+            let fragment = String(result[result.index(after: hash)...])
+            if fragment.contains("=") {
+                let redacted = redactPairs(fragment, place: "\(place).fragment", places: &places)
+                result = String(result[...hash]) + redacted
+            }
+        }
+        // The scheme and host stay as they are (a host is no credential, and a fixture's URL must stay one).
+        var authorityEnd = result.startIndex
+        if let scheme = result.range(of: "://") {
+            authorityEnd =
+                result[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" })
+                ?? result.endIndex
+        }
+        let rest = String(result[authorityEnd...])
+        let masked = secrets.mask(rest)
+        if masked != rest {
+            places.append("\(place).url")
+        }
+        return String(result[..<authorityEnd]) + masked
+    }
+
+    /// The range of `user:pass` in `scheme://user:pass@host/…`, if any.
+    static func userInfoRange(in url: String) -> Range<String.Index>? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let authorityEnd =
+            url[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        guard let at = url[scheme.upperBound..<authorityEnd].lastIndex(of: "@"), at > scheme.upperBound else {
+            return nil
+        }
+        return scheme.upperBound..<at
+    }
+
+    /// The credential-named `name=value` pairs of a URL's query and fragment.
+    private func sensitivePairs(inURL url: String) -> [(String, String)] {
+        var pairs: [(String, String)] = []
+        if let question = url.firstIndex(of: "?") {
+            let end = url[question...].firstIndex(of: "#") ?? url.endIndex
+            pairs += sensitivePairs(String(url[url.index(after: question)..<end]))
+        }
+        if let hash = url.firstIndex(of: "#") {
+            pairs += sensitivePairs(String(url[url.index(after: hash)...]))
+        }
+        return pairs
+    }
+
+    private func sensitivePairs(_ text: String) -> [(String, String)] {
+        text.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            let rawName = String(parts[0])
+            let name = rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? rawName
+            return policy.isSensitiveParameter(name) ? (name, String(parts[1])) : nil
+        }
+    }
+
     // MARK: Headers
 
     private func redactHeaders(_ headers: [String: String], side: String, places: inout [String]) -> [String: String] {
@@ -160,9 +444,15 @@ public struct Redactor: Sendable {
                 places.append("\(side).headers.\(name)")
             } else if ["referer", "location", "content-location"].contains(name.lowercased()) {
                 var found: [String] = []
-                let redacted = redactQuery(inURL: value, place: "", places: &found)
+                let redacted = redactURL(value, place: "", places: &found)
                 if !found.isEmpty {
                     result[name] = redacted
+                    places.append("\(side).headers.\(name)")
+                }
+            } else {
+                let masked = secrets.mask(value)
+                if masked != value {
+                    result[name] = masked
                     places.append("\(side).headers.\(name)")
                 }
             }
@@ -171,15 +461,6 @@ public struct Redactor: Sendable {
     }
 
     // MARK: Query strings
-
-    /// The URL with the values of sensitive query parameters replaced; everything else byte for byte.
-    private func redactQuery(inURL url: String, place: String, places: inout [String]) -> String {
-        guard let question = url.firstIndex(of: "?") else { return url }
-        let fragmentStart = url[question...].firstIndex(of: "#") ?? url.endIndex
-        let query = url[url.index(after: question)..<fragmentStart]
-        let redacted = redactPairs(String(query), place: place, places: &places)
-        return String(url[...question]) + redacted + String(url[fragmentStart...])
-    }
 
     /// `a=1&key=secret` → `a=1&key=REDACTED`, noting `<place>.key`.
     private func redactPairs(_ text: String, place: String, places: inout [String]) -> String {
@@ -200,17 +481,35 @@ public struct Redactor: Sendable {
         switch body {
         case .json(let value):
             var found: [String] = []
-            let redacted = redactJSON(value, pointer: "", places: &found)
+            var masked = false
+            let redacted = redactJSON(value, pointer: "", places: &found, masked: &masked)
             places.append(contentsOf: found.map { "\(side).body\($0)" })
+            if masked { places.append("\(side).body") }
             return .json(redacted)
-        case .text(let text) where contentType?.lowercased().contains("x-www-form-urlencoded") == true:
-            return .text(redactPairs(text, place: "\(side).form", places: &places))
-        default:
-            return body
+        case .text(let text):
+            var redacted = text
+            if contentType?.lowercased().contains("x-www-form-urlencoded") == true {
+                redacted = redactPairs(text, place: "\(side).form", places: &places)
+            }
+            let byName = Self.replacing(Self.jsonMemberPattern, in: redacted) { match in
+                policy.isSensitiveBodyKey(match[1]) && match[2] != policy.marker
+                    ? match[0].replacingOccurrences(of: "\"\(match[2])\"", with: "\"\(policy.marker)\"") : match[0]
+            }
+            let masked = redact(text: byName)
+            if masked != redacted { places.append("\(side).body") }
+            return .text(masked)
+        case .binary(let data):
+            let masked = secrets.mask(data)
+            if masked != data { places.append("\(side).body") }
+            return .binary(masked)
+        case nil:
+            return nil
         }
     }
 
-    private func redactJSON(_ value: JSONValue, pointer: String, places: inout [String]) -> JSONValue {
+    private func redactJSON(_ value: JSONValue, pointer: String, places: inout [String], masked: inout Bool)
+        -> JSONValue
+    {
         if !pointer.isEmpty, policy.bodyPointers.contains(where: { Self.pointer($0, matches: pointer) }) {
             places.append(pointer)
             return .string(policy.marker)
@@ -219,23 +518,25 @@ public struct Redactor: Sendable {
         case .object(let members):
             return .object(
                 members.map { member in
-                    let path = pointer + "/" + Self.escape(member.key)
-                    if policy.bodyKeys.contains(member.key.lowercased()) {
+                    let path = pointer + "/" + JSONPointer.escape(member.key)
+                    if policy.isSensitiveBodyKey(member.key) {
                         places.append(path)
                         return (member.key, .string(policy.marker))
                     }
-                    return (member.key, redactJSON(member.value, pointer: path, places: &places))
+                    return (member.key, redactJSON(member.value, pointer: path, places: &places, masked: &masked))
                 })
         case .array(let items):
             return .array(
-                items.enumerated().map { redactJSON($0.element, pointer: "\(pointer)/\($0.offset)", places: &places) })
+                items.enumerated().map {
+                    redactJSON($0.element, pointer: "\(pointer)/\($0.offset)", places: &places, masked: &masked)
+                })
+        case .string(let text):
+            let redacted = redact(text: text)
+            if redacted != text { masked = true }
+            return .string(redacted)
         default:
             return value
         }
-    }
-
-    private static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// Whether `pattern` (a pointer where `*` stands for any array index) names `pointer`.
@@ -244,6 +545,69 @@ public struct Redactor: Sendable {
         let actual = pointer.split(separator: "/", omittingEmptySubsequences: false)
         guard wanted.count == actual.count else { return false }
         return zip(wanted, actual).allSatisfy { $0 == $1 || ($0 == "*" && Int($1) != nil) }
+    }
+
+    // MARK: Patterns
+
+    /// `"name": "value"` in JSON text: 1 the name, 2 the value as written (escapes kept).
+    private static let jsonMemberPattern = #""([^"\\]{1,200})"\s*:\s*"((?:[^"\\]|\\.){1,10000})""#
+    /// A multipart field: 1 its name, 2 the first line of its value.
+    private static let multipartFieldPattern =
+        #"form-data;[^\r\n]*?\bname="([^"]{1,200})"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n([^\r\n]{1,10000})"#
+    /// An absolute URL in text.
+    private static let urlPattern = #"[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^\s"'<>]{1,10000}"#
+    /// `scheme://user:pass@`: 1 `scheme://`.
+    private static let userInfoPattern = #"([A-Za-z][A-Za-z0-9+.\-]{0,30}://)[^\s/?#@"'<>\\]{1,1000}@"#
+    /// `?name=value`, `&name=value`, `#name=value`: 1 the separator, 2 the name, 3 the value. A value stops at a
+    /// backslash, so an escaped quote after it (`\"` in JSON and Prometheus text) stays whole.
+    private static let parameterPattern = #"([?&#])([A-Za-z0-9_.%\-\[\]]{1,200})=([^&#\s"'<>\\]*)"#
+
+    private static let expressions = Mutex()
+
+    /// The capture groups of every match of `pattern` (group 0 is the whole match).
+    static func matches(of pattern: String, in text: String) -> [[String]] {
+        guard let expression = expressions.expression(pattern) else { return [] }
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.matches(in: text, range: range).map { match in
+            (0..<match.numberOfRanges).map { group in
+                Range(match.range(at: group), in: text).map { String(text[$0]) } ?? ""
+            }
+        }
+    }
+
+    /// `text` with each match of `pattern` replaced by `transform` of its capture groups.
+    static func replacing(_ pattern: String, in text: String, _ transform: ([String]) -> String) -> String {
+        guard let expression = expressions.expression(pattern) else { return text }
+        let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        guard !matches.isEmpty else { return text }
+        var result = ""
+        var cursor = text.startIndex
+        for match in matches {
+            guard let whole = Range(match.range, in: text) else { continue }
+            let groups = (0..<match.numberOfRanges).map { group in
+                Range(match.range(at: group), in: text).map { String(text[$0]) } ?? ""
+            }
+            result += text[cursor..<whole.lowerBound]
+            result += transform(groups)
+            cursor = whole.upperBound
+        }
+        result += text[cursor...]
+        return result
+    }
+
+    /// Compiled expressions, compiled once per process.
+    private final class Mutex: @unchecked Sendable {
+        private let lock = NSLock()
+        private var compiled: [String: NSRegularExpression] = [:]
+
+        func expression(_ pattern: String) -> NSRegularExpression? {
+            lock.withLock {
+                if let found = compiled[pattern] { return found }
+                let made = try? NSRegularExpression(pattern: pattern)
+                compiled[pattern] = made
+                return made
+            }
+        }
     }
 }
 

@@ -40,7 +40,7 @@ struct APIProbe: AsyncParsableCommand {
                 let message = fullMessage(for: error)
                 if !message.isEmpty {
                     if status == .success {
-                        print(message)
+                        Terminal.standardOutput.write(message + "\n")
                     } else {
                         Terminal.standardError.write(message + "\n")
                     }

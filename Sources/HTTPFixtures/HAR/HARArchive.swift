@@ -57,13 +57,19 @@ public struct HARArchive: Sendable {
         var entries: [Entry] = []
         var skipped: [String] = []
         var usedNames: [String: Int] = [:]
+        // Every secret of the archive is learned first, so one an entry names is masked in every entry.
+        var exchanges: [(index: Int, exchange: Exchange)] = []
         let redactor = Redactor(policy)
         for (index, value) in entryValues.enumerated() {
             let pointer = "/log/entries/\(index)"
-            guard let exchange = try reader.exchange(value, at: pointer) else {
+            guard let exchange = try reader.exchange(value, at: pointer, redactor: redactor) else {
                 skipped.append("\(pointer): status 0 (no response)")
                 continue
             }
+            redactor.learnSecrets(in: exchange)
+            exchanges.append((index, exchange))
+        }
+        for (index, exchange) in exchanges {
             let base = Self.name(method: exchange.request.method, url: exchange.request.url)
             let host = Self.host(of: exchange.request.url)
             let key = "\(host)/\(base)"
@@ -95,16 +101,26 @@ public struct HARArchive: Sendable {
         while slug.hasSuffix("-") { slug.removeLast() }
         if slug.count > 80 { slug = String(slug.prefix(80)) }
         while slug.hasSuffix("-") { slug.removeLast() }
-        return "\(method.lowercased())-\(slug.isEmpty ? "root" : slug)"
+        let name = "\(method.lowercased())-\(slug.isEmpty ? "root" : slug)"
+        return SafePath.fileName(name, fallback: "entry")
     }
 
     static func host(of url: String) -> String {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             return "unknown-host"
         }
-        let safe = String(host.lowercased().map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-        if let port = components.port { return "\(safe)_\(port)" }
-        return safe
+        let decoded = host.removingPercentEncoding ?? host
+        let safe = String(
+            decoded.lowercased().map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let name = SafePath.fileName(safe, fallback: "unknown-host")
+        if let port = components.port { return "\(name)_\(port)" }
+        return name
+    }
+
+    /// Whether `method` is an HTTP method as RFC 9110 writes one: a token of at most 32 characters.
+    static func isMethod(_ method: String) -> Bool {
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        return !method.isEmpty && method.count <= 32 && method.allSatisfy { tokenCharacters.contains($0) }
     }
 }
 
@@ -143,15 +159,21 @@ private struct HARReader {
     }
 
     /// The exchange of one entry, or `nil` when the browser got no response (status 0).
-    func exchange(_ entry: JSONValue, at pointer: String) throws(FixtureError) -> Exchange? {
+    func exchange(_ entry: JSONValue, at pointer: String, redactor: Redactor) throws(FixtureError) -> Exchange? {
         let entry = try object(entry, at: pointer)
         let request = try object(required(entry, "request", in: pointer), at: "\(pointer)/request")
         let response = try object(required(entry, "response", in: pointer), at: "\(pointer)/response")
 
         let method = try string(required(request, "method", in: "\(pointer)/request"), at: "\(pointer)/request/method")
+        guard HARArchive.isMethod(method) else {
+            throw fail(
+                "\(pointer)/request/method", "an HTTP method (a token such as GET or POST)",
+                method.isEmpty ? "an empty string" : "string \"\(redactor.redact(text: method).prefix(80))\"")
+        }
         let url = try string(required(request, "url", in: "\(pointer)/request"), at: "\(pointer)/request/url")
         guard let components = URLComponents(string: url), components.scheme != nil, components.host != nil else {
-            throw fail("\(pointer)/request/url", "an absolute URL", "string \"\(url)\"")
+            redactor.learnURL(url)
+            throw fail("\(pointer)/request/url", "an absolute URL", "string \"\(redactor.redactURL(url))\"")
         }
         let requestHeaders = try headers(request["headers"], at: "\(pointer)/request/headers")
         var requestBody: Body?

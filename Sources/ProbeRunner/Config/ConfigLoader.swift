@@ -81,7 +81,25 @@ extension ProbeConfig {
             throw ProbeConfigError(
                 file: file, line: nil, key: "(file)", expected: "UTF-8 text", found: "bytes that are not UTF-8")
         }
-        let substituted = try EnvironmentSubstitution.apply(to: text, environment: environment, file: file)
+        var secrets: [String: String] = [:]
+        let substituted = try EnvironmentSubstitution.apply(
+            to: text, environment: environment, file: file, substituted: &secrets)
+        do {
+            var config = try parse(substituted: substituted, file: file)
+            config.environmentSecrets = secrets
+            return config
+        } catch {
+            // An error may quote the substituted text: a secret in it is masked like any other output.
+            let redactor = ProbeConfig.makeRedactor(environmentSecrets: secrets, bodyKeys: [])
+            var masked = error
+            masked.key = redactor.redact(text: error.key)
+            masked.expected = redactor.redact(text: error.expected)
+            masked.found = redactor.redact(text: error.found)
+            throw masked
+        }
+    }
+
+    private static func parse(substituted: String, file: String) throws(ProbeConfigError) -> ProbeConfig {
         let root: Node?
         do {
             root = try Yams.compose(yaml: substituted)

@@ -8,6 +8,15 @@ enum EnvironmentSubstitution {
     static func apply(to text: String, environment: [String: String], file: String) throws(ProbeConfigError)
         -> String
     {
+        var substituted: [String: String] = [:]
+        return try apply(to: text, environment: environment, file: file, substituted: &substituted)
+    }
+
+    /// Replaces the variables as ``apply(to:environment:file:)`` does, and gathers each value taken from the
+    /// environment (defaults are written in the file, so they are not secrets), keyed by value: `"s3cr3t": "TOKEN"`.
+    static func apply(
+        to text: String, environment: [String: String], file: String, substituted: inout [String: String]
+    ) throws(ProbeConfigError) -> String {
         guard text.contains("${") else { return text }
         var output = ""
         output.reserveCapacity(text.utf8.count)
@@ -21,7 +30,8 @@ enum EnvironmentSubstitution {
             let indentation = line.count - content.count
             if let parent = blockParent, content.isEmpty || indentation > parent {
                 output += try substitute(
-                    line, inBlockScalar: true, lineNumber: lineNumber, environment: environment, file: file)
+                    line, inBlockScalar: true, lineNumber: lineNumber, environment: environment, file: file,
+                    substituted: &substituted)
                 continue
             }
             blockParent = nil
@@ -31,7 +41,8 @@ enum EnvironmentSubstitution {
                 continue
             }
             output += try substitute(
-                line, inBlockScalar: false, lineNumber: lineNumber, environment: environment, file: file)
+                line, inBlockScalar: false, lineNumber: lineNumber, environment: environment, file: file,
+                substituted: &substituted)
         }
         return output
     }
@@ -47,7 +58,8 @@ enum EnvironmentSubstitution {
     }
 
     private static func substitute(
-        _ line: Substring, inBlockScalar: Bool, lineNumber: Int, environment: [String: String], file: String
+        _ line: Substring, inBlockScalar: Bool, lineNumber: Int, environment: [String: String], file: String,
+        substituted: inout [String: String]
     ) throws(ProbeConfigError) -> String {
         var result = ""
         var index = line.startIndex
@@ -125,6 +137,7 @@ enum EnvironmentSubstitution {
             }
             if let value = environment[String(name)] {
                 result += value
+                substituted[value] = String(name)
             } else if let fallback {
                 result += fallback
             } else {

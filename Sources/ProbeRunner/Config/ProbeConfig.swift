@@ -34,6 +34,8 @@ public struct ProbeConfig: Sendable, Hashable {
     public var regression: RegressionPolicy
     /// JSON body fields redacted when recording, beside the default header and query redactions.
     public var redactBodyFields: [String]
+    /// The values substituted from the environment, each with its variable's name: the run's secrets.
+    package var environmentSecrets: [String: String] = [:]
 
     public init(
         file: String = "apiprobe.yml",
@@ -418,4 +420,37 @@ package func formatDuration(_ duration: Duration) -> String {
 extension JSONValue {
     /// Compact JSON text, for messages.
     package var serializedText: String { String(decoding: serialized(sortedKeys: true), as: UTF8.self) }
+}
+
+extension ProbeConfig {
+    /// A redactor for a run of this config: the default policy plus `redact:`, knowing every value substituted
+    /// from the environment (masked as `${NAME}`) and the credentials the config's requests carry.
+    ///
+    /// - Parameter secrets: the store to add to (the command line's, so its output is masked too).
+    package func makeRedactor(secrets: SecretValues = SecretValues()) -> Redactor {
+        let redactor = Self.makeRedactor(
+            environmentSecrets: environmentSecrets, bodyKeys: redactBodyFields, secrets: secrets)
+        // The config's own credentials (a literal `X-Api-Key`) are kept for the whole run.
+        var permanent = redactor
+        permanent.keepsLearnedValues = true
+        for endpoint in endpoints {
+            guard let request = try? endpoint.makeRequest(baseURL: baseURL, file: file) else { continue }
+            permanent.learnURL(request.url?.absoluteString ?? "")
+            permanent.learnHeaders(request.allHTTPHeaderFields ?? [:])
+            if let body = request.httpBody {
+                permanent.learnBody(body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+            }
+        }
+        return redactor
+    }
+
+    static func makeRedactor(
+        environmentSecrets: [String: String], bodyKeys: [String], secrets: SecretValues = SecretValues()
+    ) -> Redactor {
+        let redactor = Redactor(RedactionPolicy.default.redactingBodyKeys(bodyKeys), secrets: secrets)
+        for (value, name) in environmentSecrets.sorted(by: { $0.key < $1.key }) {
+            redactor.learn(value, as: "${\(name)}")
+        }
+        return redactor
+    }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPFixtures
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -152,15 +153,17 @@ public struct PushgatewayError: Error, Sendable, Hashable, CustomStringConvertib
     /// What went wrong when there was no answer (or before sending).
     public var problem: String?
 
+    /// - Parameter url: shown with its user-info and credential parameters masked.
     public init(url: String, status: Int, body: String) {
-        self.url = url
+        self.url = Redactor().redactURL(url)
         self.status = status
         self.body = body
         self.problem = nil
     }
 
+    /// - Parameter url: shown with its user-info and credential parameters masked.
     public init(url: String, problem: String) {
-        self.url = url
+        self.url = Redactor().redactURL(url)
         self.status = nil
         self.body = ""
         self.problem = problem

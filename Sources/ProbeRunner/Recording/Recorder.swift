@@ -26,14 +26,19 @@ public struct Recorder: Sendable {
     /// The folder relative paths in the config resolve against.
     public var directory: URL
 
+    /// Redacts every exchange before it is written, by name and by value (the config's secrets, and every
+    /// credential met while recording).
+    package var redactor: Redactor
+
     public init(config: ProbeConfig, directory: URL) {
         self.config = config
         self.directory = directory
+        self.redactor = config.makeRedactor()
     }
 
     /// The policy applied to every exchange before it is written.
     public var redactionPolicy: RedactionPolicy {
-        RedactionPolicy.default.redactingBodyKeys(config.redactBodyFields)
+        redactor.policy
     }
 
     /// `<directory>/<stubs>`.
@@ -120,7 +125,7 @@ public struct Recorder: Sendable {
                 message: "\(endpoint.name): cannot reach \(shownURL): \(Self.describe(error))")
         }
 
-        let recorded = Redactor(redactionPolicy).redact(makeExchange(request: request, response: response, body: data))
+        let recorded = redactor.redact(makeExchange(request: request, response: response, body: data))
         var result = EndpointRecording(
             name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .new, status: response.statusCode,
             redactions: recorded.metadata.redactions)
@@ -148,7 +153,9 @@ public struct Recorder: Sendable {
             result.changes = ["the old fixture could not be read; replaced"]
         }
         do {
-            try AtomicFile.write(recorded.encoded(), to: fixtureURL, displayName: fixturePath)
+            try AtomicFile.write(
+                redactor.secrets.mask(recorded.encoded()), to: fixtureURL, displayName: fixturePath,
+                inside: stubsDirectory)
         } catch {
             throw RecordError(message: "\(endpoint.name): \(error)")
         }
@@ -262,7 +269,8 @@ public struct Recorder: Sendable {
             results[index].snapshotOutcome = outcome
             done[key] = outcome
             do {
-                try AtomicFile.write(data, to: snapshotURL, displayName: snapshotPath)
+                try AtomicFile.write(
+                    redactor.secrets.mask(data), to: snapshotURL, displayName: snapshotPath, inside: snapshotsDirectory)
             } catch {
                 throw RecordError(message: "\(results[index].name): \(error)")
             }
@@ -291,8 +299,7 @@ public struct Recorder: Sendable {
 
     /// The URL with credentials in its query replaced, for messages.
     private func redactedURL(_ url: String) -> String {
-        Redactor(redactionPolicy).redact(Exchange(request: RecordedRequest(url: url), response: RecordedResponse()))
-            .request.url
+        redactor.redactURL(url)
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -1,4 +1,5 @@
 public import Foundation
+package import HTTPFixtures
 public import JSONShape
 
 /// The outcome of one `apiprobe run` round: what every report renders.
@@ -249,5 +250,47 @@ public struct LatencyStats: Sendable, Hashable {
         let lower = Int(rank.rounded(.down))
         let upper = Swift.min(lower + 1, sorted.count - 1)
         return sorted[lower] + (sorted[upper] - sorted[lower]) * (rank - Double(lower))
+    }
+}
+
+extension ProbeRunResult {
+    /// This result with every secret `redactor` knows masked in every string it holds (names, URLs, check
+    /// names and messages, schema changes), so every report, history line and pushed metric made from it is.
+    package func redacted(by redactor: Redactor) -> ProbeRunResult {
+        func mask(_ text: String) -> String { redactor.redact(text: text) }
+        var result = self
+        result.configFile = mask(configFile)
+        result.endpoints = endpoints.map { endpoint in
+            var endpoint = endpoint
+            endpoint.name = mask(endpoint.name)
+            endpoint.method = mask(endpoint.method)
+            endpoint.url = redactor.redactURL(endpoint.url)
+            endpoint.samples = endpoint.samples.map { sample in
+                var sample = sample
+                sample.redirectedTo = sample.redirectedTo.map { redactor.redactURL($0) }
+                sample.failure = sample.failure.map { ProbeFailure(category: $0.category, message: mask($0.message)) }
+                return sample
+            }
+            endpoint.checks = endpoint.checks.map { check in
+                CheckResult(
+                    name: mask(check.name), passed: check.passed, message: check.message.map(mask),
+                    category: check.category)
+            }
+            endpoint.schemaChanges = endpoint.schemaChanges.map { change in
+                var change = change
+                change.path = mask(change.path)
+                change.before = change.before.map(mask)
+                change.after = change.after.map(mask)
+                change.file = change.file.map(mask)
+                return change
+            }
+            return endpoint
+        }
+        result.regressions = regressions.map { regression in
+            var regression = regression
+            regression.endpoint = mask(regression.endpoint)
+            return regression
+        }
+        return result
     }
 }

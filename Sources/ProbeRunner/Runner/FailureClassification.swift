@@ -37,24 +37,3 @@ enum FailureClassification {
         }
     }
 }
-
-/// URLs as reports show them: credentials in the query replaced by `REDACTED`.
-enum URLRedaction {
-    static func redact(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let items = components.queryItems, !items.isEmpty
-        else { return url.absoluteString }
-        let policy = RedactionPolicy.default
-        components.queryItems = items.map { item in
-            let lower = item.name.lowercased()
-            let sensitive =
-                policy.queryParameters.contains(lower) || policy.sensitiveWords.contains { lower.contains($0) }
-            return sensitive ? URLQueryItem(name: item.name, value: policy.marker) : item
-        }
-        if components.user != nil || components.password != nil {
-            components.user = nil
-            components.password = nil
-        }
-        return components.url?.absoluteString ?? url.absoluteString
-    }
-}

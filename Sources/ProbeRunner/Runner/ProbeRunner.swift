@@ -1,5 +1,5 @@
 public import Foundation
-import HTTPFixtures
+package import HTTPFixtures
 import JSONShape
 
 #if canImport(FoundationNetworking)
@@ -26,10 +26,13 @@ public struct ProbeRunner: Sendable {
     public var config: ProbeConfig
     /// The folder relative paths in the config (snapshots) resolve against: the config file's folder.
     public var directory: URL
+    /// Masks the run's secrets (the config's, and those met in traffic) in the result.
+    package var redactor: Redactor
 
     public init(config: ProbeConfig, directory: URL) {
         self.config = config
         self.directory = directory
+        self.redactor = config.makeRedactor()
     }
 
     /// One round over `only` (every endpoint when empty). Never throws for a failing endpoint: failures
@@ -44,7 +47,8 @@ public struct ProbeRunner: Sendable {
         defer { loader.close() }
         let limiter = config.requestsPerSecondPerHost.map { RateLimiter(requestsPerSecond: $0) }
         let context = Context(
-            config: config, directory: directory, loader: loader, limiter: limiter, deadline: deadline)
+            config: config, directory: directory, loader: loader, limiter: limiter, deadline: deadline,
+            redactor: redactor)
 
         let probed = await endpoints.concurrentMap(limit: config.concurrency) { await context.probe($0) }
         let hitDeadline = probed.contains { $0.1 }
@@ -63,7 +67,8 @@ public struct ProbeRunner: Sendable {
         }
         return ProbeRunResult(
             startedAt: startedAt, duration: clock.now - start, configFile: config.file, endpoints: finished,
-            hitDeadline: hitDeadline)
+            hitDeadline: hitDeadline
+        ).redacted(by: redactor)
     }
 }
 
@@ -74,6 +79,10 @@ private struct Context: Sendable {
     var loader: HTTPLoader
     var limiter: RateLimiter?
     var deadline: ContinuousClock.Instant
+    var redactor: Redactor
+
+    /// Bodies up to this size are read for credentials (`{"access_token": …}`) to mask in messages.
+    static let largestBodyLearnedFrom = 4 << 20
 
     static let maximumRetryAfter: Duration = .seconds(30)
 
@@ -92,7 +101,7 @@ private struct Context: Sendable {
                 false
             )
         }
-        let url = request.url.map(URLRedaction.redact) ?? endpoint.path
+        let url = request.url.map { redactor.redactURL($0.absoluteString) } ?? endpoint.path
         var samples: [Sample] = []
         var responses: [ReceivedResponse?] = []
         var cut = false
@@ -165,12 +174,15 @@ private struct Context: Sendable {
             // Only header expectations read the headers; reading them from Foundation's untyped
             // dictionary is not free on every sample.
             var headers: [String: String] = [:]
-            if !endpoint.expectations.headers.isEmpty {
-                for (key, value) in response.allHeaderFields {
-                    if let key = key as? String, let value = value as? String { headers[key] = value }
-                }
+            for (key, value) in response.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key] = value }
             }
-            let redirected = attempt.redirectedTo.map(URLRedaction.redact)
+            redactor.learnHeaders(headers)
+            if attempt.body.count <= Self.largestBodyLearnedFrom {
+                redactor.learnBody(attempt.body, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+            }
+            if endpoint.expectations.headers.isEmpty { headers = [:] }
+            let redirected = attempt.redirectedTo.map { redactor.redactURL($0.absoluteString) }
             let sample = Sample(
                 status: status, latency: attempt.latency, timeToFirstByte: attempt.timeToFirstByte,
                 bytes: attempt.body.count, retries: retries, redirectedTo: redirected,

@@ -11,11 +11,14 @@ public struct ReportDestination: Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
-    /// `json`, `json=out/report.json`; `nil` for an unknown kind or an empty path.
+    /// `json`, `json=out/report.json`; `json=-` is standard output, as `json` is; `nil` for an unknown kind or
+    /// an empty path.
     public init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard let kind = ReportKind(rawValue: String(parts[0]).lowercased()) else { return nil }
-        if parts.count == 2 {
+        if parts.count == 2, parts[1] == "-" {
+            self.init(kind: kind)
+        } else if parts.count == 2 {
             guard !parts[1].isEmpty else { return nil }
             self.init(kind: kind, path: String(parts[1]))
         } else {
@@ -75,9 +78,14 @@ public struct ProbeSession: Sendable {
         var warnings: [String] = []
         if let pushGateway {
             do {
-                try await pushGateway.push(Report.render(result, as: .prometheus))
+                try await pushGateway.push(runner.redactor.redact(text: Report.render(result, as: .prometheus)))
             } catch {
-                warnings.append("could not push to the Pushgateway at \(pushGateway.url.absoluteString): \(error)")
+                let redactor = runner.redactor
+                warnings.append(
+                    redactor.redact(
+                        text:
+                            "could not push to the Pushgateway at \(redactor.redactURL(pushGateway.url.absoluteString)): \(error)"
+                    ))
             }
         }
         return Round(result: result, warnings: warnings)

@@ -1,3 +1,4 @@
+import APIProbeShared
 import ArgumentParser
 import Foundation
 import HTTPFixtures
@@ -23,12 +24,15 @@ struct ImportHARCommand: AsyncParsableCommand {
             every entry goes to DIR.
 
             Secrets are redacted before anything is written: Authorization, Cookie, Set-Cookie and API-key-like \
-            headers, query parameters such as key, api_key, token, access_token, client_secret, password, \
-            signature, and JSON body members such as password and access_token; add your own with --redact-key \
-            and --redact-pointer. Each fixture's metadata lists what was redacted.
+            headers, URL user-info, query and fragment parameters such as key, api_key, token, access_token, \
+            client_secret, password, signature, and JSON body members such as password and accessToken; a \
+            secret found once is masked wherever else it appears, in HTML and multipart bodies too. Add your own \
+            with --redact-key and --redact-pointer. Each fixture's metadata lists what was redacted.
 
-            Files are written atomically; if one cannot be written, the files written before it are restored \
-            and nothing is left half-written. Exit status 2 for a malformed HAR file or an unwritable folder.
+            File names come from the method, host and path, reduced to safe names; nothing is written outside \
+            the folder. Files are written atomically; if one cannot be written, the files written before it are \
+            restored and nothing is left half-written. Exit status 2 for a malformed HAR file, a method that is \
+            not an HTTP token, or an unwritable folder.
             """
     )
 
@@ -73,9 +77,9 @@ struct ImportHARCommand: AsyncParsableCommand {
                 url = folder.appendingPathComponent("\(entry.name)-\(suffix).json")
                 suffix += 1
             }
-            return (entry: entry, url: url)
+            return (entry: entry, url: url, folder: folder)
         }
-        let outcomes = try FixtureBatch.write(planned.map { ($0.url, $0.entry.exchange.encoded()) })
+        let outcomes = try FixtureBatch.write(planned.map { ($0.url, $0.entry.exchange.encoded(), $0.folder) })
 
         let out = Terminal.standardOutput
         for (item, outcome) in zip(planned, outcomes) {
@@ -96,11 +100,6 @@ struct ImportHARCommand: AsyncParsableCommand {
         )
     }
 
-    private func displayPath(_ url: URL) -> String {
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-        let path = url.standardizedFileURL.path
-        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
-    }
 }
 
 /// Writes several files, each atomically; when one fails, the ones already written are put back as they were.
@@ -109,9 +108,10 @@ enum FixtureBatch {
         var isChanged: Bool
     }
 
-    static func write(_ files: [(url: URL, data: Data)]) throws(FixtureError) -> [Outcome] {
+    /// Writes each file, checking that it lands inside its folder.
+    static func write(_ files: [(url: URL, data: Data, folder: URL)]) throws(FixtureError) -> [Outcome] {
         var outcomes: [Outcome] = []
-        var undo: [(url: URL, previous: Data?)] = []
+        var undo: [(url: URL, previous: Data?, folder: URL)] = []
         for file in files {
             let previous = try? Data(contentsOf: file.url)
             if previous == file.data {
@@ -119,18 +119,18 @@ enum FixtureBatch {
                 continue
             }
             do {
-                try AtomicFile.write(file.data, to: file.url)
+                try AtomicFile.write(file.data, to: file.url, displayName: displayPath(file.url), inside: file.folder)
             } catch {
                 for step in undo.reversed() {
                     if let previous = step.previous {
-                        try? AtomicFile.write(previous, to: step.url)
+                        try? AtomicFile.write(previous, to: step.url, inside: step.folder)
                     } else {
                         try? FileManager.default.removeItem(at: step.url)
                     }
                 }
                 throw error
             }
-            undo.append((file.url, previous))
+            undo.append((file.url, previous, file.folder))
             outcomes.append(Outcome(isChanged: true))
         }
         return outcomes

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPFixtures
 import ProbeRunner
 
 extension RecordError: BadInput {}
@@ -45,7 +46,8 @@ struct RecordCommand: AsyncParsableCommand {
         } catch {
             throw ConfigInputError(message: error.description)
         }
-        let recorder = Recorder(config: loaded, directory: url.deletingLastPathComponent())
+        var recorder = Recorder(config: loaded, directory: url.deletingLastPathComponent())
+        recorder.redactor = loaded.makeRedactor(secrets: Terminal.secrets)
         let result = try await recorder.record(only: only, snapshots: snapshots)
         Terminal.standardOutput.write(Self.text(for: result, on: .standardOutput))
         if result.hasFailures { throw ExitCode(1) }

@@ -20,8 +20,9 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Probe the endpoints of a config: latency, status, headers, body conditions, schema.",
         discussion: """
-            KIND is console, json, junit, markdown or prometheus; without =PATH it goes to standard output \
-            (default: console). Under GitHub Actions the Markdown report is also appended to \
+            KIND is console, json, junit, markdown or prometheus; without =PATH, or with =-, it goes to standard \
+            output (default: console). Secrets (environment values in the config, credentials in traffic) are \
+            masked in every report, the history, the push and the terminal. Under GitHub Actions the Markdown report is also appended to \
             $GITHUB_STEP_SUMMARY. With --every, rounds repeat (±10% jitter) until SIGINT or SIGTERM; the \
             current round finishes, reports are flushed and the exit status is 0.
             Exit status: 0 all checks held; 1 a check failed; 2 bad usage or config; 3 an internal error.
@@ -64,6 +65,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configURL = URL(fileURLWithPath: config)
+        if let pushGateway { Terminal.redactor.learnURL(pushGateway) }
         let probeConfig = try ProbeConfig.load(contentsOf: configURL, file: config)
         let unknown = only.filter { name in !probeConfig.endpoints.contains { $0.name == name } }
         if !unknown.isEmpty {
@@ -73,8 +75,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         let destinations =
             report.isEmpty ? [ReportDestination(kind: .console)] : report.compactMap(ReportDestination.init)
+        var runner = ProbeRunner(config: probeConfig, directory: configURL.deletingLastPathComponent())
+        runner.redactor = probeConfig.makeRedactor(secrets: Terminal.secrets)
         var session = ProbeSession(
-            runner: ProbeRunner(config: probeConfig, directory: configURL.deletingLastPathComponent()),
+            runner: runner,
             only: only,
             history: history.map { HistoryFile(url: URL(fileURLWithPath: $0)) },
             pushGateway: pushGateway.flatMap(URL.init(string:)).map { PushgatewayClient(url: $0) }
@@ -112,7 +116,8 @@ struct RunCommand: AsyncParsableCommand {
         for destination in destinations {
             if let path = destination.path {
                 let text = Report.render(round.result, as: destination.kind, options: ReportOptions(job: job))
-                try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path), displayName: path)
+                let masked = Terminal.redactor.redact(text: text)
+                try AtomicFile.write(Data(masked.utf8), to: URL(fileURLWithPath: path), displayName: path)
             } else {
                 let out = Terminal.standardOutput
                 let options = ReportOptions(usesColor: destination.kind == .console && out.usesColor, job: job)
@@ -120,7 +125,8 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         do {
-            try appendToStepSummary(Report.render(round.result, as: .markdown, options: ReportOptions(job: job)))
+            let summary = Report.render(round.result, as: .markdown, options: ReportOptions(job: job))
+            try appendToStepSummary(Terminal.redactor.redact(text: summary))
         } catch {
             Terminal.standardError.write("apiprobe run: warning: cannot append to GITHUB_STEP_SUMMARY: \(error)\n")
         }

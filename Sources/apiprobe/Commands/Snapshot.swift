@@ -149,7 +149,7 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
                 }
             }
             if !dryRun {
-                try AtomicFile.write(data, to: url, displayName: file)
+                try AtomicFile.write(data, to: url, displayName: file, inside: workspace.snapshotsDirectory)
                 written += 1
             }
         }

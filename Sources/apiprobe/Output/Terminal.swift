@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtures
 
 #if canImport(Glibc)
 import Glibc
@@ -15,6 +16,13 @@ struct Terminal: Sendable {
     static let standardOutput = Terminal(fileDescriptor: 1)
     static let standardError = Terminal(fileDescriptor: 2)
 
+    /// Every secret this process has met (a config's environment values, credentials in traffic, a
+    /// `--push-gateway` password). Whatever is written to standard output or error, and every report file,
+    /// is masked with them: the one place output passes through.
+    static let secrets = SecretValues()
+    /// Masks ``secrets``, URL user-info and credential-named URL parameters.
+    static let redactor = Redactor(.default, secrets: secrets)
+
     /// Whether this stream is a terminal.
     var isTerminal: Bool { isatty(fileDescriptor) == 1 }
 
@@ -26,8 +34,9 @@ struct Terminal: Sendable {
         return isTerminal
     }
 
+    /// Writes `text` with every secret masked.
     func write(_ text: String) {
-        var data = Array(text.utf8)
+        var data = Array(Self.redactor.redact(text: text).utf8)
         var offset = 0
         while offset < data.count {
             let written = data.withUnsafeMutableBytes { buffer in
