@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +16,7 @@ import Darwin
 /// terminal, pipe or socket (`/dev/stdout`, `/dev/stderr`) is written through, and a folder, a block device or
 /// a link to nothing is refused. A temporary file left by a writer that was killed is removed by the next
 /// write to its folder.
-public enum AtomicFile {
+package enum AtomicFile {
     /// The start of every temporary file's name.
     static let temporaryPrefix = ".apiprobe-"
     /// The end of every temporary file's name.
@@ -26,7 +26,7 @@ public enum AtomicFile {
     /// temporary file is removed and `url` is untouched.
     ///
     /// - Throws: ``FixtureError`` naming the file and the reason.
-    public static func write(_ data: Data, to url: URL, displayName: String? = nil) throws(FixtureError) {
+    package static func write(_ data: Data, to url: URL, displayName: String? = nil) throws(FixtureError) {
         try write(data, to: url, displayName: displayName, inside: nil)
     }
 

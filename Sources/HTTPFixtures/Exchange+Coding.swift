@@ -58,7 +58,9 @@ extension Exchange {
 
     /// Reads a fixture file's bytes.
     ///
-    /// - Parameter file: the name used in errors.
+    /// - Parameters:
+    ///   - data: the file's bytes (a JSON document in the fixture file format).
+    ///   - file: the name used in errors.
     /// - Throws: ``FixtureError`` naming the line and column of a syntax error, or the JSON Pointer of a
     ///   missing or mistyped field.
     public init(decoding data: Data, file: String) throws(FixtureError) {

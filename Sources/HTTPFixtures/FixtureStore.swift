@@ -54,7 +54,7 @@ public struct FixtureStore: Sendable, Hashable {
     }
 
     /// The path used in messages: relative to the current folder when the store is below it.
-    public func displayPath(for url: URL) -> String {
+    package func displayPath(for url: URL) -> String {
         APIProbeShared.displayPath(url)
     }
 
@@ -96,7 +96,9 @@ public struct FixtureStore: Sendable, Hashable {
 extension Exchange {
     /// Reads a fixture file.
     ///
-    /// - Parameter displayName: the name used in errors; the file's path when `nil`.
+    /// - Parameters:
+    ///   - url: the fixture file.
+    ///   - displayName: the name used in errors; the file's path when `nil`.
     public static func load(from url: URL, displayName: String? = nil) throws(FixtureError) -> Exchange {
         let name = displayName ?? url.path
         let data: Data
