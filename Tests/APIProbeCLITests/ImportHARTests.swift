@@ -68,7 +68,7 @@ struct ImportHARTests {
         let written = Self.files(in: folder.appendingPathComponent("Stubs"))
         #expect(
             written.keys.sorted() == [
-                "api.example.com/get-api-search-2.json", "api.example.com/get-api-search.json",
+                "api.example.com/get-api-search.2.json", "api.example.com/get-api-search.json",
                 "api.example.com/post-oauth-token.json",
             ])
         let search = try Exchange.load(from: folder.appendingPathComponent("Stubs/api.example.com/get-api-search.json"))

@@ -72,7 +72,8 @@ struct HARImportTests {
         #expect(!String(decoding: search.exchange.encoded(), as: UTF8.self).contains("SECRET"))
     }
 
-    @Test func repeatedNamesGetNumberedSuffixes() throws {
+    /// A second request to the same method and path is a second sample of one endpoint: `.2`, not a new one.
+    @Test func repeatedNamesBecomeSamplesOfOneEndpoint() throws {
         let data = HAR.document([
             HAR.entry(url: "https://api.example.com/api/search?q=a", text: "{}"),
             HAR.entry(url: "https://api.example.com/api/search?q=b", text: "{}"),
@@ -84,7 +85,7 @@ struct HARImportTests {
         let archive = try HARArchive(parsing: data, file: "session.har")
         #expect(
             archive.entries.map(\.name) == [
-                "get-api-search", "get-api-search-2", "post-api-search", "get-api-search-3", "get-root",
+                "get-api-search", "get-api-search.2", "post-api-search", "get-api-search.3", "get-root",
                 "get-api-search",
             ])
         #expect(archive.entries.map(\.host).last == "localhost_8080")

@@ -18,7 +18,8 @@ public import Foundation
 public struct HARArchive: Sendable {
     /// One imported entry.
     public struct Entry: Sendable, Hashable {
-        /// A file name from the method and path, unique in the archive: `get-api-search`, `get-api-search-2`.
+        /// A file name from the method and path, unique per host: `get-api-search`, then `get-api-search.2`, … (the
+        /// samples of one endpoint: see ``FixtureNaming``).
         public var name: String
         /// The request's host (`api.example.com`, with `:port` as `_port` when not the default), or `unknown-host`.
         public var host: String
@@ -43,6 +44,13 @@ public struct HARArchive: Sendable {
     ///   mistyped field: `session.har: /log/entries/3/response/status: expected an integer, found string "x"`.
     public init(parsing data: Data, file: String, redactingWith policy: RedactionPolicy = .default) throws(FixtureError)
     {
+        try self.init(parsing: data, file: file, redactingWith: policy, naming: FixtureNaming())
+    }
+
+    /// Reads a HAR file, naming its entries with `naming` (`--name`, `--template`).
+    package init(
+        parsing data: Data, file: String, redactingWith policy: RedactionPolicy, naming: FixtureNaming
+    ) throws(FixtureError) {
         let document: JSONValue
         do {
             document = try JSONValue(parsing: data)
@@ -56,7 +64,6 @@ public struct HARArchive: Sendable {
         let entryValues = try reader.array(reader.required(log, "entries", in: "/log"), at: "/log/entries")
         var entries: [Entry] = []
         var skipped: [String] = []
-        var usedNames: [String: Int] = [:]
         // Every secret of the archive is learned first, so one an entry names is masked in every entry.
         var exchanges: [(index: Int, exchange: Exchange)] = []
         let redactor = Redactor(policy)
@@ -69,43 +76,22 @@ public struct HARArchive: Sendable {
             redactor.learnSecrets(in: exchange)
             exchanges.append((index, exchange))
         }
-        for (index, exchange) in exchanges {
-            let base = Self.name(method: exchange.request.method, url: exchange.request.url)
-            let host = Self.host(of: exchange.request.url)
-            let key = "\(host)/\(base)"
-            let count = (usedNames[key] ?? 0) + 1
-            usedNames[key] = count
-            entries.append(
-                Entry(
-                    name: count == 1 ? base : "\(base)-\(count)", host: host, exchange: redactor.redact(exchange),
-                    index: index))
+        let bases = exchanges.map { item in
+            let request = item.exchange.request
+            let fallback = FixtureNaming.methodAndPath(method: request.method, url: request.url)
+            return (
+                key: Self.host(of: request.url),
+                base: naming.baseName(method: request.method, url: request.url, fallback: fallback)
+            )
+        }
+        for ((index, exchange), (base, name)) in zip(exchanges, zip(bases, FixtureNaming.numbered(bases))) {
+            entries.append(Entry(name: name, host: base.key, exchange: redactor.redact(exchange), index: index))
         }
         self.entries = entries
         self.skipped = skipped
     }
 
-    /// `GET https://x/api/search?q=a` → `get-api-search`; the root path gives `get-root`.
-    static func name(method: String, url: String) -> String {
-        let path = URLComponents(string: url)?.percentEncodedPath ?? ""
-        var slug = ""
-        var lastWasDash = true
-        for character in path.lowercased().unicodeScalars {
-            if ("a"..."z").contains(character) || ("0"..."9").contains(character) {
-                slug.unicodeScalars.append(character)
-                lastWasDash = false
-            } else if !lastWasDash {
-                slug += "-"
-                lastWasDash = true
-            }
-        }
-        while slug.hasSuffix("-") { slug.removeLast() }
-        if slug.count > 80 { slug = String(slug.prefix(80)) }
-        while slug.hasSuffix("-") { slug.removeLast() }
-        let name = "\(method.lowercased())-\(slug.isEmpty ? "root" : slug)"
-        return SafePath.fileName(name, fallback: "entry")
-    }
-
-    static func host(of url: String) -> String {
+    package static func host(of url: String) -> String {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             return "unknown-host"
         }
@@ -118,7 +104,7 @@ public struct HARArchive: Sendable {
     }
 
     /// Whether `method` is an HTTP method as RFC 9110 writes one: a token of at most 32 characters.
-    static func isMethod(_ method: String) -> Bool {
+    package static func isMethod(_ method: String) -> Bool {
         let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         return !method.isEmpty && method.count <= 32 && method.allSatisfy { tokenCharacters.contains($0) }
     }

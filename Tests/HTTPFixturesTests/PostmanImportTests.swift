@@ -1,0 +1,120 @@
+import Foundation
+import HTTPFixtures
+import Testing
+
+/// A Postman collection v2.1 with folders, variables, inherited and per-request auth, examples saved with
+/// and without an `originalRequest`, a non-JSON body and a request with no example.
+@Suite struct PostmanImportTests {
+    static let collectionURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/github.postman_collection.json")
+
+    func collection(variables: [String: String] = [:]) throws -> PostmanCollection {
+        try PostmanCollection(
+            parsing: Data(contentsOf: Self.collectionURL), file: "github.postman_collection.json",
+            variables: variables)
+    }
+
+    @Test func everySavedExampleIsAFixtureNamedAfterItsRequest() throws {
+        let collection = try collection()
+        #expect(collection.name == "GitHub REST (sample)")
+        #expect(
+            collection.entries.map(\.name) == [
+                "list-repository-issues", "list-repository-issues.2", "get-a-repository", "get-a-repository.2",
+            ])
+        #expect(collection.entries.map(\.pointer).first == "/item/0/item/0/response/0")
+        #expect(collection.skipped == ["/item/0/item/1 (Delete a label): no saved example response"])
+
+        let first = collection.entries[0].exchange
+        #expect(first.request.method == "GET")
+        #expect(first.request.url == "https://api.github.com/repos/apple/swift/issues?state=open&page=1")
+        #expect(first.response.status == 200)
+        #expect(first.response.headers == ["Content-Type": "application/json; charset=utf-8"])  // no Content-Length
+        guard case .json(let body)? = first.response.body else {
+            Issue.record("expected a JSON body, got \(String(describing: first.response.body))")
+            return
+        }
+        #expect(body.value(at: "/0/title") == .string("Crash"))
+        #expect(first.metadata.source == "postman")
+        // The not-found example keeps its text body.
+        #expect(collection.entries[3].exchange.response.body == .text("Not Found"))
+        #expect(collection.entries[3].exchange.response.status == 404)
+    }
+
+    @Test func authIsRecordedAsTheCredentialItSendsAndRedacted() throws {
+        let entries = try collection().entries
+        // Inherited from the collection: a bearer token, masked.
+        #expect(entries[0].exchange.request.headers["Authorization"] == "REDACTED")
+        #expect(entries[0].exchange.metadata.redactions.contains("request.headers.Authorization"))
+        // The request's own API key header.
+        #expect(entries[2].exchange.request.headers["X-Api-Key"] == "REDACTED")
+        let bytes = entries.map { String(decoding: $0.exchange.encoded(), as: UTF8.self) }.joined()
+        #expect(!bytes.contains("ghp_collectionDefaultToken0000000000"))
+        #expect(!bytes.contains("apikey-9f8e7d6c5b4a"))
+    }
+
+    @Test func variablesGivenToTheImportWinAndAreMaskedWhenTheyAreCredentials() throws {
+        let entries = try collection(
+            variables: [
+                "baseUrl": "https://github.example.com/api/v3", "githubToken": "ghp_fromTheEnvironment00000000",
+            ]
+        ).entries
+        #expect(entries[0].exchange.request.url.hasPrefix("https://github.example.com/api/v3/repos/apple/swift/"))
+        let bytes = entries.map { String(decoding: $0.exchange.encoded(), as: UTF8.self) }.joined()
+        #expect(!bytes.contains("ghp_fromTheEnvironment00000000"))
+        #expect(bytes.contains("https://github.example.com/api/v3"))  // a base URL is no secret
+    }
+
+    @Test func aVariableWithNoValueIsBadInputNamingIt() throws {
+        let text = #"""
+            {"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "a", "request": {"method": "GET", "url": "{{host}}/a"},
+                       "response": [{"name": "ok", "code": 200, "body": "{}"}]}]}
+            """#
+        let error = #expect(throws: FixtureError.self) {
+            try PostmanCollection(parsing: Data(text.utf8), file: "c.json")
+        }
+        #expect(
+            error?.description
+                == "c.json: /item/0/request/url: expected a value for the variable {{host}} (in the collection's \"variable\" list, or --var host=…), found none"
+        )
+    }
+
+    @Test(arguments: [
+        (#"{"info": {"name": "x"}}"#, #"c.json: /item: expected a "item" field, found nothing"#),
+        (#"[1]"#, #"c.json: /: expected a Postman collection (an object with "info" and "item"), found array of 1"#),
+        (
+            #"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v1.0.0/collection.json"}, "item": []}"#,
+            #"c.json: /info/schema: expected a Postman collection of format v2.1 or v2.0 (export it as Collection v2.1), found string "https://schema.getpostman.com/json/collection/v1.0.0/collection.json""#
+        ),
+        (
+            #"{"info": {"name": "x"}, "item": [{"name": "a", "request": {"method": "GET", "url": "https://h/a"}, "response": [{"code": "200"}]}]}"#,
+            #"c.json: /item/0/response/0/code: expected an integer status, found string "200""#
+        ),
+        (
+            #"{"info": {"name": "x"}, "item": [{"name": "a", "request": {"method": "GE T", "url": "https://h/a"}, "response": [{"code": 200}]}]}"#,
+            #"c.json: /item/0/request/method: expected an HTTP method (a token such as GET or POST), found string "GE T""#
+        ),
+        (#"{"info": {"name": "x"}, "item": [}"#, "c.json:1:34: expected a JSON value, found '}'"),
+    ])
+    func malformedCollectionsNameThePlace(text: String, message: String) {
+        let error = #expect(throws: FixtureError.self) {
+            try PostmanCollection(parsing: Data(text.utf8), file: "c.json")
+        }
+        #expect(error?.description == message)
+    }
+
+    @Test func anExchangeCanBeBuiltFromRawPartsForAConverterOfOneself() {
+        let exchange = Exchange(
+            method: "post", url: "https://api.example.com/items?key=k-123456",
+            requestHeaders: ["Content-Type": "application/json"], requestBody: Data(#"{"name":"x"}"#.utf8),
+            status: 201, responseHeaders: ["Content-Type": "text/plain"], responseBody: Data("created".utf8),
+            source: "my-proxy", recordedAt: "2026-11-24T03:00:00Z")
+        #expect(exchange.request.method == "POST")
+        #expect(exchange.request.body == .json(.object([(key: "name", value: .string("x"))])))
+        #expect(exchange.response.body == .text("created"))
+        #expect(exchange.metadata.source == "my-proxy")
+        #expect(exchange.metadata.recordedAt == "2026-11-24T03:00:00Z")
+        let safe = Redactor().redact(exchange)
+        #expect(safe.request.url == "https://api.example.com/items?key=REDACTED")
+    }
+}
