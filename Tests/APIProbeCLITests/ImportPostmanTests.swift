@@ -41,7 +41,8 @@ struct ImportPostmanTests {
         let update = try await CommandLineRunner.run(["snapshot", "update"], in: folder)
         #expect(update.status == 0, "\(update)")
         let snapshot = try String(
-            contentsOf: folder.appendingPathComponent("Snapshots/github-rest-sample/list-repository-issues.schema.json"),
+            contentsOf: folder.appendingPathComponent(
+                "Snapshots/github-rest-sample/list-repository-issues.schema.json"),
             encoding: .utf8)
         #expect(snapshot.contains("\"x-apiprobe\": {\n    \"samples\": 2\n  }"), "\(snapshot)")
     }
@@ -79,10 +80,13 @@ struct ImportPostmanTests {
         let badTemplate = try await CommandLineRunner.run(
             ["import", "har", "x.har", "--template", "repos/{owner}"], in: folder)
         #expect(badTemplate.status == 2)
-        #expect(badTemplate.standardError.contains("--template repos/{owner}: expected a path template starting with /"))
+        #expect(
+            badTemplate.standardError.contains("--template repos/{owner}: expected a path template starting with /"))
         let missing = try await CommandLineRunner.run(["import", "postman", "none.json"], in: folder)
         #expect(missing.status == 2)
-        #expect(missing.standardError.contains("none.json: expected a readable Postman collection file, found no such file"))
+        #expect(
+            missing.standardError.contains("none.json: expected a readable Postman collection file, found no such file")
+        )
         #expect(files(in: folder).isEmpty)
     }
 }
