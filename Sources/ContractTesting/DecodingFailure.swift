@@ -109,6 +109,18 @@ extension DecodingFailure {
             let found: String
             switch value {
             case .object(let members)?:
+                if let jsonKey = KeySuggestion.conversionMismatch(
+                    modelKey: key.stringValue, among: members.map(\.key), strategy: decoder.keyDecodingStrategy)
+                {
+                    // The key is there; the strategy turns it into another name than the model's.
+                    let name = KeyConverter.convertFromSnakeCase(jsonKey)
+                    return DecodingFailure(
+                        file: file, pointer: tokens.pointer,
+                        expected: "a key that .convertFromSnakeCase turns into \"\(key.stringValue)\"",
+                        found:
+                            "\"\(jsonKey)\", which it turns into \"\(name)\": name the property \(name), or give it a CodingKey"
+                    )
+                }
                 let wanted = converter.likelyJSONKey(forModelKey: key.stringValue)
                 found =
                     members.isEmpty
@@ -163,6 +175,18 @@ enum KeySuggestion {
     static let listedClosest = 8
 
     /// `; did you mean "rank"? (keys: publisher, rank, title)`, or the case-convention hint.
+    /// Under `.convertFromSnakeCase`, the JSON key that the strategy turns into a name differing from
+    /// `modelKey` only in case (`node_id` → `nodeId` for a property `nodeID`), if there is one.
+    static func conversionMismatch(
+        modelKey: String, among keys: [String], strategy: JSONDecoder.KeyDecodingStrategy
+    ) -> String? {
+        guard case .convertFromSnakeCase = strategy else { return nil }
+        return keys.sorted().first { key in
+            let name = KeyConverter.convertFromSnakeCase(key)
+            return name != modelKey && name.lowercased() == modelKey.lowercased()
+        }
+    }
+
     static func hint(for wanted: String, among keys: [String], strategy: JSONDecoder.KeyDecodingStrategy) -> String {
         let ranked = keys.map { (key: $0, distance: distance(wanted, $0)) }
             .sorted { ($0.distance, $0.key) < ($1.distance, $1.key) }

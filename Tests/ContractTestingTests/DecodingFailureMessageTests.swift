@@ -55,6 +55,17 @@ import Testing
         )
     }
 
+    /// A classic: `nodeID` under .convertFromSnakeCase, where `node_id` becomes `nodeId`.
+    @Test func anAcronymTheStrategyCannotProduceIsExplained() {
+        struct Repository: Decodable { var nodeID: String }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(
+            failure(Repository.self, #"{"node_id": "R_1"}"#, decoder: decoder)
+                == #"body.json: /: expected a key that .convertFromSnakeCase turns into "nodeID", found "node_id", which it turns into "nodeId": name the property nodeId, or give it a CodingKey"#
+        )
+    }
+
     /// A renamed key in a 90-key object (GitHub's repository): the closest keys first, not all 90.
     @Test func aLargeObjectListsTheClosestKeysFirstAndCountsTheRest() {
         struct Event: Decodable {
