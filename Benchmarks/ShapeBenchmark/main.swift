@@ -199,6 +199,55 @@ precondition(
     "inference lost the uuid format"
 )
 
+// MARK: 2b. Versus GenSON, the Python reference for schema inference, on the same documents
+
+/// Times GenSON's `SchemaBuilder.add_object` over the corpus (written to a JSON Lines file; parsing with
+/// Python's `json` is counted, as JSONShape's reading is), in a child process; the best of 3, in seconds.
+@MainActor func genSONSeconds() -> Double? {
+    let python = ProcessInfo.processInfo.environment["GENSON_PYTHON"] ?? "python3"
+    let corpus = FileManager.default.temporaryDirectory.appendingPathComponent("shape-genson-\(getpid()).jsonl")
+    defer { try? FileManager.default.removeItem(at: corpus) }
+    var lines = Data()
+    for data in documents {
+        lines.append(data)
+        lines.append(UInt8(ascii: "\n"))
+    }
+    guard (try? lines.write(to: corpus)) != nil else { return nil }
+    let script = """
+        import json, sys, time
+        from genson import SchemaBuilder
+        lines = open(sys.argv[1], 'rb').read().splitlines()
+        best = float('inf')
+        for _ in range(3):
+            start = time.perf_counter()
+            builder = SchemaBuilder()
+            for line in lines:
+                builder.add_object(json.loads(line))
+            builder.to_schema()
+            best = min(best, time.perf_counter() - start)
+        print(best)
+        """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [python, "-c", script, corpus.path]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+if let genson = genSONSeconds() {
+    print(
+        "  GenSON (Python) over the same documents: \(format(genson * 1000, 0)) ms; JSONShape is \(format(genson / shapeSeconds, 1))× faster (target ≥ 30×)"
+    )
+} else {
+    print("  GenSON: not measured (pip install genson, or set GENSON_PYTHON to a Python that has it)")
+}
+
 // MARK: 3. Diff of two 10,000-property schemas
 
 var oldShape = Shape(types: .object)
