@@ -77,9 +77,29 @@ extension ProbeConfig {
     public static func parse(_ data: Data, environment: [String: String], file: String) throws(ProbeConfigError)
         -> ProbeConfig
     {
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
+            // The place of the first byte that is not UTF-8: its line, and its column in bytes.
+            var line = 1
+            var lineStart = 0
+            var offset = 0
+            let bytes = [UInt8](data)
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    offset += UTF8.width(scalar)
+                    if scalar == "\n" {
+                        line += 1
+                        lineStart = offset
+                    }
+                case .emptyInput, .error: break decoding
+                }
+            }
+            let found = offset < bytes.count ? String(format: "byte 0x%02X", bytes[offset]) : "the end of the file"
             throw ProbeConfigError(
-                file: file, line: nil, key: "(file)", expected: "UTF-8 text", found: "bytes that are not UTF-8")
+                file: file, line: line, column: offset - lineStart + 1, key: "(file)", expected: "UTF-8 text",
+                found: found)
         }
         let substituted = try EnvironmentSubstitution.apply(to: text, environment: environment, file: file)
         let root: Node?

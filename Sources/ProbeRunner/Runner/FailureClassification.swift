@@ -10,6 +10,12 @@ enum FailureClassification {
     static func classify(_ error: any Error, timedOut: Bool, byDeadline: Bool, url: String, timeout: Duration)
         -> ProbeFailure
     {
+        if let tooLarge = error as? BodyTooLarge {
+            return ProbeFailure(
+                category: .bodyTooLarge,
+                message:
+                    "the body is larger than maxBodySize \(formatSize(tooLarge.limit)); reading stopped there (\(url))")
+        }
         if byDeadline {
             return ProbeFailure(category: .timeout, message: "cut off by the run's deadline (\(url))")
         }
