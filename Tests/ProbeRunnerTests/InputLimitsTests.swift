@@ -66,6 +66,20 @@ struct InputLimitsTests {
                 + "(from 1B to 4GiB), found \"\(value)\"")
     }
 
+    @Test func aControlCharacterOrABrokenByteInTheConfigNamesItsLineAndColumn() {
+        #expect(
+            parseError("api: x\nbaseURL: http://127.0.0.1:1\u{1}\nendpoints: []\n")
+                == "apiprobe.yml:2:28: (syntax): expected valid YAML or JSON, found control characters are not allowed "
+                + "(U+0001)")
+        do {
+            _ = try ProbeConfig.parse(
+                Data([0x61, 0x3A, 0x20, 0x78, 0x0A, 0x62, 0xFF]), environment: [:], file: "c.yml")
+            Issue.record("bytes that are not UTF-8 were read")
+        } catch {
+            #expect(error.description == "c.yml:2:2: (file): expected UTF-8 text, found byte 0xFF")
+        }
+    }
+
     // MARK: History
 
     func historyFolder() throws -> URL {

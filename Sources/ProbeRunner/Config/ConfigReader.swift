@@ -62,7 +62,7 @@ struct ConfigReader {
                     column += 1
                 }
             }
-            let character = value >= 0 ? " (U+" + String(value, radix: 16, uppercase: true) + ")" : ""
+            let character = value >= 0 ? String(format: " (U+%04X)", value) : ""
             return ProbeConfigError(
                 file: file, line: offset == nil ? nil : line, column: offset == nil ? nil : column, key: "(syntax)",
                 expected: "valid YAML or JSON", found: problem + character)
