@@ -16,12 +16,38 @@ package enum JSONPointer {
         return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 
-    /// The unescaped tokens of a pointer (`/a/b~1c` → `a`, `b/c`); `[]` for the root `""`; `nil` when the
-    /// pointer is neither empty nor starts with `/`.
+    /// The unescaped tokens of a pointer (`/a/b~1c` → `a`, `b/c`); `[]` for the root `""`; `nil` when it is not
+    /// a JSON Pointer (RFC 6901): it is neither empty nor starts with `/`, or a `~` is followed by anything but
+    /// `0` or `1` (`/a~2b`).
     package static func tokens(of pointer: String) -> [String]? {
         guard !pointer.isEmpty else { return [] }
         guard pointer.hasPrefix("/") else { return nil }
-        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(unescape)
+        var tokens: [String] = []
+        for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard raw.utf8.contains(UInt8(ascii: "~")) else {
+                tokens.append(String(raw))
+                continue
+            }
+            var token = ""
+            var escaping = false
+            for character in raw {
+                if escaping {
+                    switch character {
+                    case "0": token.append("~")
+                    case "1": token.append("/")
+                    default: return nil
+                    }
+                    escaping = false
+                } else if character == "~" {
+                    escaping = true
+                } else {
+                    token.append(character)
+                }
+            }
+            guard !escaping else { return nil }
+            tokens.append(token)
+        }
+        return tokens
     }
 }
 

@@ -66,7 +66,9 @@ extension Exchange {
     public init(decoding data: Data, file: String) throws(FixtureError) {
         let document: JSONValue
         do {
-            document = try JSONValue(parsing: data)
+            // A body is stored two levels down (`response.body`), and a body is read with the default limit:
+            // the file may be that much deeper, so every fixture written can be read back.
+            document = try JSONValue(parsing: data, maximumDepth: maximumJSONDepth + 2)
         } catch {
             throw FixtureError(
                 file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,

@@ -81,11 +81,9 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The value at a JSON Pointer (RFC 6901), or `nil` when the pointer leads nowhere.
     public func value(at pointer: String) -> JSONValue? {
-        guard !pointer.isEmpty else { return self }
-        guard pointer.hasPrefix("/") else { return nil }
+        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
         var current = self
-        for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = JSONPointer.unescape(raw)
+        for token in tokens {
             switch current {
             case .object:
                 guard let next = current[token] else { return nil }
@@ -119,7 +117,13 @@ extension JSONValue {
     ///
     /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
     public init(parsing data: Data) throws(JSONSyntaxError) {
-        var parser = JSONParser(bytes: [UInt8](data))
+        try self.init(parsing: data, maximumDepth: maximumJSONDepth)
+    }
+
+    /// Parses a JSON document nested at most `maximumDepth` levels: a file that wraps documents read with
+    /// the default limit (a fixture holds a body two levels down) reads with a limit that much higher.
+    package init(parsing data: Data, maximumDepth: Int) throws(JSONSyntaxError) {
+        var parser = JSONParser(bytes: [UInt8](data), maximumDepth: maximumDepth)
         self = try parser.parseDocument()
     }
 
@@ -164,8 +168,12 @@ struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    let maximumDepth: Int
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], maximumDepth: Int = maximumJSONDepth) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
@@ -243,8 +251,8 @@ struct JSONParser {
 
     mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > maximumJSONDepth {
-            throw error(expected: "at most \(maximumJSONDepth) levels of nesting", found: "deeper nesting")
+        if depth > maximumDepth {
+            throw error(expected: "at most \(maximumDepth) levels of nesting", found: "deeper nesting")
         }
     }
 
@@ -355,6 +363,17 @@ struct JSONParser {
                 break
             }
             if byte < 0x20 { throw error(expected: "an escaped control character", found: describeFound(at: index)) }
+            if byte >= 0x80 {
+                // RFC 8259 §8.1: text is UTF-8; a byte that is not part of a valid sequence is an error at its
+                // place, never a silent U+FFFD.
+                guard let length = validUTF8SequenceLength(bytes, at: index) else {
+                    throw error(
+                        expected: "valid UTF-8 (RFC 8259)",
+                        found: String(format: "byte 0x%02X", bytes[index]))
+                }
+                index += length
+                continue
+            }
             if byte == UInt8(ascii: "\\") {
                 scalars.append(contentsOf: bytes[runStart..<index])
                 index += 1
@@ -485,5 +504,26 @@ struct JSONWriter {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// The length of the valid UTF-8 sequence that starts at `index` (a byte of 0x80 or more), or `nil` when the
+/// bytes there are not one: a stray continuation byte, a truncated sequence, an overlong form, a surrogate or
+/// a code point above U+10FFFF (RFC 3629).
+@inline(__always)
+func validUTF8SequenceLength(_ bytes: [UInt8], at index: Int) -> Int? {
+    let count = bytes.count
+    @inline(__always) func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+        index + offset < count && range.contains(bytes[index + offset])
+    }
+    switch bytes[index] {
+    case 0xC2...0xDF: return continuation(1) ? 2 : nil
+    case 0xE0: return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : nil
+    case 0xE1...0xEC, 0xEE...0xEF: return continuation(1) && continuation(2) ? 3 : nil
+    case 0xED: return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : nil
+    case 0xF0: return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : nil
+    case 0xF1...0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : nil
+    case 0xF4: return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : nil
+    default: return nil
     }
 }

@@ -110,13 +110,18 @@ public final class RecipesServer: Sendable {
         guard let reported = await iterator.next(), let port = reported else {
             task.cancel()
             let reason: String
+            var addressInUse = false
             do {
                 try await task.value
                 reason = "the server stopped before it was running"
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                reason = "port \(configuration.port) is already in use"
+                addressInUse = true
             } catch {
                 reason = "\(error)"
             }
-            throw RecipesServerError(message: "cannot start the recipes server on 127.0.0.1: \(reason)")
+            throw RecipesServerError(
+                message: "cannot start the recipes server on 127.0.0.1: \(reason)", isAddressInUse: addressInUse)
         }
         return RecipesServer(port: port, knobs: knobs, task: task)
     }
@@ -158,6 +163,14 @@ public final class RecipesServer: Sendable {
 /// The recipes server could not start.
 public struct RecipesServerError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The port asked for is taken by another process.
+    public var isAddressInUse: Bool
+
+    public init(message: String, isAddressInUse: Bool = false) {
+        self.message = message
+        self.isAddressInUse = isAddressInUse
+    }
+
     public var description: String { message }
 }
 

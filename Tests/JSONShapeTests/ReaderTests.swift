@@ -3,6 +3,29 @@ import JSONShape
 import Testing
 
 struct ReaderTests {
+    @Test(arguments: [
+        ([0xFF] as [UInt8], 1, 7, "byte 0xFF"),
+        ([0x61, 0xC3, 0x28], 1, 8, "byte 0xC3"),
+        ([0xED, 0xA0, 0x80], 1, 7, "byte 0xED"),
+        ([0xF0, 0x9F, 0x98], 1, 7, "byte 0xF0"),
+    ])
+    func invalidUTF8InAStringIsAnErrorAtItsPlaceNotAReplacementCharacter(
+        _ bad: [UInt8], _ line: Int, _ column: Int, _ found: String
+    ) {
+        for key in [false, true] {
+            // In a value, and in a key.
+            let bytes =
+                key
+                ? Array(#"{""#.utf8) + bad + Array(#"":1}"#.utf8) : Array(#"{"a":""#.utf8) + bad + Array(#""}"#.utf8)
+            let expectedColumn = key ? column - 4 : column
+            let place = "sample.json:\(line):\(expectedColumn)"
+            let error = #expect(throws: JSONShapeError.self) {
+                _ = try Shape.infer(from: Data(bytes), file: "sample.json")
+            }
+            #expect(error?.description == "\(place): expected valid UTF-8 (RFC 8259), found \(found)")
+        }
+    }
+
     @Test func integerAndNumberStayApart() throws {
         let shape = try infer(#"{"a": 1, "b": 1.0, "c": 1e5, "d": -0, "e": 12345678901234567890123}"#)
         #expect(shape.properties["a"]?.types == .integer)

@@ -26,8 +26,19 @@ import FoundationXML
             document.cases.map(\.failure?.type) == [nil, nil, "http-status", "schema-drift", "refused", "regression"])
         #expect(document.cases[2].failure?.message == "2 of 5 samples answered 503")
         #expect(document.cases[3].failure?.text.contains("breaking /recipe/social_rank type-changed") == true)
-        // A case's time is its endpoint's summed sample latency: 11.2 + 12 + 12.5 + 15 + 16 ms.
+        // An endpoint's first case carries its summed sample latency (11.2 + 12 + 12.5 + 15 + 16 ms); its other
+        // checks take no time of their own.
         #expect(document.cases[0].time == "0.067")
+        #expect(document.cases[1].time == "0.000")
+    }
+
+    @Test func caseTimesAddUpToTheProbingTimeInsteadOfRepeatingItPerCheck() throws {
+        let document = try JUnitDocument(Report.render(SampleRuns.mixed, as: .junit))
+        let search = document.cases.filter { $0.classname == "search" && $0.name != "p95 regression" }
+        #expect(search.map(\.time) == ["0.067", "0.000"])
+        let total = document.cases.compactMap { Double($0.time) }.reduce(0, +)
+        let probing = SampleRuns.mixed.endpoints.flatMap(\.samples).reduce(0) { $0 + $1.latency.timeInterval }
+        #expect(abs(total - probing) < 0.002)
     }
 
     @Test func everythingIsEscapedIncludingControlCharacters() throws {

@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 
@@ -24,6 +25,9 @@ enum BodyConditionParser {
         guard pointer.isEmpty || pointer.hasPrefix("/") else {
             throw Failure(expected: "a JSON Pointer starting with / (or (root)), then an operator")
         }
+        guard JSONPointer.tokens(of: pointer) != nil else {
+            throw Failure(expected: "a JSON Pointer whose ~ escapes are ~0 (for ~) or ~1 (for /)")
+        }
         let rest = trimmed[space...].trimmingCharacters(in: .whitespaces)
         let opEnd = rest.firstIndex(of: " ") ?? rest.endIndex
         let opText = String(rest[..<opEnd])
@@ -34,10 +38,20 @@ enum BodyConditionParser {
             guard operandText.isEmpty else { throw Failure(expected: "nothing after \(op.rawValue)") }
             return BodyCondition(pointer: pointer, op: op, source: trimmed)
         case .matches:
-            guard !operandText.isEmpty, (try? NSRegularExpression(pattern: operandText)) != nil else {
+            // Quotes mean what they mean for ==: a JSON string, whose quotes are not part of the pattern.
+            let pattern: String
+            if operandText.hasPrefix("\"") {
+                guard case .string(let text) = try jsonOperand(operandText, after: op) else {
+                    throw Failure(expected: "a regular expression after matches, bare or as one JSON string")
+                }
+                pattern = text
+            } else {
+                pattern = operandText
+            }
+            guard !pattern.isEmpty, (try? NSRegularExpression(pattern: pattern)) != nil else {
                 throw Failure(expected: "a valid regular expression after matches")
             }
-            return BodyCondition(pointer: pointer, op: op, operand: .string(operandText), source: trimmed)
+            return BodyCondition(pointer: pointer, op: op, operand: .string(pattern), source: trimmed)
         case .length:
             let parts = operandText.split(separator: " ", omittingEmptySubsequences: true)
             guard parts.count == 2, let lengthOp = BodyCondition.Operator(rawValue: String(parts[0])),
@@ -49,14 +63,27 @@ enum BodyConditionParser {
                 source: trimmed)
         case .equal, .notEqual:
             guard !operandText.isEmpty else { throw Failure(expected: "a value after \(op.rawValue)") }
-            let operand: JSONValue =
-                (try? JSONValue(parsing: Data(operandText.utf8))) ?? .string(operandText)
+            let operand = try jsonOperand(operandText, after: op)
             return BodyCondition(pointer: pointer, op: op, operand: operand, source: trimmed)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let value = try? JSONValue(parsing: Data(operandText.utf8)), case .number = value else {
                 throw Failure(expected: "a number after \(op.rawValue)")
             }
             return BodyCondition(pointer: pointer, op: op, operand: value, source: trimmed)
+        }
+    }
+
+    /// An operand: JSON, or a bare word read as a string. Text that opens a JSON string, array or object
+    /// (`"`, `[`, `{`) must be that JSON: a malformed one is an error, not a string.
+    private static func jsonOperand(_ text: String, after op: BodyCondition.Operator) throws(Failure) -> JSONValue {
+        do {
+            return try JSONValue(parsing: Data(text.utf8))
+        } catch {
+            guard let first = text.first, first == "\"" || first == "[" || first == "{" else { return .string(text) }
+            throw Failure(
+                expected:
+                    "JSON after \(op.rawValue) (\(error.expected) at column \(error.column) of the operand, found \(error.found))"
+            )
         }
     }
 }

@@ -15,7 +15,7 @@ import Yams
 /// stubs: Stubs                 # optional, relative to this file's folder
 /// snapshots: Snapshots         # optional, relative to this file's folder
 /// concurrency: 8               # requests in flight at once, over all endpoints (default 8)
-/// rateLimit: 50                # requests per second per host (optional)
+/// rateLimit: 50                # requests per second per host, 0.001 to 100000 (optional)
 /// deadline: 60s                # the longest a round may take (default 5m)
 /// downAfter: 2                 # consecutive failed rounds before an endpoint counts as down (default 1)
 /// regression: {window: 10, factor: 1.5, minimumRuns: 3}
@@ -25,6 +25,7 @@ import Yams
 ///   samples: 5                 # requests per endpoint per round (default 1)
 ///   timeout: 5s                # per request (default 10s)
 ///   retries: 1                 # retries after a transport error, with backoff (default 0)
+///   maxBodySize: 8MiB          # the largest response body read (default 8MiB for run, 64MiB for record)
 ///   expect: {status: 2xx}      # merged under each endpoint's expect, key by key
 /// endpoints:
 ///   - name: search             # unique; names the fixture and the snapshot
@@ -36,6 +37,7 @@ import Yams
 ///     samples: 5
 ///     timeout: 2s
 ///     retries: 2
+///     maxBodySize: 1GiB        # 512KiB, 64MB, 1GiB or a byte count, at most 4GiB
 ///     expect:
 ///       status: 200            # or [200, 204], "200-299", 2xx
 ///       headers: {Content-Type: application/json}   # exact; {matches: regex} or {exists: true} too
@@ -45,6 +47,7 @@ import Yams
 ///         - /recipes/0/title exists
 ///         - /recipes/0/recipe_id matches ^[0-9a-f]+$
 ///         - /recipes/0/publisher == "Closet Cooking"
+///         - /headers/Content-Type matches "^application/json"   # quoted: a JSON string, as for ==
 ///       schema: true           # Snapshots/<api>/<name up to its first ".">.schema.json; or a path; or {snapshot:, usage:, failOn: warning}
 ///       latency: [p50 < 100ms, p95 < 300ms]
 /// ```
@@ -77,9 +80,29 @@ extension ProbeConfig {
     public static func parse(_ data: Data, environment: [String: String], file: String) throws(ProbeConfigError)
         -> ProbeConfig
     {
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
+            // The place of the first byte that is not UTF-8: its line, and its column in bytes.
+            var line = 1
+            var lineStart = 0
+            var offset = 0
+            let bytes = [UInt8](data)
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    offset += UTF8.width(scalar)
+                    if scalar == "\n" {
+                        line += 1
+                        lineStart = offset
+                    }
+                case .emptyInput, .error: break decoding
+                }
+            }
+            let found = offset < bytes.count ? String(format: "byte 0x%02X", bytes[offset]) : "the end of the file"
             throw ProbeConfigError(
-                file: file, line: nil, key: "(file)", expected: "UTF-8 text", found: "bytes that are not UTF-8")
+                file: file, line: line, column: offset - lineStart + 1, key: "(file)", expected: "UTF-8 text",
+                found: found)
         }
         var secrets: [String: String] = [:]
         let substituted = try EnvironmentSubstitution.apply(

@@ -69,7 +69,8 @@ extension ConfigReader {
                     config.requestsPerSecondPerHost = nil
                 } else {
                     config.requestsPerSecondPerHost = try number(
-                        value, key, expected: "requests per second per host, a number above 0", valid: { $0 > 0 })
+                        value, key, expected: "requests per second per host, a number from 0.001 to 100000",
+                        valid: { ProbeConfig.rateLimitRange.contains($0) })
                 }
             case "deadline": config.deadline = try duration(value, key)
             case "downAfter": config.downAfter = try integer(value, key, in: 1...1_000)
@@ -133,6 +134,7 @@ extension ConfigReader {
             case "samples": defaults.samples = try integer(value, keyPath, in: 1...10_000)
             case "timeout": defaults.timeout = try duration(value, keyPath)
             case "retries": defaults.retries = try integer(value, keyPath, in: 0...10)
+            case "maxBodySize": defaults.maxBodySize = try size(value, keyPath)
             case "expect": expect = try expectations(value, keyPath)
             default: break
             }
@@ -157,7 +159,7 @@ extension ConfigReader {
         let base = "endpoints.\(name)"
         var endpoint = EndpointConfig(
             name: name, path: "", headers: [:], samples: config.defaults.samples, timeout: config.defaults.timeout,
-            retries: config.defaults.retries, line: node.mark?.line)
+            retries: config.defaults.retries, maxBodySize: config.defaults.maxBodySize, line: node.mark?.line)
         var headers = config.defaults.headers
         var expect = PartialExpectations()
         var location: (key: String, node: Node)?
@@ -211,6 +213,7 @@ extension ConfigReader {
             case "samples": endpoint.samples = try integer(value, keyPath, in: 1...10_000)
             case "timeout": endpoint.timeout = try duration(value, keyPath)
             case "retries": endpoint.retries = try integer(value, keyPath, in: 0...10)
+            case "maxBodySize": endpoint.maxBodySize = try size(value, keyPath)
             case "expect": expect = try expectations(value, keyPath)
             default: break
             }

@@ -11,9 +11,10 @@ struct ConfigReader {
         "api", "baseURL", "stubs", "snapshots", "concurrency", "rateLimit", "deadline", "downAfter", "regression",
         "redact", "defaults", "endpoints",
     ]
-    static let defaultsKeys = ["headers", "samples", "timeout", "retries", "expect"]
+    static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "expect"]
     static let endpointKeys = [
-        "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "expect",
+        "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "maxBodySize",
+        "expect",
     ]
     static let expectKeys = ["status", "headers", "body", "schema", "latency"]
     static let regressionKeys = ["window", "factor", "minimumRuns"]
@@ -49,6 +50,22 @@ struct ConfigReader {
         case .scanner(let context, let problem, let mark, _): return make(mark, problem, context)
         case .parser(let context, let problem, let mark, _): return make(mark, problem, context)
         case .composer(let context, let problem, let mark, _): return make(mark, problem, context)
+        case .reader(let problem, let offset, let value, let yaml):
+            // libyaml's reader (control characters, bad encoding) gives a byte offset, not a mark.
+            var line = 1
+            var column = 1
+            for byte in yaml.utf8.prefix(max(0, offset ?? 0)) {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            }
+            let character = value >= 0 ? String(format: " (U+%04X)", value) : ""
+            return ProbeConfigError(
+                file: file, line: offset == nil ? nil : line, column: offset == nil ? nil : column, key: "(syntax)",
+                expected: "valid YAML or JSON", found: problem + character)
         case .duplicatedKeysInMapping(let duplicates, let context):
             return ProbeConfigError(
                 file: file, line: context.mark.line, column: context.mark.column,
@@ -165,6 +182,41 @@ struct ConfigReader {
             return .nanoseconds(Int64(nanoseconds))
         }
         return nil
+    }
+
+    /// The accepted range of `maxBodySize`: one byte to 4 GiB.
+    static let bodySizeRange = 1...(4 << 30)
+
+    func size(_ node: Node, _ path: String) throws(ProbeConfigError) -> Int {
+        let expected = "a size like 512KiB, 8MiB or 1GiB (from 1B to 4GiB)"
+        let text = try scalar(node, path, expected: expected).string
+        guard let value = Self.parseSize(text), Self.bodySizeRange.contains(value) else {
+            throw error(node, path, expected: expected)
+        }
+        return value
+    }
+
+    /// `1048576`, `512B`, `64KB`, `512KiB`, `8MiB`, `1GiB` (KB, MB, GB are powers of 1000); `nil` when not a size.
+    static func parseSize(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let units: [(String, Double)] = [
+            ("KiB", 1_024), ("MiB", 1_048_576), ("GiB", 1_073_741_824), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9),
+            ("B", 1),
+        ]
+        var digits = Substring(trimmed)
+        var scale = 1.0
+        for (unit, factor) in units where trimmed.hasSuffix(unit) {
+            digits = trimmed.dropLast(unit.count)
+            scale = factor
+            break
+        }
+        let number = digits.trimmingCharacters(in: .whitespaces)
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let value = Double(number), value.isFinite
+        else { return nil }
+        let bytes = (value * scale).rounded()
+        guard bytes < 1e15 else { return nil }
+        return Int(bytes)
     }
 
     func stringMap(_ node: Node, _ path: String) throws(ProbeConfigError) -> [(key: String, value: String)] {

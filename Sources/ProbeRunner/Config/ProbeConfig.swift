@@ -24,7 +24,7 @@ public struct ProbeConfig: Sendable, Hashable {
     public var endpoints: [EndpointConfig]
     /// How many requests are in flight at once across all endpoints.
     public var concurrency: Int
-    /// The most requests a second sent to one host (`nil`: no limit).
+    /// The most requests a second sent to one host (`nil`: no limit); the config accepts ``rateLimitRange``.
     public var requestsPerSecondPerHost: Double?
     /// The longest a whole run may take; endpoints not finished by then fail as timed out.
     public var deadline: Duration
@@ -66,6 +66,16 @@ public struct ProbeConfig: Sendable, Hashable {
         self.regression = regression
         self.redactBodyFields = redactBodyFields
     }
+
+    /// The rates `rateLimit` accepts, in requests per second per host.
+    public static let rateLimitRange: ClosedRange<Double> = 0.001...100_000
+
+    /// The largest response body `apiprobe run` reads when the config names none (8 MiB); a larger one fails
+    /// the sample as `body-too-large`.
+    public static let defaultRunBodyLimit = 8 << 20
+
+    /// The largest response body `apiprobe record` reads when the config names none (64 MiB).
+    public static let defaultRecordBodyLimit = 64 << 20
 }
 
 /// What every endpoint starts from unless it says otherwise.
@@ -74,6 +84,8 @@ public struct EndpointDefaults: Sendable, Hashable {
     public var samples: Int
     public var timeout: Duration
     public var retries: Int
+    /// The largest response body read, in bytes (`nil`: the command's default).
+    public var maxBodySize: Int?
     public var expectations: Expectations
 
     public init(
@@ -81,12 +93,14 @@ public struct EndpointDefaults: Sendable, Hashable {
         samples: Int = 1,
         timeout: Duration = .seconds(10),
         retries: Int = 0,
+        maxBodySize: Int? = nil,
         expectations: Expectations = Expectations()
     ) {
         self.headers = headers
         self.samples = samples
         self.timeout = timeout
         self.retries = retries
+        self.maxBodySize = maxBodySize
         self.expectations = expectations
     }
 }
@@ -106,6 +120,9 @@ public struct EndpointConfig: Sendable, Hashable {
     public var timeout: Duration
     /// Retries after a transport error (never after an HTTP status), with backoff.
     public var retries: Int
+    /// The largest response body read, in bytes (`nil`: ``ProbeConfig/defaultRunBodyLimit`` for `run`,
+    /// ``ProbeConfig/defaultRecordBodyLimit`` for `record`); a larger body fails as `body-too-large`.
+    public var maxBodySize: Int?
     public var expectations: Expectations
     /// The 1-based line of the endpoint in the config file, for messages (`nil` when built in code).
     public var line: Int?
@@ -120,6 +137,7 @@ public struct EndpointConfig: Sendable, Hashable {
         samples: Int = 1,
         timeout: Duration = .seconds(10),
         retries: Int = 0,
+        maxBodySize: Int? = nil,
         expectations: Expectations = Expectations(),
         line: Int? = nil
     ) {
@@ -132,6 +150,7 @@ public struct EndpointConfig: Sendable, Hashable {
         self.samples = samples
         self.timeout = timeout
         self.retries = retries
+        self.maxBodySize = maxBodySize
         self.expectations = expectations
         self.line = line
     }
@@ -415,6 +434,14 @@ package func formatDuration(_ duration: Duration) -> String {
         return s == s.rounded() ? "\(Int(s))s" : String(format: "%.1fs", s)
     }
     return "\(Int(s / 60))m"
+}
+
+/// `8MiB`, `512KiB`, `1000B`: a byte count in the largest binary unit that divides it, as the config accepts it.
+package func formatSize(_ bytes: Int) -> String {
+    for (unit, factor) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where bytes >= factor {
+        if bytes % factor == 0 { return "\(bytes / factor)\(unit)" }
+    }
+    return "\(bytes)B"
 }
 
 extension JSONValue {

@@ -34,7 +34,15 @@ enum AppendOnlyFile {
     /// the new line never merges with the damaged one.
     ///
     /// - Throws: ``HistoryFileError`` naming the file: a missing folder, a folder in the way, no permission.
-    static func append(_ bytes: [UInt8], to url: URL, synchronize: Bool = true) throws(HistoryFileError) {
+    ///
+    /// With `offset` (a value an earlier call returned), the file is first cut back to that size, so `bytes`
+    /// replace what that call and any later ones appended (a file already shorter is not extended).
+    ///
+    /// - Returns: the file's size before `bytes` (and the line feed that may precede them) were appended.
+    @discardableResult
+    static func append(_ bytes: [UInt8], to url: URL, synchronize: Bool = true, replacingFrom offset: Int64? = nil)
+        throws(HistoryFileError) -> Int64
+    {
         let name = url.relativePath
         let path = url.path
         var created = false
@@ -54,6 +62,12 @@ enum AppendOnlyFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw HistoryFileError(file: name, problem: "cannot read its size: \(describe(errno))")
+        }
+        if let offset, offset >= 0, offset < Int64(status.st_size) {
+            guard ftruncate(descriptor, off_t(offset)) == 0 else {
+                throw HistoryFileError(file: name, problem: "cannot be cut back: \(describe(errno))")
+            }
+            status.st_size = off_t(offset)
         }
         var output = bytes
         if status.st_size > 0 {
@@ -85,6 +99,7 @@ enum AppendOnlyFile {
             }
             if created { synchronizeFolder(of: url) }
         }
+        return Int64(status.st_size)
     }
 
     /// Makes a newly created file's folder entry durable too.

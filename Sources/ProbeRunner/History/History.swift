@@ -32,6 +32,10 @@ public struct HistoryFile: Sendable {
 
     public init(url: URL) { self.url = url }
 
+    /// The longest line read (1 MiB; a run's line is a few hundred bytes an endpoint): a longer line is
+    /// damaged, skipped and counted in ``Contents/damagedLines`` without being held in memory.
+    public static let maximumLineLength = 1 << 20
+
     /// Appends one line for `result`.
     ///
     /// The file is created when missing, but not its folder: a missing folder is an error, since it usually
@@ -49,7 +53,8 @@ public struct HistoryFile: Sendable {
         try AppendOnlyFile.append(Array(record.line.utf8) + [UInt8(ascii: "\n")], to: url)
     }
 
-    /// The last `limit` readable records, oldest first; damaged lines (a killed writer's tail) are skipped.
+    /// The last `limit` readable records, oldest first; damaged lines (a killed writer's tail, a hand edit, a
+    /// line longer than ``maximumLineLength``) are skipped.
     ///
     /// A missing file has no records (the first run).
     ///
@@ -101,13 +106,19 @@ public struct HistoryFile: Sendable {
         var damaged = 0
         var end = Int64(status.st_size)
         // Bytes from the start of the last chunk read up to its first line feed: the tail of a line that
-        // began in an earlier chunk.
+        // began in an earlier chunk. Never more than `maximumLineLength`: a longer line is damaged, and only
+        // whether it is too long is kept, so a huge unterminated line is read in linear time.
         var pending: [UInt8] = []
+        var pendingTooLong = false
         let step = Int64(max(chunkSize, 1))
         while newestFirst.count < limit {
             guard end > 0 else {
                 // The file's first line.
-                consume(pending[...], into: &newestFirst, damaged: &damaged)
+                if pendingTooLong {
+                    damaged += 1
+                } else {
+                    consume(pending[...], into: &newestFirst, damaged: &damaged)
+                }
                 break
             }
             let start = max(0, end - step)
@@ -118,7 +129,6 @@ public struct HistoryFile: Sendable {
             guard got == chunk.count else {
                 throw HistoryFileError(file: name, problem: "cannot be read: \(AppendOnlyFile.describe(errno))")
             }
-            chunk += pending
             end = start
             var lineEnd = chunk.count
             var index = chunk.count - 1
@@ -126,13 +136,41 @@ public struct HistoryFile: Sendable {
             // read like any other line (it counts as damaged unless it is a whole record).
             while index >= 0, newestFirst.count < limit {
                 if chunk[index] == UInt8(ascii: "\n") {
-                    consume(chunk[(index + 1)..<lineEnd], into: &newestFirst, damaged: &damaged)
+                    let length = lineEnd - index - 1
+                    if lineEnd == chunk.count {
+                        // The line goes on into `pending`.
+                        if pendingTooLong || length + pending.count > Self.maximumLineLength {
+                            damaged += 1
+                        } else {
+                            consume((chunk[(index + 1)...] + pending)[...], into: &newestFirst, damaged: &damaged)
+                        }
+                        pending = []
+                        pendingTooLong = false
+                    } else if length > Self.maximumLineLength {
+                        damaged += 1
+                    } else {
+                        consume(chunk[(index + 1)..<lineEnd], into: &newestFirst, damaged: &damaged)
+                    }
                     lineEnd = index
                 }
                 index -= 1
             }
-            pending = Array(chunk[0..<lineEnd])
             if newestFirst.count >= limit { break }
+            if lineEnd == chunk.count {
+                // No line feed in this chunk: the line in `pending` goes on further back.
+                if !pendingTooLong, lineEnd + pending.count <= Self.maximumLineLength {
+                    pending = Array(chunk) + pending
+                } else {
+                    pending = []
+                    pendingTooLong = true
+                }
+            } else if lineEnd > Self.maximumLineLength {
+                pending = []
+                pendingTooLong = true
+            } else {
+                pending = Array(chunk[0..<lineEnd])
+                pendingTooLong = false
+            }
         }
         return Contents(records: newestFirst.reversed(), damagedLines: damaged)
     }

@@ -4,7 +4,7 @@ public import HTTPFixtures
 import JSONShape
 
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Records live responses of a config's endpoints as redacted fixtures (`apiprobe record`).
@@ -52,28 +52,30 @@ public struct Recorder: Sendable {
     /// `requestsPerSecondPerHost` spaces the requests (retries included) as it does for `run`; results
     /// come in the config's order.
     ///
-    /// An unreachable endpoint is a result (``EndpointRecording/Outcome/failed``) and nothing is written for
-    /// it; an HTTP error status is recorded with a warning; a body that is not JSON is recorded as text and
-    /// its snapshot skipped with a note.
+    /// Requests go through the same loader as `run`, with the same limits: each is cut after the endpoint's
+    /// `timeout` (a trickling body included), the whole recording at `config.deadline`, and a body larger
+    /// than the endpoint's `maxBodySize` (default ``ProbeConfig/defaultRecordBodyLimit``) stops being read at
+    /// the limit. An unreachable endpoint, one cut so, or one that answers with a status outside 100–599 is a
+    /// result (``EndpointRecording/Outcome/failed``) and nothing is written for it; an HTTP error status is
+    /// recorded with a warning; a body that is not JSON is recorded as text and its snapshot skipped with a note.
     ///
-    /// - Parameter session: the session to call with (default: an ephemeral one that keeps no cookies).
     /// - Throws: ``RecordError`` for a name in `only` that is not in the config, an endpoint whose URL cannot
     ///   be built, or a fixture or snapshot that cannot be written (the folder is named; no file is left
     ///   half-written).
-    public func record(only: [String] = [], snapshots: Bool = false, session: URLSession? = nil)
-        async throws(RecordError) -> RecordingResult
-    {
+    public func record(only: [String] = [], snapshots: Bool = false) async throws(RecordError) -> RecordingResult {
         let endpoints = try selectEndpoints(only)
-        let ownSession = session == nil ? Self.makeSession() : nil
-        defer { ownSession?.finishTasksAndInvalidate() }
-        guard let session = session ?? ownSession else { return RecordingResult(endpoints: []) }
+        let loader = HTTPLoader(maximumConnectionsPerHost: config.concurrency)
+        defer { loader.close() }
+        let deadline = ContinuousClock.now + config.deadline
         let store = FixtureStore(directory: stubsDirectory)
         let limiter = config.requestsPerSecondPerHost.map { RateLimiter(requestsPerSecond: $0) }
         let recorder = self
         let outcomes = await endpoints.concurrentMap(limit: config.concurrency) {
             endpoint -> Result<EndpointRecording, RecordError> in
             do throws(RecordError) {
-                return .success(try await recorder.record(endpoint, session: session, store: store, limiter: limiter))
+                return .success(
+                    try await recorder.record(
+                        endpoint, loader: loader, deadline: deadline, store: store, limiter: limiter))
             } catch {
                 return .failure(error)
             }
@@ -94,7 +96,8 @@ public struct Recorder: Sendable {
     // MARK: One endpoint
 
     private func record(
-        _ endpoint: EndpointConfig, session: URLSession, store: FixtureStore, limiter: RateLimiter?
+        _ endpoint: EndpointConfig, loader: HTTPLoader, deadline: ContinuousClock.Instant, store: FixtureStore,
+        limiter: RateLimiter?
     ) async throws(RecordError) -> EndpointRecording {
         let request: URLRequest
         do {
@@ -109,21 +112,38 @@ public struct Recorder: Sendable {
 
         let data: Data
         let response: HTTPURLResponse
-        do {
-            let (body, answer) = try await Self.send(
-                request, session: session, retries: endpoint.retries, limiter: limiter)
-            guard let http = answer as? HTTPURLResponse else {
-                return EndpointRecording(
-                    name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .failed,
-                    message: "\(endpoint.name): \(shownURL) did not answer with an HTTP response")
-            }
-            data = body
-            response = http
-        } catch {
-            return EndpointRecording(
+        func failed(_ message: String) -> EndpointRecording {
+            EndpointRecording(
                 name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .failed,
-                message: "\(endpoint.name): cannot reach \(shownURL): \(Self.describe(error))")
+                message: "\(endpoint.name): \(message)")
         }
+        let attempt = await Self.send(request, endpoint: endpoint, loader: loader, deadline: deadline, limiter: limiter)
+        if let error = attempt.error {
+            if let tooLarge = error as? BodyTooLarge {
+                return failed(
+                    "\(shownURL): the body is larger than maxBodySize \(formatSize(tooLarge.limit)); "
+                        + "reading stopped there and nothing was written")
+            }
+            if attempt.cutByDeadline {
+                return failed(
+                    "\(shownURL): cut off by the deadline (\(formatDuration(config.deadline))); nothing was written")
+            }
+            if attempt.timedOut {
+                return failed(
+                    "\(shownURL): no complete response within \(formatDuration(endpoint.timeout)); nothing was written")
+            }
+            return failed("cannot reach \(shownURL): \(Self.describe(error))")
+        }
+        guard let http = attempt.response else {
+            return failed("\(shownURL) did not answer with an HTTP response")
+        }
+        // A fixture holds what the readers accept: a status outside 100–599 is bad data, not a response.
+        guard (100...599).contains(http.statusCode) else {
+            return failed(
+                "\(shownURL): expected an HTTP status from 100 to 599, found \(http.statusCode); nothing was written")
+        }
+        data = attempt.body
+        response = http
 
         let recorded = redactor.redact(makeExchange(request: request, response: response, body: data))
         var result = EndpointRecording(
@@ -162,23 +182,29 @@ public struct Recorder: Sendable {
         return result
     }
 
-    /// Sends `request`, retrying after a transport error (never after an HTTP status) with a doubling pause.
+    /// Sends `request` as `run` does (the endpoint's timeout and body limit, the recording's deadline),
+    /// retrying after a transport error (never after an HTTP status, a timeout or a body too large) with a
+    /// doubling pause that never passes the deadline.
     private static func send(
-        _ request: URLRequest, session: URLSession, retries: Int, limiter: RateLimiter?
-    ) async throws -> (Data, URLResponse) {
-        var attempt = 0
+        _ request: URLRequest, endpoint: EndpointConfig, loader: HTTPLoader, deadline: ContinuousClock.Instant,
+        limiter: RateLimiter?
+    ) async -> Attempt {
+        var retries = 0
         while true {
-            if let limiter {
-                // Recording has no deadline: the slot is always taken.
-                _ = await limiter.acquire(host: request.url?.host ?? "", deadline: .now + .seconds(365 * 86_400))
+            if let limiter, await !limiter.acquire(host: request.url?.host ?? "", deadline: deadline) {
+                return Attempt(
+                    response: nil, body: Data(), error: URLError(.timedOut), timedOut: true, cutByDeadline: true,
+                    latency: .zero)
             }
-            do {
-                return try await session.data(for: request)
-            } catch {
-                guard attempt < retries else { throw error }
-                try await Task.sleep(for: .milliseconds(100 << min(attempt, 6)))
-                attempt += 1
-            }
+            let attempt = await loader.send(
+                request, timeout: endpoint.timeout, deadline: deadline,
+                maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRecordBodyLimit)
+            guard attempt.error != nil, !attempt.timedOut, !(attempt.error is BodyTooLarge), retries < endpoint.retries
+            else { return attempt }
+            let pause = Duration.milliseconds(100 << min(retries, 6))
+            guard ContinuousClock.now + pause < deadline else { return attempt }
+            try? await Task.sleep(for: pause)
+            retries += 1
         }
     }
 
@@ -316,15 +342,6 @@ public struct Recorder: Sendable {
         return nsError.localizedDescription
     }
 
-    /// An ephemeral session that stores no cookies and caches nothing.
-    static func makeSession() -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
-    }
 }
 
 /// What `apiprobe record` did.

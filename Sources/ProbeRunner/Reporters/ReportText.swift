@@ -34,9 +34,14 @@ enum ReportText {
         else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
-            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21, let digits = number(20..<(bytes.count - 1))
-            else { return nil }
-            fraction = Double(digits) / pow(10, Double(bytes.count - 21))
+            // Any number of fraction digits; each adds less, so no digit count can overflow.
+            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21 else { return nil }
+            var scale = 0.1
+            for byte in bytes[20..<(bytes.count - 1)] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                fraction += Double(byte - UInt8(ascii: "0")) * scale
+                scale /= 10
+            }
         } else if bytes[19] != UInt8(ascii: "Z") {
             return nil
         }

@@ -168,6 +168,8 @@ public struct FailureCategory: RawRepresentable, Sendable, Hashable, Comparable,
     public static let schemaDrift = FailureCategory(rawValue: "schema-drift")
     public static let latencyBudget = FailureCategory(rawValue: "latency-budget")
     public static let rateLimited = FailureCategory(rawValue: "rate-limited")
+    /// The response body was larger than the endpoint's `maxBodySize`; reading stopped at the limit.
+    public static let bodyTooLarge = FailureCategory(rawValue: "body-too-large")
     public static let regression = FailureCategory(rawValue: "regression")
     public static let other = FailureCategory(rawValue: "other")
 

@@ -18,6 +18,12 @@ struct Attempt: Sendable {
     var redirectedTo: URL?
 }
 
+/// A response body larger than the endpoint's `maxBodySize`: reading stopped at the limit.
+struct BodyTooLarge: Error, Sendable, Hashable {
+    /// The limit, in bytes.
+    var limit: Int
+}
+
 /// Sends requests on one ephemeral session (no cache, no cookies) through a delegate, so the time to the
 /// response head is seen, redirects are followed and noted, and a whole-request timeout can cut a body
 /// that trickles in.
@@ -44,8 +50,12 @@ final class HTTPLoader: @unchecked Sendable {
     /// Ends the session once its tasks are done (breaks the session–delegate cycle).
     func close() { session.finishTasksAndInvalidate() }
 
-    /// One attempt: cut after `timeout`, or at `deadline` when that comes first.
-    func send(_ request: URLRequest, timeout: Duration, deadline: ContinuousClock.Instant) async -> Attempt {
+    /// One attempt: cut after `timeout`, or at `deadline` when that comes first; a body longer than
+    /// `maxBodySize` bytes (announced by `Content-Length`, or read so far) stops the transfer there and fails
+    /// the attempt with ``BodyTooLarge``, so memory stays bounded whatever the server sends.
+    func send(
+        _ request: URLRequest, timeout: Duration, deadline: ContinuousClock.Instant, maxBodySize: Int
+    ) async -> Attempt {
         let clock = ContinuousClock()
         var request = request
         let now = clock.now
@@ -59,7 +69,7 @@ final class HTTPLoader: @unchecked Sendable {
         if request.timeoutInterval != backstop { request.timeoutInterval = backstop }
         let task = session.dataTask(with: request)
         return await withCheckedContinuation { continuation in
-            let state = TaskState(start: clock.now, continuation: continuation)
+            let state = TaskState(start: clock.now, limit: maxBodySize, continuation: continuation)
             delegate.register(task.taskIdentifier, state)
             task.resume()
             let identifier = task.taskIdentifier
@@ -119,11 +129,15 @@ final class TaskState: @unchecked Sendable {
     var redirectedTo: URL?
     var timedOut = false
     var cutByDeadline = false
+    /// The most body bytes kept; more cancels the task.
+    let limit: Int
+    var tooLarge = false
     var watchdog: DispatchWorkItem?
     var continuation: CheckedContinuation<Attempt, Never>?
 
-    init(start: ContinuousClock.Instant, continuation: CheckedContinuation<Attempt, Never>) {
+    init(start: ContinuousClock.Instant, limit: Int, continuation: CheckedContinuation<Attempt, Never>) {
         self.start = start
+        self.limit = limit
         self.continuation = continuation
     }
 }
@@ -162,18 +176,40 @@ final class LoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        var announcedTooLarge = false
         if let state = state(dataTask.taskIdentifier) {
             lock.withLock {
                 state.firstByte = ContinuousClock.now
                 state.response = response as? HTTPURLResponse
+                if response.expectedContentLength > Int64(state.limit) {
+                    state.tooLarge = true
+                    announcedTooLarge = true
+                }
             }
         }
-        completionHandler(.allow)
+        if announcedTooLarge {
+            completionHandler(.cancel)
+            dataTask.cancel()
+        } else {
+            completionHandler(.allow)
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let state = state(dataTask.taskIdentifier) else { return }
-        lock.withLock { state.body.append(data) }
+        let overLimit: Bool = lock.withLock {
+            guard !state.tooLarge else { return false }
+            guard state.body.count + data.count <= state.limit else {
+                state.tooLarge = true
+                state.body = Data()
+                return true
+            }
+            state.body.append(data)
+            return false
+        }
+        // Cancelling waits for the session's own queue, which is busy reading while a fast body streams in:
+        // cancel from elsewhere, so this queue goes on dropping what arrives meanwhile instead of piling it up.
+        if overLimit { DispatchQueue.global().async { dataTask.cancel() } }
     }
 
     func urlSession(
@@ -197,7 +233,16 @@ final class LoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         guard let (state, continuation, watchdog) = finished else { return }
         watchdog?.cancel()
         let response = (task.response as? HTTPURLResponse) ?? state.response
-        let timedOut = state.timedOut || (error as? URLError)?.code == .timedOut
+        let (tooLarge, cutTimedOut): (Bool, Bool) = lock.withLock { (state.tooLarge, state.timedOut) }
+        if tooLarge {
+            let attempt = Attempt(
+                response: nil, body: Data(), error: BodyTooLarge(limit: state.limit), timedOut: false,
+                cutByDeadline: false, latency: end - state.start,
+                timeToFirstByte: state.firstByte.map { $0 - state.start }, redirectedTo: state.redirectedTo)
+            continuation.resume(returning: attempt)
+            return
+        }
+        let timedOut = cutTimedOut || (error as? URLError)?.code == .timedOut
         let attempt = Attempt(
             response: error == nil ? response : nil,
             body: error == nil ? state.body : Data(),

@@ -138,12 +138,15 @@ private struct Context: Sendable {
             if let limiter, await !limiter.acquire(host: host, deadline: deadline) {
                 return deadlineSample(url: url, retries: retries, wasRateLimited: wasRateLimited)
             }
-            let attempt = await loader.send(request, timeout: endpoint.timeout, deadline: deadline)
+            let attempt = await loader.send(
+                request, timeout: endpoint.timeout, deadline: deadline,
+                maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRunBodyLimit)
             if let error = attempt.error {
                 let failure = FailureClassification.classify(
                     error, timedOut: attempt.timedOut, byDeadline: attempt.cutByDeadline, url: url,
                     timeout: endpoint.timeout)
-                if retries < endpoint.retries && !attempt.cutByDeadline,
+                // A body too large is the answer, not a transient error: retrying would read it again.
+                if retries < endpoint.retries && !attempt.cutByDeadline && failure.category != .bodyTooLarge,
                     await sleep(backoff(retries), orGiveUpAt: deadline)
                 {
                     retries += 1

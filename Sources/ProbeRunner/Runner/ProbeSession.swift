@@ -61,11 +61,18 @@ public struct ProbeSession: Sendable {
     /// - Throws: the history file's errors (reading or appending).
     public mutating func round() async throws -> Round {
         var records: [HistoryRecord] = []
+        var warnings: [String] = []
         if let history {
-            records = try history.records(last: max(1, runner.config.regression.window))
+            let contents = try history.read(last: max(1, runner.config.regression.window))
+            records = contents.records
             if !historyLoaded {
                 consecutiveFailures.merge(RegressionDetector.consecutiveFailures(in: records)) { current, _ in current }
                 historyLoaded = true
+                if contents.damagedLines > 0 {
+                    warnings.append(
+                        "\(history.url.relativePath): skipped \(ReportText.count(contents.damagedLines, "damaged line")) "
+                            + "(not a whole record, or longer than \(HistoryFile.maximumLineLength) bytes)")
+                }
             }
         }
         var result = await runner.run(only: only, previousFailures: consecutiveFailures)
@@ -75,7 +82,6 @@ public struct ProbeSession: Sendable {
         }
         for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
         if let history { try history.append(result) }
-        var warnings: [String] = []
         if let pushGateway {
             do {
                 try await pushGateway.push(runner.redactor.redact(text: Report.render(result, as: .prometheus)))

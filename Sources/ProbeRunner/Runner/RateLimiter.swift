@@ -12,7 +12,10 @@ actor RateLimiter {
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
 
     init(requestsPerSecond: Double) {
-        interval = .nanoseconds(Int64((1e9 / requestsPerSecond).rounded()))
+        // The config accepts 0.001...100000 a second; a rate built in code outside that is clamped, never a trap.
+        let nanoseconds = (1e9 / requestsPerSecond).rounded()
+        let bounded = nanoseconds.isNaN || nanoseconds < 0 ? 1e15 : min(nanoseconds, 1e15)
+        interval = .nanoseconds(Int64(bounded))
     }
 
     /// Waits for this host's next slot; `false` (without waiting for it) when that slot is after `deadline`.

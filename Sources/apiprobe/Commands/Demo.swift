@@ -78,7 +78,14 @@ struct DemoCommand: AsyncParsableCommand {
     private func runServer() async throws {
         var configuration = RecipesServer.Configuration(failureRate: failureRate, isDrifted: drifted, port: port ?? 0)
         if let latency, let delay = ProbeConfig.parseDuration(latency) { configuration.latency = .fixed(delay) }
-        let server = try await RecipesServer.start(configuration)
+        let server: RecipesServer
+        do {
+            server = try await RecipesServer.start(configuration)
+        } catch let error as RecipesServerError where error.isAddressInUse {
+            throw ValidationError(
+                "--port \(configuration.port): 127.0.0.1:\(configuration.port) is already in use; "
+                    + "choose another port, or leave --port out for one the system picks")
+        }
         let out = Terminal.standardOutput
         out.write(
             out.styled("Recipes API", .bold) + " on \(server.baseURL.absoluteString)"

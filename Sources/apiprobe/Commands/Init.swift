@@ -46,6 +46,7 @@ struct InitCommand: AsyncParsableCommand {
           samples: 5                      # requests per endpoint per round
           timeout: 5s                     # per request, the whole body included
           retries: 1                      # after transport errors only, with backoff
+          # maxBodySize: 8MiB             # a larger body fails as body-too-large (record: 64MiB)
           expect:                         # merged under each endpoint's expect, key by key
             status: 2xx
 

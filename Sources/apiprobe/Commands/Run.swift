@@ -22,8 +22,9 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             KIND is console, json, junit, markdown or prometheus; without =PATH, or with =-, it goes to standard \
             output (default: console). Secrets (environment values in the config, credentials in traffic) are \
-            masked in every report, the history, the push and the terminal. Under GitHub Actions the Markdown report is also appended to \
-            $GITHUB_STEP_SUMMARY. With --every, rounds repeat (±10% jitter) until SIGINT or SIGTERM; the \
+            masked in every report, the history, the push and the terminal. Under GitHub Actions the Markdown \
+            report is also written to $GITHUB_STEP_SUMMARY (once: with --every, the last round's replaces the \
+            earlier ones). With --every, rounds repeat (±10% jitter) until SIGINT or SIGTERM; the \
             current round finishes, reports are flushed and the exit status is 0.
             Exit status: 0 all checks held; 1 a check failed; 2 bad usage or config; 3 an internal error.
             """
@@ -84,23 +85,24 @@ struct RunCommand: AsyncParsableCommand {
             pushGateway: pushGateway.flatMap(URL.init(string:)).map { PushgatewayClient(url: $0) }
         )
         let count = only.isEmpty ? probeConfig.endpoints.count : only.count
+        var summary = StepSummary()
 
         guard let every, let interval = ProbeConfig.parseDuration(every) else {
-            let result = try await round(&session, count: count, destinations: destinations)
+            let result = try await round(&session, count: count, destinations: destinations, summary: &summary)
             if !result.passed { throw ExitCode(ExitStatus.checkFailed.rawValue) }
             return
         }
         let stop = StopSignal()
         while !stop.isSet {
-            _ = try await round(&session, count: count, destinations: destinations)
+            _ = try await round(&session, count: count, destinations: destinations, summary: &summary)
             await stop.wait(for: ProbeSession.jittered(interval))
         }
     }
 
     /// One round: progress on a terminal, the reports, the step summary.
-    private func round(_ session: inout ProbeSession, count: Int, destinations: [ReportDestination]) async throws
-        -> ProbeRunResult
-    {
+    private func round(
+        _ session: inout ProbeSession, count: Int, destinations: [ReportDestination], summary: inout StepSummary
+    ) async throws -> ProbeRunResult {
         let progress = Terminal.standardError
         if progress.isTerminal { progress.write("apiprobe: probing \(count) endpoint(s)…") }
         let round: ProbeSession.Round
@@ -125,10 +127,10 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         do {
-            let summary = Report.render(round.result, as: .markdown, options: ReportOptions(job: job))
-            try appendToStepSummary(Terminal.redactor.redact(text: summary))
+            let markdown = Report.render(round.result, as: .markdown, options: ReportOptions(job: job))
+            try summary.write(Terminal.redactor.redact(text: markdown))
         } catch {
-            Terminal.standardError.write("apiprobe run: warning: cannot append to GITHUB_STEP_SUMMARY: \(error)\n")
+            Terminal.standardError.write("apiprobe run: warning: cannot write to GITHUB_STEP_SUMMARY: \(error)\n")
         }
         return round.result
     }

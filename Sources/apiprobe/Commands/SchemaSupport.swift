@@ -16,7 +16,14 @@ enum SchemaInput {
     static func addSamples(from path: String, to inference: inout ShapeInference) throws(JSONShapeError) {
         let url = URL(fileURLWithPath: path)
         if isJSONLines(path) {
+            let before = inference.sampleCount
             try inference.addJSONLines(contentsOf: url, file: path)
+            // An empty file has no shape to compare: "no changes" against it would be a false all-clear.
+            guard inference.sampleCount > before else {
+                throw JSONShapeError(
+                    file: path, location: .input, expected: "at least one JSON sample (one a line)",
+                    found: "no samples (an empty file)")
+            }
         } else {
             try inference.addSample(try read(path), file: path)
         }

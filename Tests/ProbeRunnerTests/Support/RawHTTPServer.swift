@@ -23,6 +23,11 @@ final class RawHTTPServer: @unchecked Sendable {
         case trickle(bytes: Int, interval: Duration)
         /// `302` to `location`.
         case redirect(location: String)
+        /// A `200` whose body never ends: 64 KiB at a time until the client goes away. `Content-Length`
+        /// announces `announcedLength` bytes when given; otherwise the body runs until the connection closes.
+        case endless(announcedLength: Int?)
+        /// Reads the request and never answers, until the client goes away.
+        case silent
     }
 
     let port: Int
@@ -30,12 +35,18 @@ final class RawHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var arrivals: [ContinuousClock.Instant] = []
     private var paths: [String] = []
+    private var sent = 0
+    private var ended = 0
     private var behaviourFor: @Sendable (String) -> Behaviour
     private var thread: Thread?
 
     var requestTimes: [ContinuousClock.Instant] { lock.withLock { arrivals } }
     var requestPaths: [String] { lock.withLock { paths } }
     var requestCount: Int { lock.withLock { arrivals.count } }
+    /// Body bytes sent by `.endless` responses, all connections together.
+    var bodyBytesSent: Int { lock.withLock { sent } }
+    /// `.endless` responses that ended because the client closed the connection.
+    var endlessResponsesCut: Int { lock.withLock { ended } }
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -119,6 +130,19 @@ final class RawHTTPServer: @unchecked Sendable {
                             + Double(interval.components.seconds))
                     guard send(client, "x") else { return }
                 }
+            case .endless(let announced):
+                let length = announced.map { "Content-Length: \($0)\r\n" } ?? "Connection: close\r\n"
+                guard send(client, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\(length)\r\n") else { return }
+                let chunk = String(repeating: "x", count: 65_536)
+                while send(client, chunk) {
+                    lock.withLock { sent += chunk.utf8.count }
+                }
+                lock.withLock { ended += 1 }
+                return
+            case .silent:
+                var byte: UInt8 = 0
+                while recv(client, &byte, 1, 0) > 0 {}
+                return
             case .redirect(let location):
                 guard send(client, "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n")
                 else { return }
