@@ -103,7 +103,7 @@ public struct Recorder: Sendable {
         do {
             request = try endpoint.makeRequest(baseURL: config.baseURL, file: config.file)
         } catch {
-            throw RecordError(message: error.description)
+            throw RecordError(message: error.description, underlying: error)
         }
         let fixtureName = "\(config.api)/\(endpoint.name)"
         let fixtureURL = store.url(for: fixtureName)
@@ -177,7 +177,7 @@ public struct Recorder: Sendable {
                 redactor.secrets.mask(recorded.encoded()), to: fixtureURL, displayName: fixturePath,
                 inside: stubsDirectory)
         } catch {
-            throw RecordError(message: "\(endpoint.name): \(error)")
+            throw RecordError(message: "\(endpoint.name): \(error)", underlying: error)
         }
         return result
     }
@@ -280,7 +280,7 @@ public struct Recorder: Sendable {
                 snapshot = try SchemaSnapshot(
                     samples: endpoint.samples.map { ($0.body.serialized(), $0.file) }, previous: old)
             } catch {
-                throw RecordError(message: "\(results[index].name): \(error)")
+                throw RecordError(message: "\(results[index].name): \(error)", underlying: error)
             }
             let data = snapshot.encoded()
             if existing == data {
@@ -298,7 +298,7 @@ public struct Recorder: Sendable {
                 try AtomicFile.write(
                     redactor.secrets.mask(data), to: snapshotURL, displayName: snapshotPath, inside: snapshotsDirectory)
             } catch {
-                throw RecordError(message: "\(results[index].name): \(error)")
+                throw RecordError(message: "\(results[index].name): \(error)", underlying: error)
             }
         }
     }
@@ -418,11 +418,15 @@ public struct EndpointRecording: Sendable, Hashable {
 
 /// A recording that could not go on: an unknown endpoint name, a URL that cannot be built, or a file that
 /// cannot be written.
-public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct RecordError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The error this one wraps (a ``FixtureError`` for a file, a `JSONShapeError` for a snapshot, a
+    /// ``ProbeConfigError`` for a URL), when there is one; `nil` for an unknown endpoint name.
+    public var underlying: (any Error & Sendable)?
 
-    public init(message: String) {
+    public init(message: String, underlying: (any Error & Sendable)? = nil) {
         self.message = message
+        self.underlying = underlying
     }
 
     public var description: String { message }

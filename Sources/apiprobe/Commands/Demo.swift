@@ -69,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
             var demo = try DemoRun(out: .standardOutput, keepsFolder: keep)
             let caught = try await demo.run()
             if !keep { try? FileManager.default.removeItem(at: demo.folder) }
-            if !caught { throw ExitCode(1) }
+            if !caught { throw ChecksFailed() }
         }
     }
 
@@ -230,11 +230,7 @@ struct DemoRun {
         var environment = ProcessInfo.processInfo.environment
         environment["RECIPES_PORT"] = String(server.port)
         let config: ProbeConfig
-        do {
-            config = try ProbeConfig.load(contentsOf: configURL, environment: environment, file: "apiprobe.yml")
-        } catch {
-            throw ConfigInputError(message: error.description)
-        }
+        config = try ProbeConfig.load(contentsOf: configURL, environment: environment, file: "apiprobe.yml")
         let recorder = Recorder(config: config, directory: folder)
 
         heading("2. Record fixtures and snapshots (apiprobe record --snapshots)")
@@ -278,7 +274,7 @@ struct DemoRun {
         do {
             try await check.run()
             return true
-        } catch let exit as ExitCode where exit.rawValue == ExitStatus.checkFailed.rawValue {
+        } catch is ChecksFailed {
             return false
         }
     }

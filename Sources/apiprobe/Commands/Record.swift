@@ -3,7 +3,6 @@ import Foundation
 import HTTPFixtures
 import ProbeRunner
 
-extension RecordError: BadInput {}
 
 /// `apiprobe record [--config FILE] [--only NAME]... [--snapshots]`
 struct RecordCommand: AsyncParsableCommand {
@@ -41,16 +40,12 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let url = URL(fileURLWithPath: config)
         let loaded: ProbeConfig
-        do {
-            loaded = try ProbeConfig.load(contentsOf: url, file: config)
-        } catch {
-            throw ConfigInputError(message: error.description)
-        }
+        loaded = try ProbeConfig.load(contentsOf: url, file: config)
         var recorder = Recorder(config: loaded, directory: url.deletingLastPathComponent())
         recorder.redactor = loaded.makeRedactor(secrets: Terminal.secrets)
         let result = try await recorder.record(only: only, snapshots: snapshots)
         Terminal.standardOutput.write(Self.text(for: result, on: .standardOutput))
-        if result.hasFailures { throw ExitCode(1) }
+        if result.hasFailures { throw ChecksFailed() }
     }
 
     /// One line an endpoint, indented details below it, and a count line.
@@ -84,10 +79,4 @@ struct RecordCommand: AsyncParsableCommand {
             + "\(count(.unchanged)) unchanged, \(count(.failed)) failed\n"
         return text
     }
-}
-
-/// A config that cannot be read: exit status 2.
-struct ConfigInputError: BadInput, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }

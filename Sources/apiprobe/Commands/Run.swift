@@ -12,7 +12,6 @@ import Musl
 import Darwin
 #endif
 
-extension ProbeConfigError: BadInput {}
 
 /// `apiprobe run`: probe the endpoints of a config and report.
 struct RunCommand: AsyncParsableCommand {
@@ -89,7 +88,7 @@ struct RunCommand: AsyncParsableCommand {
 
         guard let every, let interval = ProbeConfig.parseDuration(every) else {
             let result = try await round(&session, count: count, destinations: destinations, summary: &summary)
-            if !result.passed { throw ExitCode(ExitStatus.checkFailed.rawValue) }
+            if !result.passed { throw ChecksFailed() }
             return
         }
         let stop = StopSignal()

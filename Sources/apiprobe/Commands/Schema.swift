@@ -76,6 +76,6 @@ struct SchemaDiffCommand: AsyncParsableCommand {
         case .json: Terminal.standardOutput.write(String(decoding: diff.jsonReport(), as: UTF8.self))
         case .text: Terminal.standardOutput.write(ChangeReport.text(for: diff, on: .standardOutput))
         }
-        if diff.hasBreakingChanges { throw ExitCode(1) }
+        if diff.hasBreakingChanges { throw ChecksFailed() }
     }
 }

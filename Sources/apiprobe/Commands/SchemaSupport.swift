@@ -2,7 +2,6 @@ import Foundation
 import HTTPFixtures
 import JSONShape
 
-extension JSONShapeError: BadInput {}
 
 /// Reading schema inputs and printing diffs, shared by `schema` and `snapshot`.
 enum SchemaInput {

@@ -88,7 +88,7 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
             text += (report.hasBreakingChanges || !missing.isEmpty ? out.styled(summary, .bold) : summary) + "\n"
             out.write(text)
         }
-        if report.hasBreakingChanges || !missing.isEmpty { throw ExitCode(1) }
+        if report.hasBreakingChanges || !missing.isEmpty { throw ChecksFailed() }
     }
 }
 
