@@ -3,7 +3,6 @@ import Foundation
 import HTTPFixtures
 import ProbeRunner
 
-
 /// `apiprobe record [--config FILE] [--only NAME]... [--snapshots]`
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -12,7 +12,6 @@ import Musl
 import Darwin
 #endif
 
-
 /// `apiprobe run`: probe the endpoints of a config and report.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

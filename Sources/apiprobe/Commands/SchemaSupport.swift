@@ -2,7 +2,6 @@ import Foundation
 import HTTPFixtures
 import JSONShape
 
-
 /// Reading schema inputs and printing diffs, shared by `schema` and `snapshot`.
 enum SchemaInput {
     /// Whether a file holds JSON Lines, by its extension.
