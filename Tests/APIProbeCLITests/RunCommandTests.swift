@@ -82,6 +82,17 @@ struct RunCommandTests {
         #expect(missing.status == 2)
         let badReport = try await CommandLineRunner.run(["run", "--config", config, "--report", "pdf"])
         #expect(badReport.status == 2)
+        #expect(
+            badReport.standardError.hasPrefix(
+                "Error: The value 'pdf' is invalid for '--report <report>': expected KIND or KIND=PATH with KIND one of console, json, junit, markdown, prometheus"
+            ), "\(badReport)")
+        let badEvery = try await CommandLineRunner.run(["run", "--config", config, "--every", "0s"])
+        #expect(badEvery.status == 2)
+        #expect(
+            badEvery.standardError.hasPrefix(
+                "Error: The value '0s' is invalid for '--every <every>': expected a positive duration like 30s, 5m or 1h"
+            ),
+            "\(badEvery)")
         let badOnly = try await CommandLineRunner.run(["run", "--config", config, "--only", "nope"])
         #expect(badOnly.status == 2)
     }

@@ -35,8 +35,15 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --serve: serve the drifted variant of the API.")
     var drifted = false
 
-    @Option(name: .long, help: "With --serve: latency added to every response (50ms, 1s).")
-    var latency: String?
+    @Option(
+        name: .long, help: "With --serve: latency added to every response (50ms, 1s).",
+        transform: { argument in
+            guard let delay = ProbeConfig.parseDuration(argument) else {
+                throw ValidationError("expected a duration such as 50ms or 1.5s")
+            }
+            return delay
+        })
+    var latency: Duration?
 
     @Option(name: .long, help: "With --serve: the share of requests (0 to 1) answered 503 with Retry-After.")
     var failureRate: Double = 0
@@ -50,9 +57,6 @@ struct DemoCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...1).contains(failureRate) else {
             throw ValidationError("--failure-rate: expected a number from 0 to 1, found \(failureRate)")
-        }
-        if let latency, ProbeConfig.parseDuration(latency) == nil {
-            throw ValidationError("--latency: expected a duration such as 50ms or 1.5s, found \"\(latency)\"")
         }
         if let port, !(1...65_535).contains(port) {
             throw ValidationError("--port: expected a port from 1 to 65535, found \(port)")
@@ -77,7 +81,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     private func runServer() async throws {
         var configuration = RecipesServer.Configuration(failureRate: failureRate, isDrifted: drifted, port: port ?? 0)
-        if let latency, let delay = ProbeConfig.parseDuration(latency) { configuration.latency = .fixed(delay) }
+        if let latency { configuration.latency = .fixed(latency) }
         let server: RecipesServer
         do {
             server = try await RecipesServer.start(configuration)

@@ -34,11 +34,32 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Probe only this endpoint (repeatable).")
     var only: [String] = []
 
-    @Option(name: .long, help: "A report: KIND or KIND=PATH (repeatable).")
-    var report: [String] = []
+    @Option(name: .long, help: "A report: KIND or KIND=PATH (repeatable).", transform: Self.parseReport)
+    var report: [ReportDestination] = []
 
-    @Option(name: .long, help: "Repeat rounds this often (30s, 5m) until SIGINT/SIGTERM.")
-    var every: String?
+    @Option(
+        name: .long, help: "Repeat rounds this often (30s, 5m) until SIGINT/SIGTERM.",
+        transform: Self.parseInterval)
+    var every: Duration?
+
+    /// `--report KIND[=PATH]`, parsed once, where the arguments are read.
+    static func parseReport(_ argument: String) throws -> ReportDestination {
+        guard let destination = ReportDestination(argument: argument) else {
+            // ArgumentParser says which value of which option; this says what was expected.
+            throw ValidationError(
+                "expected KIND or KIND=PATH with KIND one of "
+                    + ReportKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return destination
+    }
+
+    /// `--every DURATION`: a positive duration in the config's notation.
+    static func parseInterval(_ argument: String) throws -> Duration {
+        guard let interval = ProbeConfig.parseDuration(argument), interval > .zero else {
+            throw ValidationError("expected a positive duration like 30s, 5m or 1h")
+        }
+        return interval
+    }
 
     @Option(name: .long, help: "A JSON Lines history file: consecutive failures, regressions; each run appended.")
     var history: String?
@@ -47,14 +68,6 @@ struct RunCommand: AsyncParsableCommand {
     var pushGateway: String?
 
     func validate() throws {
-        for argument in report where ReportDestination(argument: argument) == nil {
-            throw ValidationError(
-                "--report \(argument): expected KIND or KIND=PATH with KIND one of "
-                    + ReportKind.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        if let every, ProbeConfig.parseDuration(every).map({ $0 > .zero }) != true {
-            throw ValidationError("--every \(every): expected a duration like 30s, 5m or 1h")
-        }
         if let pushGateway {
             guard let url = URL(string: pushGateway), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host != nil
@@ -72,8 +85,7 @@ struct RunCommand: AsyncParsableCommand {
                 "--only \(unknown.joined(separator: ", ")): no such endpoint in \(config); it has "
                     + probeConfig.endpoints.map(\.name).joined(separator: ", "))
         }
-        let destinations =
-            report.isEmpty ? [ReportDestination(kind: .console)] : report.compactMap(ReportDestination.init)
+        let destinations = report.isEmpty ? [ReportDestination(kind: .console)] : report
         var runner = ProbeRunner(config: probeConfig, directory: configURL.deletingLastPathComponent())
         runner.redactor = probeConfig.makeRedactor(secrets: Terminal.secrets)
         var session = ProbeSession(
@@ -85,7 +97,7 @@ struct RunCommand: AsyncParsableCommand {
         let count = only.isEmpty ? probeConfig.endpoints.count : only.count
         var summary = StepSummary()
 
-        guard let every, let interval = ProbeConfig.parseDuration(every) else {
+        guard let interval = every else {
             let result = try await round(&session, count: count, destinations: destinations, summary: &summary)
             if !result.passed { throw ChecksFailed() }
             return
