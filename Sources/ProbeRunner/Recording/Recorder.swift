@@ -30,6 +30,9 @@ public struct Recorder: Sendable {
     /// credential met while recording).
     package var redactor: Redactor
 
+    /// The folder that paths in results and messages are shown relative to; the current folder when `nil`.
+    public var displayRoot: URL?
+
     public init(config: ProbeConfig, directory: URL) {
         self.config = config
         self.directory = directory
@@ -107,7 +110,7 @@ public struct Recorder: Sendable {
         }
         let fixtureName = "\(config.api)/\(endpoint.name)"
         let fixtureURL = store.url(for: fixtureName)
-        let fixturePath = displayPath(fixtureURL)
+        let fixturePath = displayPath(fixtureURL, relativeTo: displayRoot)
         let shownURL = redactedURL(request.url?.absoluteString ?? endpoint.path)
 
         let data: Data
@@ -260,7 +263,7 @@ public struct Recorder: Sendable {
                 continue
             }
             let snapshotURL = snapshotsDirectory.appendingPathComponent("\(key).schema.json")
-            let snapshotPath = displayPath(snapshotURL)
+            let snapshotPath = displayPath(snapshotURL, relativeTo: displayRoot)
             results[index].snapshotPath = snapshotPath
             if let outcome = done[key] {
                 results[index].snapshotOutcome = outcome

@@ -176,13 +176,6 @@ struct DemoRun {
     /// Runs every step; returns whether the drift was caught (the designed outcome).
     mutating func run() async throws -> Bool {
         let started = ContinuousClock.now
-        let previousDirectory = FileManager.default.currentDirectoryPath
-        guard FileManager.default.changeCurrentDirectoryPath(folder.path) else {
-            throw FixtureError(
-                file: folder.path, position: .file, expected: "a folder to work in", found: "one that cannot be entered"
-            )
-        }
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory) }
 
         heading("1. The recipes API")
         let server = try await RecipesServer.start()
@@ -235,7 +228,8 @@ struct DemoRun {
         environment["RECIPES_PORT"] = String(server.port)
         let config: ProbeConfig
         config = try ProbeConfig.load(contentsOf: configURL, environment: environment, file: "apiprobe.yml")
-        let recorder = Recorder(config: config, directory: folder)
+        var recorder = Recorder(config: config, directory: folder)
+        recorder.displayRoot = folder  // paths as the demo's folder holds them: Stubs/recipes/search.json
 
         heading("2. Record fixtures and snapshots (apiprobe record --snapshots)")
         let recorded = try await recorder.record(snapshots: true)
@@ -243,7 +237,7 @@ struct DemoRun {
         guard !recorded.hasFailures else { return false }
 
         heading("3. Check the snapshots (apiprobe snapshot check)")
-        let contractHolds = try await snapshotCheck()
+        let contractHolds = try snapshotCheck()
 
         heading("4. Probe the live API (apiprobe run)")
         let runner = ProbeRunner(config: config, directory: folder)
@@ -261,7 +255,7 @@ struct DemoRun {
         let rerecorded = try await recorder.record()
         out.write(RecordCommand.text(for: rerecorded, on: out))
         out.write("\n" + out.styled("Checking the re-recorded fixtures (apiprobe snapshot check):", .bold) + "\n")
-        let driftHolds = try await snapshotCheck()
+        let driftHolds = try snapshotCheck()
 
         let probeCaught = healthy.passed && !drifted.passed
         let checkCaught = contractHolds && !driftHolds
@@ -272,15 +266,16 @@ struct DemoRun {
         return probeCaught && checkCaught && fixturesChanged
     }
 
-    /// `apiprobe snapshot check --stubs Stubs --snapshots Snapshots`; `true` when it passed.
-    private func snapshotCheck() async throws -> Bool {
-        let check = try SnapshotCheckCommand.parse(["--stubs", "Stubs", "--snapshots", "Snapshots"])
-        do {
-            try await check.run()
-            return true
-        } catch is ChecksFailed {
-            return false
-        }
+    /// What `apiprobe snapshot check` does, on the demo's folders: the library's check, printed as the command
+    /// prints it; `true` when it passed.
+    private func snapshotCheck() throws -> Bool {
+        let workspace = try SnapshotWorkspace(
+            stubs: folder.appendingPathComponent("Stubs").path,
+            snapshots: folder.appendingPathComponent("Snapshots").path,
+            snapshotsLabel: "Snapshots")
+        let result = try workspace.check()
+        out.write(SnapshotCheckCommand.text(for: result, on: out))
+        return !result.failed
     }
 
     private func heading(_ title: String) {

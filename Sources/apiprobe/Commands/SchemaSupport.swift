@@ -1,6 +1,7 @@
 import Foundation
 import HTTPFixtures
 import JSONShape
+import ProbeRunner
 
 /// Reading schema inputs and printing diffs, shared by `schema` and `snapshot`.
 enum SchemaInput {
@@ -28,19 +29,7 @@ enum SchemaInput {
     }
 
     static func read(_ path: String) throws(JSONShapeError) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw JSONShapeError(file: path, location: .input, expected: "a readable file", found: "no such file")
-        }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw JSONShapeError(
-                file: path,
-                location: .input,
-                expected: "a readable file",
-                found: isDirectory.boolValue ? "a folder" : "a file that cannot be read"
-            )
-        }
-        return data
+        try SnapshotWorkspace.read(path)
     }
 
     /// One side of `schema diff`: a `*.schema.json` snapshot, or samples.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPFixtures
 import JSONShape
+import ProbeRunner
 
 /// `apiprobe snapshot`: keep `Snapshots/` in step with the fixtures in `Stubs/`.
 struct SnapshotCommand: AsyncParsableCommand {
@@ -41,54 +42,43 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let workspace = try SnapshotWorkspace(stubs: folders.stubs, snapshots: folders.snapshots)
+        let result = try workspace.check()
         let out = Terminal.standardOutput
-        var changes: [SchemaChange] = []
-        var missing: [String] = []
-        var text = ""
-        for line in workspace.skipped { text += out.styled("skipped ", .dim) + line + "\n" }
-        for endpoint in workspace.endpoints {
-            let file = workspace.snapshotPath(for: endpoint.key)
-            guard endpoint.sampleCount > 0 else {
-                text += out.styled("skipped ", .dim) + "\(endpoint.key): no 2xx JSON samples\n"
-                continue
-            }
-            guard let old = try workspace.existingSnapshot(for: endpoint.key) else {
-                missing.append(file)
-                text +=
-                    out.styled("missing ", .red)
-                    + "\(file): no snapshot for \(endpoint.key); run `apiprobe snapshot update`\n"
-                continue
-            }
-            let inferred = try endpoint.snapshot(previous: old).shape
-            let diff = SchemaDiff(from: old.shape, to: inferred, usage: try workspace.usage(for: endpoint.key))
-            if diff.changes.isEmpty {
-                text += out.styled("ok      ", .green) + "\(file) (\(endpoint.sampleCount) samples)\n"
-            } else {
-                text += "\(file):\n"
-                for change in diff.changes {
-                    text += "  " + ChangeReport.line(for: change, on: out) + "\n"
-                    var located = change
-                    located.file = file
-                    changes.append(located)
-                }
-            }
-        }
-        let orphans = workspace.orphanedSnapshots()
-        for orphan in orphans { text += out.styled("orphan  ", .yellow) + "\(orphan): a snapshot without fixtures\n" }
-
-        let report = SchemaDiff(changes: changes)
         switch format {
         case .json:
-            let lists = ["missing": missing, "orphaned": orphans, "skipped": workspace.skipped]
-            out.write(String(decoding: report.jsonReport(adding: lists), as: UTF8.self))
+            let lists = ["missing": result.missing, "orphaned": result.orphans, "skipped": result.skipped]
+            out.write(String(decoding: result.report.jsonReport(adding: lists), as: UTF8.self))
         case .text:
-            var summary = ChangeReport.summary(report)
-            if !missing.isEmpty { summary += ", \(missing.count) missing" }
-            if !orphans.isEmpty { summary += ", \(orphans.count) without fixtures" }
-            text += (report.hasBreakingChanges || !missing.isEmpty ? out.styled(summary, .bold) : summary) + "\n"
-            out.write(text)
+            out.write(Self.text(for: result, on: out))
         }
-        if report.hasBreakingChanges || !missing.isEmpty { throw ChecksFailed() }
+        if result.failed { throw ChecksFailed() }
+    }
+
+    /// The text report of a check: a line per endpoint, its changes, orphans, and a summary.
+    static func text(for result: SnapshotCheckResult, on out: Terminal) -> String {
+        var text = ""
+        for line in result.skipped { text += out.styled("skipped ", .dim) + line + "\n" }
+        for (key, file, outcome) in result.endpoints {
+            switch outcome {
+            case .noSamples:
+                text += out.styled("skipped ", .dim) + "\(key): no 2xx JSON samples\n"
+            case .missing:
+                text +=
+                    out.styled("missing ", .red) + "\(file): no snapshot for \(key); run `apiprobe snapshot update`\n"
+            case .matched(let samples):
+                text += out.styled("ok      ", .green) + "\(file) (\(samples) samples)\n"
+            case .drifted(let changes):
+                text += "\(file):\n"
+                for change in changes { text += "  " + ChangeReport.line(for: change, on: out) + "\n" }
+            }
+        }
+        for orphan in result.orphans {
+            text += out.styled("orphan  ", .yellow) + "\(orphan): a snapshot without fixtures\n"
+        }
+        var summary = ChangeReport.summary(result.report)
+        if !result.missing.isEmpty { summary += ", \(result.missing.count) missing" }
+        if !result.orphans.isEmpty { summary += ", \(result.orphans.count) without fixtures" }
+        return text + (result.failed ? out.styled(summary, .bold) : summary) + "\n"
     }
 }
 
@@ -111,51 +101,34 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let workspace = try SnapshotWorkspace(stubs: folders.stubs, snapshots: folders.snapshots)
+        let result = try workspace.update(dryRun: dryRun, recordingEnums: enums)
         let out = Terminal.standardOutput
         var text = ""
-        var written = 0
-        for line in workspace.skipped { text += out.styled("skipped ", .dim) + line + "\n" }
-        for endpoint in workspace.endpoints {
-            let file = workspace.snapshotPath(for: endpoint.key)
-            guard endpoint.sampleCount > 0 else {
-                text += out.styled("skipped ", .dim) + "\(endpoint.key): no 2xx JSON samples\n"
-                continue
-            }
-            let url = workspace.snapshotURL(for: endpoint.key)
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            let old = try? workspace.existingSnapshot(for: endpoint.key)
-            let snapshot = try endpoint.snapshot(previous: old, recordingEnums: enums)
-            let shape = snapshot.shape
-            let data = snapshot.encoded()
-            if let existing = try? Data(contentsOf: url), existing == data {
-                text += out.styled("same    ", .dim) + "\(file)\n"
-                continue
-            }
+        for line in result.skipped { text += out.styled("skipped ", .dim) + line + "\n" }
+        for entry in result.entries {
             let verb: String
-            switch (exists, old == nil, dryRun) {
-            case (false, _, false): verb = "created "
-            case (false, _, true): verb = "would create "
-            case (true, true, false): verb = "replaced unreadable "
-            case (true, true, true): verb = "would replace unreadable "
-            case (true, false, false): verb = "updated "
-            case (true, false, true): verb = "would update "
+            switch (entry.action, dryRun) {
+            case (.noSamples, _):
+                text += out.styled("skipped ", .dim) + "\(entry.key): no 2xx JSON samples\n"
+                continue
+            case (.same, _):
+                text += out.styled("same    ", .dim) + "\(entry.file)\n"
+                continue
+            case (.created, false): verb = "created "
+            case (.created, true): verb = "would create "
+            case (.replacedUnreadable, false): verb = "replaced unreadable "
+            case (.replacedUnreadable, true): verb = "would replace unreadable "
+            case (.updated, false): verb = "updated "
+            case (.updated, true): verb = "would update "
             }
-            text += out.styled(verb, .green) + file + "\n"
-            if let old {
-                let diff = SchemaDiff(from: old.shape, to: shape)
-                for change in diff.changes { text += "  " + ChangeReport.line(for: change, on: out) + "\n" }
-                if old.sampleCount != snapshot.sampleCount {
-                    text += "  samples: \(old.sampleCount) → \(snapshot.sampleCount)\n"
-                }
-            }
-            if !dryRun {
-                try AtomicFile.write(data, to: url, displayName: file, inside: workspace.snapshotsDirectory)
-                written += 1
-            }
+            text += out.styled(verb, .green) + entry.file + "\n"
+            for change in entry.changes { text += "  " + ChangeReport.line(for: change, on: out) + "\n" }
+            if let samples = entry.samples { text += "  samples: \(samples.before) → \(samples.after)\n" }
         }
-        for orphan in workspace.orphanedSnapshots() {
+        for orphan in result.orphans {
             text += out.styled("orphan  ", .yellow) + "\(orphan): a snapshot without fixtures (not removed)\n"
         }
+        let written = result.written
         text += dryRun ? "Dry run: nothing written.\n" : "\(written) snapshot\(written == 1 ? "" : "s") written.\n"
         out.write(text)
     }

@@ -1,0 +1,234 @@
+package import Foundation
+package import HTTPFixtures
+package import JSONShape
+
+/// The fixtures of `Stubs/` grouped by endpoint (HTTPFixtures' one rule), and the `Snapshots/` beside them.
+package struct SnapshotWorkspace {
+    package struct Endpoint {
+        /// `<api>/<endpoint>`, the snapshot's name.
+        package var key: String
+        /// The 2xx JSON bodies, serialized, with their files.
+        package var samples: [(json: Data, file: String)]
+        package var sampleCount: Int { samples.count }
+
+        /// The snapshot these samples give over `previous` (JSONShape's one rule, shared with `record` and
+        /// ContractTesting).
+        package func snapshot(previous: SchemaSnapshot?, recordingEnums: Bool = false) throws(JSONShapeError)
+            -> SchemaSnapshot
+        {
+            try SchemaSnapshot(samples: samples, previous: previous, recordingEnums: recordingEnums)
+        }
+    }
+
+    package let store: FixtureStore
+    package let snapshotsDirectory: URL
+    package let snapshotsArgument: String
+    package private(set) var endpoints: [Endpoint] = []
+    /// Fixtures that are not samples, with the reason: `Stubs/recipes/missing.json: status 404`.
+    package private(set) var skipped: [String] = []
+
+    /// - Parameters:
+    ///   - stubs: the folder of fixtures.
+    ///   - snapshots: the folder of snapshots.
+    ///   - snapshotsLabel: how messages write the snapshots folder (the argument as the user typed it, by
+    ///     default; `Snapshots` for a folder the demo made).
+    package init(stubs: String, snapshots: String, snapshotsLabel: String? = nil) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: stubs, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw FixtureError(
+                file: stubs,
+                position: .file,
+                expected: "a folder of fixtures",
+                found: isDirectory.boolValue ? "a file" : "no such folder"
+            )
+        }
+        store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
+        snapshotsDirectory = URL(fileURLWithPath: snapshots, isDirectory: true).standardizedFileURL
+        snapshotsArgument = snapshotsLabel ?? snapshots
+        for endpoint in try store.endpoints() {
+            skipped += endpoint.skipped
+            endpoints.append(
+                Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.body.serialized(), $0.file) }))
+        }
+    }
+
+    /// A snapshot, usage manifest or sample file's bytes; a missing or unreadable file, or a folder, is a
+    /// `JSONShapeError` naming it.
+    package static func read(_ path: String) throws(JSONShapeError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw JSONShapeError(file: path, location: .input, expected: "a readable file", found: "no such file")
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw JSONShapeError(
+                file: path, location: .input, expected: "a readable file",
+                found: isDirectory.boolValue ? "a folder" : "a file that cannot be read")
+        }
+        return data
+    }
+
+    package func snapshotURL(for key: String) -> URL {
+        snapshotsDirectory.appendingPathComponent(key + ".schema.json")
+    }
+
+    /// The snapshot's path as the user wrote the folder: `Snapshots/recipes/search.schema.json`.
+    package func snapshotPath(for key: String) -> String {
+        let base = snapshotsArgument.hasSuffix("/") ? String(snapshotsArgument.dropLast()) : snapshotsArgument
+        return "\(base)/\(key).schema.json"
+    }
+
+    /// The snapshot of an endpoint, or `nil` when there is none.
+    package func existingSnapshot(for key: String) throws(JSONShapeError) -> SchemaSnapshot? {
+        let url = snapshotURL(for: key)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try SchemaSnapshot(decoding: Self.read(url.path), file: snapshotPath(for: key))
+    }
+
+    /// The usage manifest beside an endpoint's snapshot, when there is one.
+    package func usage(for key: String) throws(JSONShapeError) -> UsageManifest? {
+        let url = snapshotsDirectory.appendingPathComponent(key + ".usage.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let base = snapshotsArgument.hasSuffix("/") ? String(snapshotsArgument.dropLast()) : snapshotsArgument
+        return try UsageManifest(decoding: Self.read(url.path), file: "\(base)/\(key).usage.json")
+    }
+
+    /// Snapshots whose endpoint has no fixture, as paths.
+    package func orphanedSnapshots() -> [String] {
+        let keys = Set(endpoints.map(\.key))
+        guard let enumerator = FileManager.default.enumerator(at: snapshotsDirectory, includingPropertiesForKeys: nil)
+        else { return [] }
+        let base = snapshotsDirectory.path
+        var orphans: [String] = []
+        for case let url as URL in enumerator where url.lastPathComponent.hasSuffix(".schema.json") {
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(base + "/") else { continue }
+            let key = String(path.dropFirst(base.count + 1).dropLast(".schema.json".count))
+            if !keys.contains(key) { orphans.append(snapshotPath(for: key)) }
+        }
+        return orphans.sorted()
+    }
+}
+
+/// What `apiprobe snapshot check` found: per endpoint, the snapshot matched, drifted, is missing, or there was
+/// nothing to compare; the changes of all endpoints as one report.
+package struct SnapshotCheckResult: Sendable {
+    package enum Outcome: Sendable {
+        /// The snapshot holds over this many samples.
+        case matched(samples: Int)
+        /// The changes from the snapshot to the samples.
+        case drifted([SchemaChange])
+        /// No snapshot for an endpoint with samples.
+        case missing
+        /// No 2xx JSON sample.
+        case noSamples
+    }
+
+    package var endpoints: [(key: String, file: String, outcome: Outcome)] = []
+    package var skipped: [String] = []
+    package var orphans: [String] = []
+    /// Every change, each with the snapshot file it was found in.
+    package var report = SchemaDiff(changes: [])
+    package var missing: [String] {
+        endpoints.compactMap { if case .missing = $0.outcome { return $0.file } else { return nil } }
+    }
+    /// Breaking drift or a missing snapshot: the check fails (exit status 1).
+    package var failed: Bool { report.hasBreakingChanges || !missing.isEmpty }
+}
+
+/// What `apiprobe snapshot update` did (or, in a dry run, would do) for each endpoint.
+package struct SnapshotUpdateResult: Sendable {
+    package enum Action: Sendable {
+        case same, created, updated, replacedUnreadable, noSamples
+    }
+
+    package struct Entry: Sendable {
+        package var key: String
+        package var file: String
+        package var action: Action
+        /// The changes from the snapshot it replaces.
+        package var changes: [SchemaChange] = []
+        /// The sample counts before and after, when they differ.
+        package var samples: (before: Int, after: Int)?
+    }
+
+    package var entries: [Entry] = []
+    package var skipped: [String] = []
+    package var orphans: [String] = []
+    package var written = 0
+}
+
+extension SnapshotWorkspace {
+    /// Compares every endpoint's samples with its snapshot (the one rule: `SchemaSnapshot(samples:previous:)`);
+    /// a usage manifest beside a snapshot ranks changes at unread paths as info.
+    ///
+    /// - Throws: `JSONShapeError` for a snapshot or usage manifest that cannot be read, naming its file.
+    package func check() throws(JSONShapeError) -> SnapshotCheckResult {
+        var result = SnapshotCheckResult(skipped: skipped)
+        var changes: [SchemaChange] = []
+        for endpoint in endpoints {
+            let file = snapshotPath(for: endpoint.key)
+            guard endpoint.sampleCount > 0 else {
+                result.endpoints.append((endpoint.key, file, .noSamples))
+                continue
+            }
+            guard let old = try existingSnapshot(for: endpoint.key) else {
+                result.endpoints.append((endpoint.key, file, .missing))
+                continue
+            }
+            let inferred = try endpoint.snapshot(previous: old).shape
+            let diff = SchemaDiff(from: old.shape, to: inferred, usage: try usage(for: endpoint.key))
+            if diff.changes.isEmpty {
+                result.endpoints.append((endpoint.key, file, .matched(samples: endpoint.sampleCount)))
+            } else {
+                result.endpoints.append((endpoint.key, file, .drifted(diff.changes)))
+                changes += diff.changes.map { change in
+                    var located = change
+                    located.file = file
+                    return located
+                }
+            }
+        }
+        result.orphans = orphanedSnapshots()
+        result.report = SchemaDiff(changes: changes)
+        return result
+    }
+
+    /// Writes every endpoint's snapshot from its samples over the one it replaces (an unreadable one is
+    /// replaced); an unchanged snapshot keeps its bytes. With `dryRun`, says what it would do and writes nothing.
+    ///
+    /// - Throws: `JSONShapeError` for a sample that is not JSON; `FixtureError` for a snapshot that cannot be
+    ///   written or would land outside the snapshots folder.
+    package func update(dryRun: Bool, recordingEnums: Bool) throws -> SnapshotUpdateResult {
+        var result = SnapshotUpdateResult(skipped: skipped)
+        for endpoint in endpoints {
+            let file = snapshotPath(for: endpoint.key)
+            guard endpoint.sampleCount > 0 else {
+                result.entries.append(.init(key: endpoint.key, file: file, action: .noSamples))
+                continue
+            }
+            let url = snapshotURL(for: endpoint.key)
+            let existing = try? Data(contentsOf: url)
+            let old = try? existingSnapshot(for: endpoint.key)
+            let snapshot = try endpoint.snapshot(previous: old, recordingEnums: recordingEnums)
+            let data = snapshot.encoded()
+            if existing == data {
+                result.entries.append(.init(key: endpoint.key, file: file, action: .same))
+                continue
+            }
+            var entry = SnapshotUpdateResult.Entry(
+                key: endpoint.key, file: file,
+                action: existing == nil ? .created : old == nil ? .replacedUnreadable : .updated)
+            if let old {
+                entry.changes = SchemaDiff(from: old.shape, to: snapshot.shape).changes
+                if old.sampleCount != snapshot.sampleCount { entry.samples = (old.sampleCount, snapshot.sampleCount) }
+            }
+            result.entries.append(entry)
+            if !dryRun {
+                try AtomicFile.write(data, to: url, displayName: file, inside: snapshotsDirectory)
+                result.written += 1
+            }
+        }
+        result.orphans = orphanedSnapshots()
+        return result
+    }
+}
