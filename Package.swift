@@ -37,7 +37,10 @@ let package = Package(
             dependencies: ["HTTPFixtures", "JSONShape", "APIProbeShared", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "RecipesAPI"),
-        .target(name: "RecipesServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        .target(
+            name: "RecipesServer",
+            dependencies: ["APIProbeShared", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         .executableTarget(
             name: "apiprobe",
             dependencies: [
@@ -53,9 +56,11 @@ let package = Package(
             dependencies: ["HTTPStubs", "HTTPFixtures"],
             path: "Benchmarks/StubBenchmark"
         ),
-        .executableTarget(name: "ShapeBenchmark", dependencies: ["JSONShape"], path: "Benchmarks/ShapeBenchmark"),
         .executableTarget(
-            name: "ContractBenchmark", dependencies: ["ContractTesting"], path: "Benchmarks/ContractBenchmark"),
+            name: "ShapeBenchmark", dependencies: ["JSONShape", "APIProbeShared"], path: "Benchmarks/ShapeBenchmark"),
+        .executableTarget(
+            name: "ContractBenchmark", dependencies: ["ContractTesting", "APIProbeShared"],
+            path: "Benchmarks/ContractBenchmark"),
         .executableTarget(
             name: "ProbeBenchmark",
             dependencies: ["ProbeRunner", "RecipesServer"],
@@ -77,11 +82,11 @@ let package = Package(
             name: "HTTPStubsTests",
             dependencies: ["HTTPStubs", "HTTPFixtures", "APIProbeTestSupport", "StubsGlobalModeCheck"]
         ),
-        .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape"]),
+        .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape", "APIProbeShared"]),
         .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
         .testTarget(
             name: "ProbeRunnerTests",
-            dependencies: ["ProbeRunner", "RecipesServer", "APIProbeTestSupport"]
+            dependencies: ["ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared"]
         ),
         .testTarget(name: "RecipesAPITests", dependencies: ["RecipesAPI", "HTTPStubs", "ContractTesting"]),
         .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),

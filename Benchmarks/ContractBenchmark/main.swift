@@ -1,3 +1,4 @@
+import APIProbeShared
 // ContractBenchmark: what ContractTesting's assertions cost over a large suite, measured side by side.
 //
 //   swift run -c release ContractBenchmark [--fixtures 300] [--rounds 7]
@@ -11,17 +12,6 @@
 // (target: expectDecoding ≤ 1.5× plain).
 import ContractTesting
 import Foundation
-
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func argument(_ name: String, default value: Int) -> Int {
     let args = CommandLine.arguments
@@ -91,7 +81,7 @@ let stubs = folder.appendingPathComponent("Stubs/github")
 try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 
-var rng = SeededGenerator(state: 42)
+var rng = SeededGenerator(seed: 42)
 var names: [String] = []
 var totalBytes = 0
 for index in 0..<fixtureCount {

@@ -1,3 +1,4 @@
+import APIProbeShared
 // ShapeBenchmark: JSONShape's speed and memory, measured side by side in one run.
 //
 //   swift run -c release ShapeBenchmark [--corpus-mb 100] [--lines-mb 1024]
@@ -16,16 +17,6 @@ import Darwin
 #endif
 
 /// SplitMix64: a seeded generator, so every run measures the same corpus.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func argument(_ name: String, default value: Int) -> Int {
     let args = CommandLine.arguments
@@ -119,7 +110,7 @@ do {
     _ = FileManager.default.createFile(atPath: url.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: url) }
     guard let handle = FileHandle(forWritingAtPath: url.path) else { fatalError("cannot write \(url.path)") }
-    var rng = SeededGenerator(state: 42)
+    var rng = SeededGenerator(seed: 42)
     var written = 0
     var buffer = ""
     var id = 0
@@ -152,7 +143,7 @@ do {
 
 // MARK: 2. Throughput versus JSONSerialization
 
-var rng = SeededGenerator(state: 7)
+var rng = SeededGenerator(seed: 7)
 var documents: [Data] = []
 var corpusBytes = 0
 var nextID = 0

@@ -366,7 +366,7 @@ struct JSONParser {
             if byte >= 0x80 {
                 // RFC 8259 §8.1: text is UTF-8; a byte that is not part of a valid sequence is an error at its
                 // place, never a silent U+FFFD.
-                guard let length = validUTF8SequenceLength(bytes, at: index) else {
+                guard let length = UTF8Validation.sequenceLength(in: bytes, at: index) else {
                     throw error(
                         expected: "valid UTF-8 (RFC 8259)",
                         found: String(format: "byte 0x%02X", bytes[index]))
@@ -504,26 +504,5 @@ struct JSONWriter {
             }
         }
         out.append(UInt8(ascii: "\""))
-    }
-}
-
-/// The length of the valid UTF-8 sequence that starts at `index` (a byte of 0x80 or more), or `nil` when the
-/// bytes there are not one: a stray continuation byte, a truncated sequence, an overlong form, a surrogate or
-/// a code point above U+10FFFF (RFC 3629).
-@inline(__always)
-func validUTF8SequenceLength(_ bytes: [UInt8], at index: Int) -> Int? {
-    let count = bytes.count
-    @inline(__always) func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-        index + offset < count && range.contains(bytes[index + offset])
-    }
-    switch bytes[index] {
-    case 0xC2...0xDF: return continuation(1) ? 2 : nil
-    case 0xE0: return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : nil
-    case 0xE1...0xEC, 0xEE...0xEF: return continuation(1) && continuation(2) ? 3 : nil
-    case 0xED: return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : nil
-    case 0xF0: return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : nil
-    case 0xF1...0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : nil
-    case 0xF4: return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : nil
-    default: return nil
     }
 }

@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 
 /// Added latency for every response: none, fixed, or drawn from a seeded distribution.

@@ -1,24 +1,7 @@
+import APIProbeShared
+
 /// A deterministic random number generator (SplitMix64): the same seed gives the same sequence on every
 /// platform and every run.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `0..<1` built from the top 53 bits, identical on every platform.
-    mutating func nextUnit() -> Double { Double(next() >> 11) / 9_007_199_254_740_992 }
-
-    /// An index in `0..<count` (`count > 0`), identical on every platform.
-    mutating func nextIndex(_ count: Int) -> Int { Int(next() % UInt64(count)) }
-}
 
 /// One recipe of the built-in catalog.
 struct CatalogRecipe: Sendable {

@@ -1,3 +1,4 @@
+import APIProbeShared
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures

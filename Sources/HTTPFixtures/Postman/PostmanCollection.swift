@@ -119,27 +119,8 @@ public struct PostmanCollection: Sendable {
     }
 }
 
-private struct PostmanReader {
+private struct PostmanReader: JSONFieldReading {
     let file: String
-
-    func fail(_ pointer: String, _ expected: String, _ found: String) -> FixtureError {
-        FixtureError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
-    }
-
-    func required(_ object: JSONValue, _ key: String, in pointer: String) throws(FixtureError) -> JSONValue {
-        if case .object = object, let value = object[key] { return value }
-        throw fail("\(pointer)/\(key)", "a \"\(key)\" field", "nothing")
-    }
-
-    func object(_ value: JSONValue, at pointer: String) throws(FixtureError) -> JSONValue {
-        guard case .object = value else { throw fail(pointer, "an object", value.briefDescription) }
-        return value
-    }
-
-    func array(_ value: JSONValue, at pointer: String) throws(FixtureError) -> [JSONValue] {
-        guard case .array(let items) = value else { throw fail(pointer, "an array", value.briefDescription) }
-        return items
-    }
 
     func string(_ value: JSONValue, at pointer: String) throws(FixtureError) -> String {
         switch value {

@@ -1,3 +1,5 @@
+import APIProbeShared
+
 /// A single pass over the bytes of one JSON document that merges every value into a ``ShapeNode`` tree
 /// as it goes: no document tree is built, nesting is kept on an explicit stack (never the call stack).
 struct StreamingReader {
@@ -276,7 +278,7 @@ struct Cursor {
             if c < 0x20 { throw error(expected: "'\"' or a character (control characters must be escaped)") }
             if c >= 0x80 {
                 // RFC 8259 §8.1: text is UTF-8; an invalid sequence is an error at its place, never a U+FFFD.
-                guard let length = validUTF8SequenceLength(at: index) else {
+                guard let length = UTF8Validation.sequenceLength(in: bytes, at: index) else {
                     throw error(expected: "valid UTF-8 (RFC 8259)")
                 }
                 index += length
@@ -285,27 +287,6 @@ struct Cursor {
             index += 1
         }
         throw error(expected: "'\"' closing the string")
-    }
-
-    /// The length of the valid UTF-8 sequence that starts at `start` (a byte of 0x80 or more), or `nil` when
-    /// the bytes there are not one: a stray continuation byte, a truncated sequence, an overlong form, a
-    /// surrogate or a code point above U+10FFFF (RFC 3629).
-    @inline(__always)
-    func validUTF8SequenceLength(at start: Int) -> Int? {
-        let count = bytes.count
-        @inline(__always) func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-            start + offset < count && range.contains(bytes[start + offset])
-        }
-        switch bytes[start] {
-        case 0xC2...0xDF: return continuation(1) ? 2 : nil
-        case 0xE0: return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : nil
-        case 0xE1...0xEC, 0xEE...0xEF: return continuation(1) && continuation(2) ? 3 : nil
-        case 0xED: return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : nil
-        case 0xF0: return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : nil
-        case 0xF1...0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : nil
-        case 0xF4: return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : nil
-        default: return nil
-        }
     }
 
     /// Scans a number; returns whether it is an integer (no fraction, no exponent).
