@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reading an imported JSON document (a HAR file, a Postman collection) field by field: each error names the
 /// file, the JSON Pointer of the field and what was expected there.
 protocol JSONFieldReading {
@@ -6,6 +8,17 @@ protocol JSONFieldReading {
 }
 
 extension JSONFieldReading {
+    /// The document, or the line and column of its syntax error.
+    func parse(_ data: Data) throws(FixtureError) -> JSONValue {
+        do {
+            return try JSONValue(parsing: data)
+        } catch {
+            throw FixtureError(
+                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
+                found: error.found)
+        }
+    }
+
     func fail(_ pointer: String, _ expected: String, _ found: String) -> FixtureError {
         FixtureError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
     }

@@ -51,15 +51,8 @@ public struct HARArchive: Sendable {
     package init(
         parsing data: Data, file: String, redactingWith policy: RedactionPolicy, naming: FixtureNaming
     ) throws(FixtureError) {
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: data)
-        } catch {
-            throw FixtureError(
-                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
-                found: error.found)
-        }
         let reader = HARReader(file: file)
+        let document = try reader.parse(data)
         let log = try reader.object(reader.required(document, "log", in: ""), at: "/log")
         let entryValues = try reader.array(reader.required(log, "entries", in: "/log"), at: "/log/entries")
         var entries: [Entry] = []

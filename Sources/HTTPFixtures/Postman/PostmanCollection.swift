@@ -56,15 +56,8 @@ public struct PostmanCollection: Sendable {
         parsing data: Data, file: String, variables: [String: String], redactingWith policy: RedactionPolicy,
         naming: FixtureNaming
     ) throws(FixtureError) {
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: data)
-        } catch {
-            throw FixtureError(
-                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
-                found: error.found)
-        }
         let reader = PostmanReader(file: file)
+        let document = try reader.parse(data)
         guard case .object = document else {
             throw reader.fail(
                 "", "a Postman collection (an object with \"info\" and \"item\")", document.briefDescription)
