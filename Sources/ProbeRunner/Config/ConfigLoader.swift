@@ -18,7 +18,7 @@ import Yams
 /// rateLimit: 50                # requests per second per host, 0.001 to 100000 (optional)
 /// deadline: 60s                # the longest a round may take (default 5m)
 /// downAfter: 2                 # consecutive failed rounds before an endpoint counts as down (default 1)
-/// regression: {window: 10, factor: 1.5, minimumRuns: 3}
+/// regression: {window: 10, factor: 1.5, minimumRuns: 5, minimumSlowdown: 25ms}
 /// redact: [password]           # JSON body fields redacted by `apiprobe record`
 /// defaults:                    # what every endpoint starts from
 ///   headers: {Accept: application/json}

@@ -117,6 +117,7 @@ extension ConfigReader {
             case "factor":
                 policy.factor = try number(value, keyPath, expected: "a factor above 1 (1.5)", valid: { $0 > 1 })
             case "minimumRuns": policy.minimumRuns = try integer(value, keyPath, in: 1...10_000)
+            case "minimumSlowdown": policy.minimumSlowdown = try duration(value, keyPath)
             default: break
             }
         }

@@ -17,7 +17,7 @@ struct ConfigReader {
         "expect",
     ]
     static let expectKeys = ["status", "headers", "body", "schema", "latency"]
-    static let regressionKeys = ["window", "factor", "minimumRuns"]
+    static let regressionKeys = ["window", "factor", "minimumRuns", "minimumSlowdown"]
     static let schemaKeys = ["snapshot", "usage", "failOn"]
 
     // MARK: Errors

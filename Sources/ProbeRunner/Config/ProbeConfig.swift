@@ -370,17 +370,23 @@ public struct LatencyBudget: Sendable, Hashable, CustomStringConvertible {
 
 /// How a run's p95 is compared with history.
 public struct RegressionPolicy: Sendable, Hashable {
-    /// How many earlier runs the median is taken over.
+    /// How many earlier runs the baseline is taken over.
     public var window: Int
-    /// A p95 above `factor` × the median of the window is a regression.
+    /// A p95 above `factor` × the baseline (the median of the window) can be a regression.
     public var factor: Double
     /// Fewer earlier runs than this: no verdict.
     public var minimumRuns: Int
+    /// How much slower, at least, a p95 must be than the baseline to be a regression: on a fast endpoint a
+    /// 2× of 1.6 ms is noise, not a regression (default 25 ms).
+    public var minimumSlowdown: Duration
 
-    public init(window: Int = 10, factor: Double = 1.5, minimumRuns: Int = 3) {
+    public init(
+        window: Int = 10, factor: Double = 1.5, minimumRuns: Int = 5, minimumSlowdown: Duration = .milliseconds(25)
+    ) {
         self.window = window
         self.factor = factor
         self.minimumRuns = minimumRuns
+        self.minimumSlowdown = minimumSlowdown
     }
 }
 

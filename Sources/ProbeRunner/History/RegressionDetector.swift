@@ -8,8 +8,12 @@ import Foundation
 /// let failures = RegressionDetector.consecutiveFailures(in: earlier)  // ["search": 2]
 /// ```
 public enum RegressionDetector {
-    /// The endpoints whose p95 this run is more than `policy.factor` times the median p95 of their last
-    /// `policy.window` runs, in the order of `result.endpoints`.
+    /// The endpoints whose p95 this run is a regression against their last `policy.window` runs, in the order of
+    /// `result.endpoints`. A regression must clear three bars, so noise on a fast endpoint is not one:
+    /// - more than `policy.factor` × the baseline, the median p95 of the window;
+    /// - at least `policy.minimumSlowdown` above the baseline (a 2× of 1.6 ms is 1.6 ms: noise);
+    /// - above the window's own spread: the baseline plus 3 × its median absolute deviation (scaled to a
+    ///   standard deviation), so an endpoint whose p95 always wanders is judged against how far it wanders.
     ///
     /// Runs in which the endpoint had no p95 (no response, or not probed: `--only`) are passed over, so the
     /// window holds the endpoint's last `window` measured runs. With fewer than `policy.minimumRuns` of them,
@@ -34,7 +38,13 @@ public enum RegressionDetector {
             }
             guard window.count >= max(policy.minimumRuns, 1) else { return nil }
             let baseline = median(window)
-            guard baseline > 0, p95 > policy.factor * baseline else { return nil }
+            let spread = 1.4826 * median(window.map { abs($0 - baseline) })
+            let slowdown =
+                Double(policy.minimumSlowdown.components.seconds) * 1000
+                + Double(policy.minimumSlowdown.components.attoseconds) / 1e15
+            guard baseline > 0, p95 > policy.factor * baseline, p95 - baseline >= slowdown,
+                p95 > baseline + 3 * spread
+            else { return nil }
             return Regression(
                 endpoint: endpoint.name, p95: p95, baselineMedian: baseline, factor: policy.factor, runs: window.count
             )
