@@ -86,6 +86,13 @@ struct RunCommandTests {
             badReport.standardError.hasPrefix(
                 "Error: The value 'pdf' is invalid for '--report <report>': expected KIND or KIND=PATH with KIND one of console, json, junit, markdown, prometheus"
             ), "\(badReport)")
+        let badLabel = try await CommandLineRunner.run(
+            ["run", "--config", config, "--push-gateway", "http://127.0.0.1:1", "--push-label", "job=x"])
+        #expect(badLabel.status == 2)
+        #expect(
+            badLabel.standardError.hasPrefix(
+                "Error: The value 'job=x' is invalid for '--push-label <key=value>': expected key=value with a label name matching [a-zA-Z_][a-zA-Z0-9_]* (not job)"
+            ), "\(badLabel)")
         let badEvery = try await CommandLineRunner.run(["run", "--config", config, "--every", "0s"])
         #expect(badEvery.status == 2)
         #expect(

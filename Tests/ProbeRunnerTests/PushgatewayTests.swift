@@ -77,6 +77,40 @@ struct PushgatewayTests {
         }
     }
 
+    /// A CI matrix of `apiprobe run`s, each with its own config and host, pushes to one gateway: every run keeps
+    /// its series (they overwrote each other when all pushed to job="apiprobe" with no grouping key).
+    @Test func pushesOfDifferentConfigsAndInstancesKeepTheirOwnSeries() async throws {
+        guard let binary = ExternalTools.pushgateway else {
+            ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
+            return
+        }
+        try await PushgatewayProcess.with(binary) { gateway in
+            let run = UUID().uuidString
+            let recipesEU = PushgatewayClient.forRun(
+                url: gateway.baseURL, api: "recipes", instance: "eu-\(run)", labels: ["shard": "1"])
+            let recipesUS = PushgatewayClient.forRun(url: gateway.baseURL, api: "recipes", instance: "us-\(run)")
+            let github = PushgatewayClient.forRun(url: gateway.baseURL, api: "github", instance: "eu-\(run)")
+            try await recipesEU.push(Report.render(SampleRuns.mixed, as: .prometheus))
+            try await recipesUS.push(Report.render(SampleRuns.green, as: .prometheus))
+            try await github.push(Report.render(SampleRuns.green, as: .prometheus))
+            // The EU recipes probe pushes again: its own group is replaced, the others stay.
+            try await recipesEU.push(Report.render(SampleRuns.green, as: .prometheus))
+
+            let served = try PrometheusText(parsing: try await gateway.get("/metrics").0)
+            let groups = Set(
+                served.series("apiprobe_run_passed").filter { $0.labels["instance"]?.hasSuffix(run) == true }.map {
+                    "\($0.labels["job"] ?? "")/\($0.labels["api"] ?? "")/\($0.labels["instance"] ?? "")/\($0.labels["shard"] ?? "")"
+                })
+            #expect(
+                groups == [
+                    "apiprobe/recipes/eu-\(run)/1", "apiprobe/recipes/us-\(run)/", "apiprobe/github/eu-\(run)/",
+                ])
+            let euEndpoints = served.series("apiprobe_up").filter { $0.labels["instance"] == "eu-\(run)" }
+                .filter { $0.labels["api"] == "recipes" }.map { $0.labels["endpoint"] ?? "" }
+            #expect(euEndpoints == ["search"])  // the replaced group holds the last push only
+        }
+    }
+
     @Test func aRejectedPushNamesTheURLTheStatusAndTheReason() async throws {
         guard let binary = ExternalTools.pushgateway else {
             ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")

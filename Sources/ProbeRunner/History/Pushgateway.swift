@@ -31,6 +31,17 @@ public struct PushgatewayClient: Sendable {
         self.timeout = timeout
     }
 
+    /// The client `apiprobe run --push-gateway` uses: job `apiprobe`, grouped by the config's API name and an
+    /// instance (this host's name unless `labels` says otherwise), plus `labels` (`--push-label key=value`).
+    ///
+    /// Pushes from different configs, hosts or CI matrix jobs then land in groups of their own instead of
+    /// replacing each other's series; a config's next push replaces its own group only.
+    public static func forRun(
+        url: URL, api: String, instance: String = ProcessInfo.processInfo.hostName, labels: [String: String] = [:]
+    ) -> PushgatewayClient {
+        PushgatewayClient(url: url, grouping: ["api": api, "instance": instance].merging(labels) { $1 })
+    }
+
     /// The group's URL: `<url>/metrics/job/<job>[/<label>/<value>]...`, labels by name.
     ///
     /// - Throws: ``PushgatewayError`` for a URL that is not http(s), an empty job, or a label name Prometheus

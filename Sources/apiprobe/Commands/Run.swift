@@ -67,6 +67,35 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("push-gateway"), help: "Push Prometheus metrics to this Pushgateway URL.")
     var pushGateway: String?
 
+    @Option(
+        name: .customLong("push-label"),
+        help: ArgumentHelp(
+            "A grouping label of the push beside api and instance (repeatable; instance=… replaces the host name).",
+            valueName: "key=value"),
+        transform: Self.parseLabel)
+    var pushLabels: [PushLabel] = []
+
+    struct PushLabel {
+        var name: String
+        var value: String
+    }
+
+    /// `--push-label key=value`: a Prometheus label name (not `job`, not `__…`) and its value.
+    static func parseLabel(_ argument: String) throws -> PushLabel {
+        let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        let isLabelName =
+            !name.isEmpty && name != "job" && !name.hasPrefix("__")
+            && name.unicodeScalars.enumerated().allSatisfy { index, scalar in
+                scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                    || (index > 0 && ("0"..."9").contains(scalar))
+            }
+        guard parts.count == 2, isLabelName else {
+            throw ValidationError("expected key=value with a label name matching [a-zA-Z_][a-zA-Z0-9_]* (not job)")
+        }
+        return PushLabel(name: name, value: String(parts[1]))
+    }
+
     func validate() throws {
         if let pushGateway {
             guard let url = URL(string: pushGateway), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
@@ -92,7 +121,11 @@ struct RunCommand: AsyncParsableCommand {
             runner: runner,
             only: only,
             history: history.map { HistoryFile(url: URL(fileURLWithPath: $0)) },
-            pushGateway: pushGateway.flatMap(URL.init(string:)).map { PushgatewayClient(url: $0) }
+            pushGateway: pushGateway.flatMap(URL.init(string:)).map { url in
+                PushgatewayClient.forRun(
+                    url: url, api: probeConfig.api,
+                    labels: Dictionary(pushLabels.map { ($0.name, $0.value) }) { $1 })
+            }
         )
         let count = only.isEmpty ? probeConfig.endpoints.count : only.count
         var summary = StepSummary()
