@@ -85,3 +85,24 @@ import Testing
         #expect(status != 0)
     }
 }
+
+@Suite struct PrometheusCounterTests {
+    /// Under `--every`, `_total` counters count every round of the process, so `rate()` and `increase()` see
+    /// them grow; a single run's report counts that run.
+    @Test func countersAddUpOverTheRoundsOfAProcess() throws {
+        var totals = RunningTotals()
+        totals.add(SampleRuns.mixed)
+        totals.add(SampleRuns.mixed)
+        let once = try PrometheusText(parsing: Report.render(SampleRuns.mixed, as: .prometheus))
+        let twice = try PrometheusText(
+            parsing: Report.render(SampleRuns.mixed, as: .prometheus, options: ReportOptions(totals: totals)))
+        let labels = ["endpoint": "detail", "code": "503"]
+        #expect(once.value("apiprobe_responses_total", labels) == 2)
+        #expect(twice.value("apiprobe_responses_total", labels) == 4)
+        #expect(
+            twice.value("apiprobe_errors_total", ["endpoint": "offline"]) == 2
+                * (once.value("apiprobe_errors_total", ["endpoint": "offline"]) ?? -1))
+        // Gauges still describe the run.
+        #expect(twice.value("apiprobe_up", ["endpoint": "search"]) == once.value("apiprobe_up", ["endpoint": "search"]))
+    }
+}

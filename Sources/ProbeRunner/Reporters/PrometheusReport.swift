@@ -17,7 +17,8 @@ import JSONShape
 ///
 /// Each family has one `# HELP` and `# TYPE`; label values escape `\`, `"` and line feeds. The `job` label is
 /// not written: a Pushgateway adds it from the push URL, and Prometheus from the scrape config. Counters
-/// (`…_total`) count this run's samples. Endpoint names that repeat get `#2`, `#3` so no series repeats.
+/// (`…_total`) count the samples of every round of the process (``ReportOptions/totals``), so `rate()` works
+/// under `--every`; gauges describe this run. Endpoint names that repeat get `#2`, `#3` so no series repeats.
 enum PrometheusReport {
     static func render(_ result: ProbeRunResult, options: ReportOptions) -> String {
         var writer = Writer()
@@ -52,25 +53,36 @@ enum PrometheusReport {
                 withFirstByte, \.timeToFirstByte
             )
         }
-        writer.family("apiprobe_responses_total", .counter, "Responses in this run, by HTTP status code.")
-        for (name, endpoint) in endpoints {
-            for (code, count) in endpoint.statusCodes.sorted(by: { $0.key < $1.key }) {
-                writer.sample("apiprobe_responses_total", ["endpoint": name, "code": String(code)], Double(count))
+        // Counters count every round of the process (`options.totals`), or this run's when there is one run.
+        let counts = endpoints.map { name, endpoint in
+            (
+                name,
+                options.totals?.endpoints[endpoint.name]
+                    ?? RunningTotals.Endpoint(
+                        statusCodes: endpoint.statusCodes, errors: endpoint.errors, retries: endpoint.retries,
+                        rateLimited: endpoint.rateLimited)
+            )
+        }
+        let scope = options.totals == nil ? "in this run" : "since the process started"
+        writer.family("apiprobe_responses_total", .counter, "Responses \(scope), by HTTP status code.")
+        for (name, count) in counts {
+            for (code, number) in count.statusCodes.sorted(by: { $0.key < $1.key }) {
+                writer.sample("apiprobe_responses_total", ["endpoint": name, "code": String(code)], Double(number))
             }
         }
-        writer.family("apiprobe_errors_total", .counter, "Samples in this run that ended without an HTTP response.")
-        for (name, endpoint) in endpoints {
-            writer.sample("apiprobe_errors_total", ["endpoint": name], Double(endpoint.errors))
+        writer.family("apiprobe_errors_total", .counter, "Samples \(scope) that ended without an HTTP response.")
+        for (name, count) in counts {
+            writer.sample("apiprobe_errors_total", ["endpoint": name], Double(count.errors))
         }
-        writer.family("apiprobe_retries_total", .counter, "Retries after transport errors in this run.")
-        for (name, endpoint) in endpoints {
-            writer.sample("apiprobe_retries_total", ["endpoint": name], Double(endpoint.retries))
+        writer.family("apiprobe_retries_total", .counter, "Retries after transport errors \(scope).")
+        for (name, count) in counts {
+            writer.sample("apiprobe_retries_total", ["endpoint": name], Double(count.retries))
         }
         writer.family(
-            "apiprobe_rate_limited_total", .counter, "Samples in this run answered 429, or 503 with Retry-After."
+            "apiprobe_rate_limited_total", .counter, "Samples \(scope) answered 429, or 503 with Retry-After."
         )
-        for (name, endpoint) in endpoints {
-            writer.sample("apiprobe_rate_limited_total", ["endpoint": name], Double(endpoint.rateLimited))
+        for (name, count) in counts {
+            writer.sample("apiprobe_rate_limited_total", ["endpoint": name], Double(count.rateLimited))
         }
         writer.family("apiprobe_check_passed", .gauge, "Whether the check held in this run.")
         for (name, endpoint) in endpoints {

@@ -26,9 +26,41 @@ public struct ReportOptions: Sendable, Hashable {
     /// The Prometheus `job` label and metric-name prefix context.
     public var job: String
 
-    public init(usesColor: Bool = false, job: String = "apiprobe") {
+    /// The counts of every round so far in this process (`--every`), for the Prometheus `…_total` counters: a
+    /// counter that restarted each round would make `rate()` and `increase()` read zero. `nil`: this round's.
+    public var totals: RunningTotals?
+
+    public init(usesColor: Bool = false, job: String = "apiprobe", totals: RunningTotals? = nil) {
         self.usesColor = usesColor
         self.job = job
+        self.totals = totals
+    }
+}
+
+/// Responses, errors, retries and rate-limited samples per endpoint, summed over the rounds of one process.
+public struct RunningTotals: Sendable, Hashable {
+    public struct Endpoint: Sendable, Hashable {
+        public var statusCodes: [Int: Int] = [:]
+        public var errors = 0
+        public var retries = 0
+        public var rateLimited = 0
+    }
+
+    /// By endpoint name.
+    public private(set) var endpoints: [String: Endpoint] = [:]
+
+    public init() {}
+
+    /// Adds a round's counts.
+    public mutating func add(_ result: ProbeRunResult) {
+        for endpoint in result.endpoints {
+            var totals = endpoints[endpoint.name] ?? Endpoint()
+            totals.statusCodes.merge(endpoint.statusCodes) { $0 + $1 }
+            totals.errors += endpoint.errors
+            totals.retries += endpoint.retries
+            totals.rateLimited += endpoint.rateLimited
+            endpoints[endpoint.name] = totals
+        }
     }
 }
 

@@ -53,7 +53,12 @@ public struct ProbeSession: Sendable {
     public struct Round: Sendable {
         public var result: ProbeRunResult
         public var warnings: [String]
+        /// The counts of every round of this session so far, this one included.
+        public var totals = RunningTotals()
     }
+
+    /// The counts of every round of this session (the Prometheus counters of a long-running `--every`).
+    public private(set) var totals = RunningTotals()
 
     /// One round. Reads the history the first time (consecutive failures, the regression baseline),
     /// appends this round to it, pushes metrics.
@@ -81,10 +86,12 @@ public struct ProbeSession: Sendable {
                 in: result, history: records, policy: runner.config.regression)
         }
         for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
+        totals.add(result)
         if let history { try history.append(result) }
         if let pushGateway {
             do {
-                try await pushGateway.push(runner.redactor.redact(text: Report.render(result, as: .prometheus)))
+                let text = Report.render(result, as: .prometheus, options: ReportOptions(totals: totals))
+                try await pushGateway.push(runner.redactor.redact(text: text))
             } catch {
                 let redactor = runner.redactor
                 warnings.append(
@@ -94,7 +101,7 @@ public struct ProbeSession: Sendable {
                     ))
             }
         }
-        return Round(result: result, warnings: warnings)
+        return Round(result: result, warnings: warnings, totals: totals)
     }
 
     /// `interval` ± 10%, so many probes started together drift apart.

@@ -160,12 +160,14 @@ struct RunCommand: AsyncParsableCommand {
         let job = "apiprobe"
         for destination in destinations {
             if let path = destination.path {
-                let text = Report.render(round.result, as: destination.kind, options: ReportOptions(job: job))
+                let text = Report.render(
+                    round.result, as: destination.kind, options: ReportOptions(job: job, totals: round.totals))
                 let masked = Terminal.redactor.redact(text: text)
                 try AtomicFile.write(Data(masked.utf8), to: URL(fileURLWithPath: path), displayName: path)
             } else {
                 let out = Terminal.standardOutput
-                let options = ReportOptions(usesColor: destination.kind == .console && out.usesColor, job: job)
+                let options = ReportOptions(
+                    usesColor: destination.kind == .console && out.usesColor, job: job, totals: round.totals)
                 out.write(Report.render(round.result, as: destination.kind, options: options))
             }
         }
