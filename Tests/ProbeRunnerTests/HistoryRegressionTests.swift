@@ -119,3 +119,15 @@ import Testing
         #expect(RegressionDetector.consecutiveFailures(in: []).isEmpty)
     }
 }
+
+@Suite struct EveryIntervalTests {
+    /// `--every 2s` starts a round every 2 s: a round of 1.5 s waits 0.5 s (it waited 2 s after each round, so
+    /// 64 s gave 16 rounds of a 2 s round).
+    @Test func roundsStartAnIntervalApart() {
+        #expect(
+            ProbeSession.delayBeforeNextRound(interval: .seconds(2), elapsed: .milliseconds(1_500))
+                == .milliseconds(500))
+        #expect(ProbeSession.delayBeforeNextRound(interval: .seconds(2), elapsed: .seconds(3)) == .zero)
+        #expect(ProbeSession.delayBeforeNextRound(interval: .seconds(2), elapsed: .zero) == .seconds(2))
+    }
+}

@@ -104,6 +104,12 @@ public struct ProbeSession: Sendable {
         return Round(result: result, warnings: warnings, totals: totals)
     }
 
+    /// How long to wait after a round that took `elapsed` so rounds start `interval` apart (`--every` is measured
+    /// start to start); no wait when the round took the whole interval or more.
+    public static func delayBeforeNextRound(interval: Duration, elapsed: Duration) -> Duration {
+        max(.zero, interval - elapsed)
+    }
+
     /// `interval` ± 10%, so many probes started together drift apart.
     public static func jittered(_ interval: Duration) -> Duration {
         interval * Double.random(in: 0.9...1.1)

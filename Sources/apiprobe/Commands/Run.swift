@@ -136,9 +136,14 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         let stop = StopSignal()
+        let clock = ContinuousClock()
         while !stop.isSet {
+            // --every is measured start to start: a round that takes 1.5 s of a 2 s interval waits 0.5 s.
+            let started = clock.now
             _ = try await round(&session, count: count, destinations: destinations, summary: &summary)
-            await stop.wait(for: ProbeSession.jittered(interval))
+            await stop.wait(
+                for: ProbeSession.delayBeforeNextRound(
+                    interval: ProbeSession.jittered(interval), elapsed: clock.now - started))
         }
     }
 
