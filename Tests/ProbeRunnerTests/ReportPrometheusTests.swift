@@ -106,3 +106,35 @@ import Testing
         #expect(twice.value("apiprobe_up", ["endpoint": "search"]) == once.value("apiprobe_up", ["endpoint": "search"]))
     }
 }
+
+@Suite struct AlertingRulesTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("prometheus")
+
+    /// The shipped rules load in Prometheus and fire as their unit tests say (down, failing checks, breaking
+    /// drift, a stale probe), on the metric names the Prometheus report writes.
+    @Test func theShippedAlertingRulesAreValidAndFireAsTested() async throws {
+        guard let promtool = ExternalTools.find("promtool") else {
+            ExternalTools.recordMissing("promtool", package: "prometheus")
+            return
+        }
+        let rules = Self.folder.appendingPathComponent("apiprobe-rules.yml").path
+        let check = try await ExternalTools.run(promtool, ["check", "rules", rules], input: "")
+        #expect(check.status == 0, "\(check.output)")
+        #expect(check.output.contains("SUCCESS: 5 rules found"), "\(check.output)")
+        let test = try await ExternalTools.run(
+            promtool, ["test", "rules", Self.folder.appendingPathComponent("apiprobe-rules.test.yml").path], input: "")
+        #expect(test.status == 0, "\(test.output)")
+
+        // Every metric a rule names is one the report writes.
+        let exposition = Report.render(SampleRuns.mixed, as: .prometheus)
+        let text = try String(contentsOfFile: rules, encoding: .utf8)
+        for metric in [
+            "apiprobe_up", "apiprobe_endpoint_passed", "apiprobe_schema_changes", "apiprobe_latency_regression",
+            "apiprobe_last_run_timestamp_seconds",
+        ] {
+            #expect(text.contains(metric))
+            #expect(exposition.contains("# TYPE \(metric) "), "\(metric) is not in the report")
+        }
+    }
+}
