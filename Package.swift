@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
         .testTarget(
             name: "ProbeRunnerTests",
-            dependencies: ["ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared"]
+            dependencies: ["ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared", "HTTPFixtures"]
         ),
         .testTarget(name: "RecipesAPITests", dependencies: ["RecipesAPI", "HTTPStubs", "ContractTesting"]),
         .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),

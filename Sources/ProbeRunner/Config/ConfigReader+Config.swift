@@ -215,6 +215,13 @@ extension ConfigReader {
             case "timeout": endpoint.timeout = try duration(value, keyPath)
             case "retries": endpoint.retries = try integer(value, keyPath, in: 0...10)
             case "maxBodySize": endpoint.maxBodySize = try size(value, keyPath)
+            case "followRedirects":
+                guard let follows = boolean(value) else { throw error(value, keyPath, expected: "true or false") }
+                endpoint.followsRedirects = follows
+            case "auth":
+                // The credential goes in the Authorization header (the redactor masks it wherever it appears).
+                for existing in headers.keys where existing.lowercased() == "authorization" { headers[existing] = nil }
+                headers["Authorization"] = try authorization(value, keyPath)
             case "expect": expect = try expectations(value, keyPath)
             default: break
             }
@@ -234,6 +241,21 @@ extension ConfigReader {
             throw self.error(location.node, join(base, location.key), expected: error.expected, found: error.found)
         }
         return endpoint
+    }
+
+    /// `auth: {bearer: TOKEN}` or `auth: {basic: {username: U, password: P}}` as an Authorization header value.
+    func authorization(_ node: Node, _ path: String) throws(ProbeConfigError) -> String {
+        let fields = try members(node, path, allowed: Self.authKeys)
+        guard fields.count == 1, let (key, _, value) = fields.first else {
+            throw error(node, path, expected: "one of bearer: TOKEN or basic: {username, password}")
+        }
+        let keyPath = join(path, key)
+        if key == "bearer" { return "Bearer " + (try string(value, keyPath, expected: "a token")) }
+        let parts = Dictionary(try stringMap(value, keyPath).map { ($0.key, $0.value) }) { $1 }
+        guard let username = parts["username"], let password = parts["password"], parts.count == 2 else {
+            throw error(value, keyPath, expected: "{username: …, password: …}")
+        }
+        return "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
     }
 
     // MARK: Expectations

@@ -14,8 +14,9 @@ struct ConfigReader {
     static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "expect"]
     static let endpointKeys = [
         "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "maxBodySize",
-        "expect",
+        "followRedirects", "auth", "expect",
     ]
+    static let authKeys = ["basic", "bearer"]
     static let expectKeys = ["status", "headers", "body", "schema", "latency"]
     static let regressionKeys = ["window", "factor", "minimumRuns", "minimumSlowdown"]
     static let schemaKeys = ["snapshot", "usage", "failOn"]

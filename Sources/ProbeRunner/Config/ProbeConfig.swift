@@ -123,6 +123,9 @@ public struct EndpointConfig: Sendable, Hashable {
     /// The largest response body read, in bytes (`nil`: ``ProbeConfig/defaultRunBodyLimit`` for `run`,
     /// ``ProbeConfig/defaultRecordBodyLimit`` for `record`); a larger body fails as `body-too-large`.
     public var maxBodySize: Int?
+    /// Whether a 3xx response with a `Location` is followed (the default); `false` makes the 3xx the answer, so
+    /// `status: 301` can be expected.
+    public var followsRedirects: Bool = true
     public var expectations: Expectations
     /// The 1-based line of the endpoint in the config file, for messages (`nil` when built in code).
     public var line: Int?

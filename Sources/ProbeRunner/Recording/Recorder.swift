@@ -201,7 +201,8 @@ public struct Recorder: Sendable {
             }
             let attempt = await loader.send(
                 request, timeout: endpoint.timeout, deadline: deadline,
-                maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRecordBodyLimit)
+                maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRecordBodyLimit,
+                followsRedirects: endpoint.followsRedirects)
             guard attempt.error != nil, !attempt.timedOut, !(attempt.error is BodyTooLarge), retries < endpoint.retries
             else { return attempt }
             let pause = Duration.milliseconds(100 << min(retries, 6))

@@ -54,7 +54,8 @@ final class HTTPLoader: @unchecked Sendable {
     /// `maxBodySize` bytes (announced by `Content-Length`, or read so far) stops the transfer there and fails
     /// the attempt with ``BodyTooLarge``, so memory stays bounded whatever the server sends.
     func send(
-        _ request: URLRequest, timeout: Duration, deadline: ContinuousClock.Instant, maxBodySize: Int
+        _ request: URLRequest, timeout: Duration, deadline: ContinuousClock.Instant, maxBodySize: Int,
+        followsRedirects: Bool = true
     ) async -> Attempt {
         let clock = ContinuousClock()
         var request = request
@@ -70,6 +71,7 @@ final class HTTPLoader: @unchecked Sendable {
         let task = session.dataTask(with: request)
         return await withCheckedContinuation { continuation in
             let state = TaskState(start: clock.now, limit: maxBodySize, continuation: continuation)
+            state.followsRedirects = followsRedirects
             delegate.register(task.taskIdentifier, state)
             task.resume()
             let identifier = task.taskIdentifier
@@ -127,6 +129,8 @@ final class TaskState: @unchecked Sendable {
     var response: HTTPURLResponse?
     var body = Data()
     var redirectedTo: URL?
+    /// `false` (an endpoint's `followRedirects: false`): a 3xx response is the answer.
+    var followsRedirects = true
     var timedOut = false
     var cutByDeadline = false
     /// The most body bytes kept; more cancels the task.
@@ -216,10 +220,15 @@ final class LoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        if let state = state(task.taskIdentifier) {
-            lock.withLock { state.redirectedTo = request.url }
+        guard let state = state(task.taskIdentifier) else {
+            completionHandler(request)
+            return
         }
-        completionHandler(request)
+        let follows = lock.withLock { () -> Bool in
+            if state.followsRedirects { state.redirectedTo = request.url }
+            return state.followsRedirects
+        }
+        completionHandler(follows ? request : nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -140,7 +140,8 @@ private struct Context: Sendable {
             }
             let attempt = await loader.send(
                 request, timeout: endpoint.timeout, deadline: deadline,
-                maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRunBodyLimit)
+                maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRunBodyLimit,
+                followsRedirects: endpoint.followsRedirects)
             if let error = attempt.error {
                 let failure = FailureClassification.classify(
                     error, timedOut: attempt.timedOut, byDeadline: attempt.cutByDeadline, url: url,

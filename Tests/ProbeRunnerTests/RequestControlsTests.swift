@@ -1,0 +1,66 @@
+import Foundation
+import HTTPFixtures
+import ProbeRunner
+import Testing
+
+/// `followRedirects` and `auth`, per endpoint.
+@Suite(.timeLimit(.minutes(1)))
+struct RequestControlsTests {
+    func parse(_ endpoint: String) throws -> ProbeConfig {
+        try ProbeConfig.parse(
+            Data("api: x\nbaseURL: http://127.0.0.1:1\nendpoints:\n  - \(endpoint)\n".utf8), environment: [:],
+            file: "apiprobe.yml")
+    }
+
+    @Test func aRedirectCanBeTheExpectedAnswer() async throws {
+        let server = try RawHTTPServer { path in
+            path.hasPrefix("/old") ? .redirect(location: "/new") : .respond(status: 200, headers: [:], body: "{}")
+        }
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-\(UUID().uuidString)")
+        let config = try ProbeConfig.parse(
+            Data(
+                """
+                api: x
+                baseURL: \(server.baseURL.absoluteString)
+                endpoints:
+                  - {name: kept, path: /old, followRedirects: false, expect: {status: 302}}
+                  - {name: followed, path: /old, expect: {status: 200}}
+                """.utf8), environment: [:], file: "apiprobe.yml")
+        let result = await ProbeRunner(config: config, directory: directory).run()
+        #expect(result.passed, "\(result.endpoints.flatMap(\.checks).filter { !$0.passed })")
+        #expect(result.endpoints.map(\.statusCodes) == [[302: 1], [200: 1]])
+        #expect(result.endpoints[0].samples.first?.redirectedTo == nil)
+        #expect(result.endpoints[1].samples.first?.redirectedTo == server.baseURL.absoluteString + "/new")
+        #expect(server.requestPaths == ["/old", "/old", "/new"])
+    }
+
+    @Test func authIsSentAsTheAuthorizationHeader() throws {
+        let bearer = try parse("{name: a, path: /a, auth: {bearer: tok-123456}}")
+        #expect(bearer.endpoints[0].headers == ["Authorization": "Bearer tok-123456"])
+        let basic = try parse(
+            "{name: a, path: /a, headers: {authorization: old}, auth: {basic: {username: u, password: p}}}")
+        #expect(basic.endpoints[0].headers == ["Authorization": "Basic dTpw"])
+        // The credential is masked in what the run prints, by the redactor that knows the config.
+        #expect(basic.makeRedactor().redact(text: "sent Basic dTpw") == "sent REDACTED")
+    }
+
+    @Test(arguments: [
+        (
+            "{name: a, path: /a, auth: {token: x}}",
+            #"apiprobe.yml:4:32: endpoints.a.auth.token: expected one of basic, bearer, found unknown key "token""#
+        ),
+        (
+            "{name: a, path: /a, auth: {basic: {username: u}}}",
+            "apiprobe.yml:4:39: endpoints.a.auth.basic: expected {username: …, password: …}, found a mapping"
+        ),
+        (
+            "{name: a, path: /a, followRedirects: maybe}",
+            #"apiprobe.yml:4:42: endpoints.a.followRedirects: expected true or false, found "maybe""#
+        ),
+    ])
+    func badControlsAreConfigErrors(endpoint: String, message: String) {
+        let error = #expect(throws: ProbeConfigError.self) { try parse(endpoint) }
+        #expect(error?.description == message)
+    }
+}
