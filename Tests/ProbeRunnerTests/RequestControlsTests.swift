@@ -64,3 +64,69 @@ struct RequestControlsTests {
         #expect(error?.description == message)
     }
 }
+
+/// Conditions on bodies that are not JSON: the text and the size; HEAD and OPTIONS requests.
+@Suite(.timeLimit(.minutes(1)))
+struct TextBodyConditionTests {
+    func run(_ endpoints: String, server: RawHTTPServer) async throws -> ProbeRunResult {
+        let config = try ProbeConfig.parse(
+            Data("api: x\nbaseURL: \(server.baseURL.absoluteString)\nendpoints:\n\(endpoints)".utf8),
+            environment: [:], file: "apiprobe.yml")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("text-\(UUID().uuidString)")
+        return await ProbeRunner(config: config, directory: directory).run()
+    }
+
+    @Test func textAndSizeConditionsHoldOnAnHTMLPage() async throws {
+        let page = "<!doctype html><title>Status: all systems operational</title>"
+        let server = try RawHTTPServer { _ in .respond(status: 200, headers: ["Content-Type": "text/html"], body: page)
+        }
+        defer { server.stop() }
+        let passing = try await run(
+            """
+              - name: page
+                path: /
+                expect:
+                  body:
+                    - text contains "all systems operational"
+                    - text not-contains "degraded"
+                    - text matches "^<!doctype html>"
+                    - size < 1KB
+                    - size >= 10
+              - {name: head, method: HEAD, path: /, expect: {status: 200}}
+              - {name: options, method: OPTIONS, path: /, expect: {status: 200}}
+            """, server: server)
+        #expect(passing.passed, "\(passing.endpoints.flatMap(\.checks).filter { !$0.passed })")
+
+        let failing = try await run(
+            """
+              - name: page
+                path: /
+                expect:
+                  body:
+                    - text contains "degraded"
+                    - size < 10
+            """, server: server)
+        let failed = failing.endpoints[0].checks.filter { !$0.passed }
+        #expect(
+            failed.map(\.message) == [
+                #"expected the body to contain "degraded", found 61 bytes without it (sample 1)"#,
+                "expected a body of < 10 bytes, found 61 bytes (sample 1)",
+            ])
+        #expect(failed.map(\.category) == [.bodyCondition, .bodyCondition])
+    }
+
+    @Test(arguments: [
+        "text contains", "text starts x", "size < lots", "/a contains x",
+    ])
+    func badTextConditionsAreConfigErrors(condition: String) {
+        let error = #expect(throws: ProbeConfigError.self) {
+            try ProbeConfig.parse(
+                Data(
+                    "api: x\nbaseURL: http://127.0.0.1:1\nendpoints:\n  - {name: a, path: /a, expect: {body: [\"\(condition)\"]}}\n"
+                        .utf8),
+                environment: [:], file: "apiprobe.yml")
+        }
+        #expect(error?.description.hasPrefix("apiprobe.yml:4:") == true, "\(String(describing: error))")
+        #expect(error?.key == "endpoints.a.expect.body[0]", "\(String(describing: error))")
+    }
+}

@@ -15,11 +15,16 @@ enum BodyConditionParser {
     }
 
     static let grammar =
-        "a condition like /count > 0 (operators ==, !=, <, <=, >, >=, exists, not-exists, matches REGEX, length OP N)"
+        "a condition like /count > 0 (operators ==, !=, <, <=, >, >=, exists, not-exists, matches REGEX, length OP N), text contains \"…\", text matches REGEX, or size < 100KB"
 
     static func parse(_ text: String) throws(Failure) -> BodyCondition {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let space = trimmed.firstIndex(of: " ") else { throw Failure(expected: grammar) }
+        switch trimmed[..<space] {
+        case "text": return try parseText(trimmed, after: space)
+        case "size": return try parseSize(trimmed, after: space)
+        default: break
+        }
         var pointer = String(trimmed[..<space])
         if pointer == "(root)" || pointer == "\"\"" { pointer = "" }
         guard pointer.isEmpty || pointer.hasPrefix("/") else {
@@ -34,6 +39,9 @@ enum BodyConditionParser {
         let operandText = rest[opEnd...].trimmingCharacters(in: .whitespaces)
         guard let op = BodyCondition.Operator(rawValue: opText) else { throw Failure(expected: grammar) }
         switch op {
+        case .contains, .notContains:
+            throw Failure(
+                expected: "text before \(op.rawValue) (text \(op.rawValue) \"…\"): it looks at the body as text")
         case .exists, .notExists:
             guard operandText.isEmpty else { throw Failure(expected: "nothing after \(op.rawValue)") }
             return BodyCondition(pointer: pointer, op: op, source: trimmed)
@@ -71,6 +79,43 @@ enum BodyConditionParser {
             }
             return BodyCondition(pointer: pointer, op: op, operand: value, source: trimmed)
         }
+    }
+
+    /// `text contains "…"`, `text not-contains "…"`, `text matches REGEX`: on the body as UTF-8 text.
+    private static func parseText(_ trimmed: String, after space: String.Index) throws(Failure) -> BodyCondition {
+        let rest = trimmed[space...].trimmingCharacters(in: .whitespaces)
+        let opEnd = rest.firstIndex(of: " ") ?? rest.endIndex
+        let operandText = rest[opEnd...].trimmingCharacters(in: .whitespaces)
+        guard let op = BodyCondition.Operator(rawValue: String(rest[..<opEnd])),
+            [.contains, .notContains, .matches].contains(op), !operandText.isEmpty
+        else { throw Failure(expected: "text contains \"…\", text not-contains \"…\" or text matches REGEX") }
+        let operand: String
+        if operandText.hasPrefix("\"") {
+            guard case .string(let value) = try jsonOperand(operandText, after: op) else {
+                throw Failure(expected: "a text after \(op.rawValue), bare or as one JSON string")
+            }
+            operand = value
+        } else {
+            operand = operandText
+        }
+        if op == .matches, (try? NSRegularExpression(pattern: operand)) == nil || operand.isEmpty {
+            throw Failure(expected: "a valid regular expression after matches")
+        }
+        var condition = BodyCondition(pointer: "", op: op, operand: .string(operand), source: trimmed)
+        condition.subject = .text
+        return condition
+    }
+
+    /// `size < 100KB`: the body's size in bytes against a size (`512`, `64KB`, `1MiB`).
+    private static func parseSize(_ trimmed: String, after space: String.Index) throws(Failure) -> BodyCondition {
+        let parts = trimmed[space...].split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, let op = BodyCondition.Operator(rawValue: String(parts[0])),
+            [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op),
+            let bytes = ConfigReader.parseSize(String(parts[1]))
+        else { throw Failure(expected: "size, a comparison and a size: size < 100KB") }
+        var condition = BodyCondition(pointer: "", op: op, operand: .number(String(bytes)), source: trimmed)
+        condition.subject = .size
+        return condition
     }
 
     /// An operand: JSON, or a bare word read as a string. Text that opens a JSON string, array or object

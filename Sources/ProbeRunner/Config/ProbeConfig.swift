@@ -309,7 +309,20 @@ public struct BodyCondition: Sendable, Hashable, CustomStringConvertible {
         case matches
         /// Compares the array's (or string's, or object's) length with the operand using `lengthOperator`.
         case length
+        /// The body's text holds the operand (`text contains "<title>"`).
+        case contains
+        /// The body's text does not hold the operand.
+        case notContains = "not-contains"
     }
+
+    /// What a condition looks at: the JSON value at ``pointer`` (the default), the body as text (bodies that are
+    /// not JSON: `text contains "ok"`, `text matches ^<!doctype`), or its size in bytes (`size < 100KB`).
+    public enum Subject: String, Sendable, Hashable {
+        case json, text, size
+    }
+
+    /// What the condition looks at.
+    public var subject: Subject = .json
 
     /// A JSON Pointer (RFC 6901) into the body; a `*` segment stands for every item of the array there,
     /// and the condition must hold for each (`/recipes/*/title exists`).

@@ -58,7 +58,7 @@ struct ExpectationEvaluator {
             checks.append(headerCheck(header, name: name, accepted))
         }
         var parsed: [(Int, JSONValue?)] = []
-        if !expect.body.isEmpty {
+        if expect.body.contains(where: { $0.subject == .json }) {
             parsed = accepted.map { ($0.0, try? JSONValue(parsing: $0.1.body)) }
         }
         for condition in expect.body {
@@ -67,7 +67,11 @@ struct ExpectationEvaluator {
                     CheckResult(name: condition.source, passed: false, message: noAccepted, category: .bodyCondition))
                 continue
             }
-            checks.append(bodyCheck(condition, parsed))
+            if condition.subject == .json {
+                checks.append(bodyCheck(condition, parsed))
+            } else {
+                checks.append(rawBodyCheck(condition, accepted.map { ($0.0, $0.1.body) }))
+            }
         }
         var changes: [SchemaChange] = []
         if let schema = expect.schema {
@@ -138,6 +142,46 @@ struct ExpectationEvaluator {
         return CheckResult(name: name, passed: true)
     }
 
+    /// A condition on the body as text or on its size, which holds for every accepted sample.
+    private func rawBodyCheck(_ condition: BodyCondition, _ bodies: [(Int, Data)]) -> CheckResult {
+        for (index, body) in bodies {
+            if let problem = Self.evaluateRaw(condition, on: body) {
+                return CheckResult(
+                    name: condition.source, passed: false, message: "\(problem) (sample \(index))",
+                    category: .bodyCondition)
+            }
+        }
+        return CheckResult(name: condition.source, passed: true)
+    }
+
+    /// `nil` when a text or size condition holds on `body`; otherwise what was expected and found.
+    static func evaluateRaw(_ condition: BodyCondition, on body: Data) -> String? {
+        guard case .string(let operand)? = condition.operand ?? nil else {
+            guard condition.subject == .size, case .number(let literal)? = condition.operand,
+                let limit = Double(literal)
+            else { return nil }
+            let size = Double(body.count)
+            return compare(size, condition.op, limit)
+                ? nil : "expected a body of \(condition.op.rawValue) \(literal) bytes, found \(body.count) bytes"
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        switch condition.op {
+        case .contains:
+            return text.contains(operand)
+                ? nil
+                : "expected the body to contain \(JSONValue.string(operand).serializedText), found \(body.count) bytes without it"
+        case .notContains:
+            return text.contains(operand)
+                ? "expected the body not to contain \(JSONValue.string(operand).serializedText), found it" : nil
+        case .matches:
+            guard let regex = try? NSRegularExpression(pattern: operand) else { return "an invalid regular expression" }
+            let found = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return found ? nil : "expected the body to match \(operand), found \(body.count) bytes that do not"
+        default:
+            return nil
+        }
+    }
+
     private func bodyCheck(_ condition: BodyCondition, _ parsed: [(Int, JSONValue?)]) -> CheckResult {
         for (index, body) in parsed {
             guard let body else {
@@ -204,6 +248,8 @@ struct ExpectationEvaluator {
         let pointer = pointer.isEmpty ? "(root)" : pointer
         let shown = value.map(\.serializedText) ?? "nothing"
         switch condition.op {
+        case .contains, .notContains:
+            return nil  // text conditions are evaluated on the raw body (evaluateRaw)
         case .exists:
             return value == nil ? "\(pointer): expected a value, found nothing" : nil
         case .notExists:
