@@ -74,6 +74,8 @@ extension ConfigReader {
                 }
             case "deadline": config.deadline = try duration(value, key)
             case "downAfter": config.downAfter = try integer(value, key, in: 1...1_000)
+            case "successThreshold": config.successThreshold = try integer(value, key, in: 1...1_000)
+            case "alerts": config.alerts = try alertTargets(value, key)
             case "regression": config.regression = try regression(value, key)
             case "redact":
                 config.redactBodyFields = try list(value, key, of: "JSON body field names").enumerated().map {
@@ -256,6 +258,26 @@ extension ConfigReader {
             throw error(value, keyPath, expected: "{username: …, password: …}")
         }
         return "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+    }
+
+    /// `alerts: [{webhook: URL}, {slack: URL}]`.
+    func alertTargets(_ node: Node, _ path: String) throws(ProbeConfigError) -> [AlertTarget] {
+        guard case .sequence(let sequence) = node else {
+            throw error(node, path, expected: "a list of {webhook: URL} or {slack: URL}")
+        }
+        var targets: [AlertTarget] = []
+        for (index, item) in sequence.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            let fields = try members(item, itemPath, allowed: ["webhook", "slack"])
+            guard fields.count == 1, let (key, _, value) = fields.first, let kind = AlertTarget.Kind(rawValue: key)
+            else { throw error(item, itemPath, expected: "one of webhook: URL or slack: URL") }
+            let text = try string(value, join(itemPath, key), expected: "an http(s) URL")
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else { throw error(value, join(itemPath, key), expected: "an http(s) URL") }
+            targets.append(AlertTarget(kind: kind, url: url))
+        }
+        return targets
     }
 
     // MARK: Expectations

@@ -8,8 +8,8 @@ struct ConfigReader {
     let file: String
 
     static let topKeys = [
-        "api", "baseURL", "stubs", "snapshots", "concurrency", "rateLimit", "deadline", "downAfter", "regression",
-        "redact", "defaults", "endpoints",
+        "api", "baseURL", "stubs", "snapshots", "concurrency", "rateLimit", "deadline", "downAfter",
+        "successThreshold", "alerts", "regression", "redact", "defaults", "endpoints",
     ]
     static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "expect"]
     static let endpointKeys = [

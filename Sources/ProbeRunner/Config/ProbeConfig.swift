@@ -30,6 +30,10 @@ public struct ProbeConfig: Sendable, Hashable {
     public var deadline: Duration
     /// How many consecutive failed rounds make an endpoint count as down (flapping damper).
     public var downAfter: Int
+    /// How many consecutive passing rounds make a down endpoint recovered (the recovery alert's damper).
+    public var successThreshold: Int = 1
+    /// Where state changes (down, recovered) are announced.
+    public var alerts: [AlertTarget] = []
     /// Latency regression detection against the history file.
     public var regression: RegressionPolicy
     /// JSON body fields redacted when recording, beside the default header and query redactions.
@@ -501,5 +505,23 @@ extension ProbeConfig {
             redactor.learn(value, as: "${\(name)}")
         }
         return redactor
+    }
+}
+
+/// A receiver of alerts: a generic JSON webhook, or a Slack-compatible incoming webhook.
+public struct AlertTarget: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        /// `POST` of `{"api", "endpoint", "state", "at", "message", "url", "consecutive"}`.
+        case webhook
+        /// `POST` of `{"text": "…"}`, as Slack's (and Mattermost's, Discord's /slack) incoming webhooks take.
+        case slack
+    }
+
+    public var kind: Kind
+    public var url: URL
+
+    public init(kind: Kind, url: URL) {
+        self.kind = kind
+        self.url = url
     }
 }

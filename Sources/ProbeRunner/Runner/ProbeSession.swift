@@ -38,6 +38,9 @@ public struct ProbeSession: Sendable {
     public var pushGateway: PushgatewayClient?
     /// Consecutive failed rounds per endpoint, carried into the next round.
     public private(set) var consecutiveFailures: [String: Int] = [:]
+    /// Recent rounds per endpoint (`true`: passed), oldest first, from the history and this process: what alert
+    /// transitions are judged on.
+    public private(set) var outcomes: [String: [Bool]] = [:]
     private var historyLoaded = false
 
     public init(
@@ -68,10 +71,15 @@ public struct ProbeSession: Sendable {
         var records: [HistoryRecord] = []
         var warnings: [String] = []
         if let history {
-            let contents = try history.read(last: max(1, runner.config.regression.window))
+            let config = runner.config
+            let contents = try history.read(
+                last: max(1, config.regression.window, config.downAfter + config.successThreshold + 1))
             records = contents.records
             if !historyLoaded {
                 consecutiveFailures.merge(RegressionDetector.consecutiveFailures(in: records)) { current, _ in current }
+                for record in records {
+                    for (name, summary) in record.endpoints { outcomes[name, default: []].append(summary.passed) }
+                }
                 historyLoaded = true
                 if contents.damagedLines > 0 {
                     warnings.append(
@@ -87,6 +95,13 @@ public struct ProbeSession: Sendable {
         }
         for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
         totals.add(result)
+        let events = alertEvents(for: result)
+        if !events.isEmpty, !runner.config.alerts.isEmpty {
+            // Alerts never hold the run for long: at most 10 s (or the config's deadline) for all of them.
+            let budget = min(runner.config.deadline, .seconds(10))
+            let sender = AlertSender(targets: runner.config.alerts, redactor: runner.redactor)
+            warnings += await sender.send(events, deadline: .now + budget)
+        }
         if let history { try history.append(result) }
         if let pushGateway {
             do {
@@ -102,6 +117,34 @@ public struct ProbeSession: Sendable {
             }
         }
         return Round(result: result, warnings: warnings, totals: totals)
+    }
+
+    /// The state changes this round makes (down, recovered), after adding it to the outcomes.
+    private mutating func alertEvents(for result: ProbeRunResult) -> [AlertEvent] {
+        let config = runner.config
+        let keep = config.downAfter + config.successThreshold + 1
+        var events: [AlertEvent] = []
+        for endpoint in result.endpoints {
+            let passed = endpoint.passed
+            var recent = outcomes[endpoint.name, default: []]
+            recent.append(passed)
+            if recent.count > keep { recent.removeFirst(recent.count - keep) }
+            outcomes[endpoint.name] = recent
+            guard
+                let state = AlertTransitions.change(
+                    outcomes: recent, downAfter: config.downAfter, successThreshold: config.successThreshold)
+            else { continue }
+            let failed = endpoint.checks.filter { !$0.passed }.map { check in
+                check.message.map { "\(check.name): \($0)" } ?? check.name
+            }
+            events.append(
+                AlertEvent(
+                    api: config.api, endpoint: endpoint.name, state: state, at: result.startedAt,
+                    message: state == .down ? failed.joined(separator: "; ") : "all checks hold",
+                    url: endpoint.url,
+                    consecutive: state == .down ? endpoint.consecutiveFailures : config.successThreshold))
+        }
+        return events
     }
 
     /// How long to wait after a round that took `elapsed` so rounds start `interval` apart (`--every` is measured

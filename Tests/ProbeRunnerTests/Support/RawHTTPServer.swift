@@ -35,6 +35,7 @@ final class RawHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var arrivals: [ContinuousClock.Instant] = []
     private var paths: [String] = []
+    private var received: [(method: String, path: String, body: String)] = []
     private var sent = 0
     private var ended = 0
     private var behaviourFor: @Sendable (String) -> Behaviour
@@ -42,6 +43,8 @@ final class RawHTTPServer: @unchecked Sendable {
 
     var requestTimes: [ContinuousClock.Instant] { lock.withLock { arrivals } }
     var requestPaths: [String] { lock.withLock { paths } }
+    /// Every request's method, path and body, in order of arrival.
+    var requests: [(method: String, path: String, body: String)] { lock.withLock { received } }
     var requestCount: Int { lock.withLock { arrivals.count } }
     /// Body bytes sent by `.endless` responses, all connections together.
     var bodyBytesSent: Int { lock.withLock { sent } }
@@ -151,6 +154,7 @@ final class RawHTTPServer: @unchecked Sendable {
     }
 
     /// Reads one request head; returns its path, or `nil` at end of stream.
+    /// Reads one request (its body too, by `Content-Length`); records its method, path and body; returns the path.
     private func readRequest(_ client: Int32) -> String? {
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4_096)
@@ -158,11 +162,29 @@ final class RawHTTPServer: @unchecked Sendable {
             let count = recv(client, &buffer, buffer.count, 0)
             guard count > 0 else { return nil }
             data.append(contentsOf: buffer[0..<count])
-            if let text = String(bytes: data, encoding: .utf8), text.contains("\r\n\r\n") {
-                let requestLine = text.prefix { $0 != "\r" }.split(separator: " ")
-                return requestLine.count > 1 ? String(requestLine[1]) : "/"
+            guard let end = data.indices.first(where: { data[$0...].starts(with: Array("\r\n\r\n".utf8)) }) else {
+                if data.count > 65_536 { return nil }
+                continue
             }
-            if data.count > 65_536 { return nil }
+            let head = String(decoding: data[..<end], as: UTF8.self)
+            let lines = head.split(separator: "\r\n")
+            let requestLine = lines.first?.split(separator: " ") ?? []
+            let length =
+                lines.dropFirst().compactMap { line -> Int? in
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                    return Int(parts[1].trimmingCharacters(in: .whitespaces))
+                }.first ?? 0
+            var body = Array(data[(end + 4)...])
+            while body.count < length {
+                let count = recv(client, &buffer, min(buffer.count, length - body.count), 0)
+                guard count > 0 else { return nil }
+                body.append(contentsOf: buffer[0..<count])
+            }
+            let path = requestLine.count > 1 ? String(requestLine[1]) : "/"
+            let method = requestLine.first.map(String.init) ?? "GET"
+            lock.withLock { received.append((method, path, String(decoding: body, as: UTF8.self))) }
+            return path
         }
     }
 

@@ -1,0 +1,131 @@
+public import Foundation
+public import HTTPFixtures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A change of an endpoint's state that alerts announce: it went down, or it recovered.
+public struct AlertEvent: Sendable, Hashable {
+    public enum State: String, Sendable, Hashable {
+        case down, recovered
+    }
+
+    public var api: String
+    public var endpoint: String
+    public var state: State
+    /// When the round that changed the state started.
+    public var at: Date
+    /// The failed checks, or what recovered.
+    public var message: String
+    /// The endpoint's URL (credentials redacted).
+    public var url: String
+    /// Failed rounds in a row (down) or passing rounds in a row (recovered).
+    public var consecutive: Int
+}
+
+/// When an endpoint's state changes: alerts are sent on transitions only, never again for the same outage.
+///
+/// An endpoint goes **down** in the round its failures in a row reach `downAfter`, and **recovers** in the round
+/// its passes in a row reach `successThreshold` after a run of at least `downAfter` failures. The outcomes come
+/// from the history file as well as this process, so a probe started by cron every 15 minutes alerts once per
+/// outage, as a long-running `--every` does.
+public enum AlertTransitions {
+    /// The state change the last outcome makes, if any.
+    ///
+    /// - Parameters:
+    ///   - outcomes: the endpoint's rounds, oldest first, `true` for passed; the last is this round's.
+    public static func change(outcomes: [Bool], downAfter: Int, successThreshold: Int) -> AlertEvent.State? {
+        guard let last = outcomes.last else { return nil }
+        let trailing = outcomes.reversed().prefix { $0 == last }.count
+        if !last { return trailing == downAfter ? .down : nil }
+        guard trailing == successThreshold else { return nil }
+        let failuresBefore = outcomes.dropLast(trailing).reversed().prefix { !$0 }.count
+        return failuresBefore >= downAfter ? .recovered : nil
+    }
+}
+
+/// Sends alert events to their targets: a JSON webhook or a Slack-compatible incoming webhook.
+///
+/// Each target is tried up to three times, with a short backoff, and never past `deadline`: an alert receiver
+/// that is down costs a run at most that long, and the failure is a warning, not a failed run. Every byte sent
+/// passes the redactor.
+public struct AlertSender: Sendable {
+    public var targets: [AlertTarget]
+    public var redactor: Redactor
+
+    public init(targets: [AlertTarget], redactor: Redactor) {
+        self.targets = targets
+        self.redactor = redactor
+    }
+
+    /// Sends every event to every target; returns a warning for each that could not be delivered.
+    public func send(_ events: [AlertEvent], deadline: ContinuousClock.Instant) async -> [String] {
+        guard !events.isEmpty else { return [] }
+        var warnings: [String] = []
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        for target in targets {
+            for event in events {
+                if let problem = await deliver(payload(event, for: target.kind), to: target.url, session, deadline) {
+                    warnings.append(
+                        redactor.redact(
+                            text:
+                                "could not send the \(event.state.rawValue) alert of \(event.endpoint) to \(redactor.redactURL(target.url.absoluteString)): \(problem)"
+                        ))
+                }
+            }
+        }
+        return warnings
+    }
+
+    /// The body of one alert for a target kind, redacted.
+    public func payload(_ event: AlertEvent, for kind: AlertTarget.Kind) -> Data {
+        let formatter = ISO8601DateFormatter()
+        let text: String
+        switch kind {
+        case .webhook:
+            let value = JSONValue.object([
+                ("api", .string(event.api)), ("endpoint", .string(event.endpoint)),
+                ("state", .string(event.state.rawValue)), ("at", .string(formatter.string(from: event.at))),
+                ("message", .string(event.message)), ("url", .string(event.url)),
+                ("consecutive", .number(String(event.consecutive))),
+            ])
+            text = String(decoding: value.serialized(sortedKeys: true), as: UTF8.self)
+        case .slack:
+            let line =
+                event.state == .down
+                ? ":red_circle: \(event.api) \(event.endpoint) is down (\(event.consecutive) failed rounds in a row): \(event.message)"
+                : ":large_green_circle: \(event.api) \(event.endpoint) recovered (\(event.consecutive) passing rounds in a row)"
+            text = String(decoding: JSONValue.object([("text", .string(line))]).serialized(), as: UTF8.self)
+        }
+        return Data(redactor.redact(text: text).utf8)
+    }
+
+    /// `nil` when a 2xx answered; otherwise the last problem.
+    private func deliver(_ body: Data, to url: URL, _ session: URLSession, _ deadline: ContinuousClock.Instant) async
+        -> String?
+    {
+        var problem = "no attempt before the deadline"
+        for attempt in 0..<3 {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .milliseconds(50) else { return problem }
+            var request = URLRequest(url: url, timeoutInterval: min(5, max(1, remaining.timeInterval.rounded(.up))))
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
+            do {
+                let (_, response) = try await session.data(for: request)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                if (200..<300).contains(status) { return nil }
+                problem = "the receiver answered \(status)"
+            } catch {
+                problem = "\(error.localizedDescription)"
+            }
+            let backoff = Duration.milliseconds(250 << attempt)
+            guard deadline - ContinuousClock.now > backoff else { return problem }
+            try? await Task.sleep(for: backoff)
+        }
+        return problem
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import HTTPFixtures
+import ProbeRunner
+import Testing
+
+/// Alerts on state transitions only, against real receivers on loopback.
+@Suite(.timeLimit(.minutes(1)))
+struct AlertTests {
+    @Test(
+        arguments: [
+            // outcomes (oldest first, the last is this round), downAfter, successThreshold, change
+            ([false], 1, 1, AlertEvent.State?.some(.down)),
+            ([true, false], 2, 1, nil),
+            ([true, false, false], 2, 1, .down),
+            ([false, false, false], 2, 1, nil),  // still down: no second alert for the same outage
+            ([false, false, true], 2, 1, .recovered),
+            ([false, false, true], 2, 2, nil),
+            ([false, false, true, true], 2, 2, .recovered),
+            ([false, false, true, true, true], 2, 2, nil),
+            ([true, false, true], 2, 1, nil),  // one failure never went down: nothing recovered
+        ] as [([Bool], Int, Int, AlertEvent.State?)])
+    func transitionsOnly(outcomes: [Bool], downAfter: Int, successThreshold: Int, change: AlertEvent.State?) {
+        #expect(
+            AlertTransitions.change(outcomes: outcomes, downAfter: downAfter, successThreshold: successThreshold)
+                == change)
+    }
+
+    func config(_ text: String) throws -> ProbeConfig {
+        try ProbeConfig.parse(Data(text.utf8), environment: ["TOKEN": "tok-planted-1234"], file: "apiprobe.yml")
+    }
+
+    @Test func aWebhookAndSlackHearOfTheOutageOnceAndOfTheRecovery() async throws {
+        let healthy = LockedBox(false)
+        let api = try RawHTTPServer { _ in
+            healthy.withLock { $0 }
+                ? .respond(status: 200, headers: [:], body: "{}") : .respond(status: 500, headers: [:], body: "{}")
+        }
+        defer { api.stop() }
+        let receiver = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "ok") }
+        defer { receiver.stop() }
+        let history = FileManager.default.temporaryDirectory.appendingPathComponent("alerts-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: history) }
+        let probe = try config(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            downAfter: 2
+            successThreshold: 1
+            alerts:
+              - webhook: \(receiver.baseURL.absoluteString)/hook
+              - slack: \(receiver.baseURL.absoluteString)/slack
+            endpoints:
+              - {name: cart, path: /cart, headers: {Authorization: "Bearer ${TOKEN}"}, expect: {status: 200}}
+            """)
+        // Each round is a new process (cron): the state comes from the history file.
+        func round() async throws -> [String] {
+            var session = ProbeSession(
+                runner: ProbeRunner(config: probe, directory: FileManager.default.temporaryDirectory),
+                history: HistoryFile(url: history))
+            return try await session.round().warnings
+        }
+        _ = try await round()  // 1st failure: not down yet
+        #expect(receiver.requests.isEmpty)
+        _ = try await round()  // 2nd failure: down
+        _ = try await round()  // 3rd failure: still down, no second alert
+        #expect(receiver.requests.map(\.path) == ["/hook", "/slack"])
+        healthy.withLock { $0 = true }
+        _ = try await round()  // recovered
+        _ = try await round()  // still up: nothing
+        let requests = receiver.requests
+        #expect(requests.map(\.path) == ["/hook", "/slack", "/hook", "/slack"])
+        #expect(requests.allSatisfy { $0.method == "POST" })
+
+        let down = try JSONValue(parsing: Data(requests[0].body.utf8))
+        #expect(down["state"] == .string("down"))
+        #expect(down["endpoint"] == .string("cart"))
+        #expect(down["api"] == .string("shop"))
+        #expect(down["consecutive"] == .number("2"))
+        #expect(down["message"] == .string("status 200: got 500 × 1 of 1 samples"))
+        let slack = try JSONValue(parsing: Data(requests[1].body.utf8))
+        guard case .string(let text)? = slack["text"] else { throw Failure("no text in \(requests[1].body)") }
+        #expect(text.hasPrefix(":red_circle: shop cart is down (2 failed rounds in a row): "))
+        let recovered = try JSONValue(parsing: Data(requests[2].body.utf8))
+        #expect(recovered["state"] == .string("recovered"))
+        #expect(!requests.contains { $0.body.contains("tok-planted") })
+    }
+
+    @Test func aReceiverThatIsDownIsAWarningWithinTheBudget() async throws {
+        let api = try RawHTTPServer { _ in .respond(status: 500, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let probe = try config(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            deadline: 3s
+            alerts:
+              - webhook: http://127.0.0.1:9/hook
+            endpoints:
+              - {name: cart, path: /cart, expect: {status: 200}}
+            """)
+        var session = ProbeSession(
+            runner: ProbeRunner(config: probe, directory: FileManager.default.temporaryDirectory))
+        let started = ContinuousClock.now
+        let round = try await session.round()
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(round.warnings.count == 1)
+        #expect(
+            round.warnings.first?.hasPrefix("could not send the down alert of cart to http://127.0.0.1:9/hook: ")
+                == true)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
