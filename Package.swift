@@ -70,7 +70,7 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "APIProbeTestSupport",
-            dependencies: ["HTTPFixtures", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["HTTPFixtures", "APIProbeShared", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Tests/APIProbeTestSupport"
         ),
         // HTTPStubs' global mode depends on what a process did before its first StubSet, so it is checked in a

@@ -1,3 +1,5 @@
+import APIProbeShared
+import Dispatch
 public import Foundation
 import Hummingbird
 import Logging
@@ -102,9 +104,18 @@ public final class RecipesServer: Sendable {
             },
             logger: logger
         )
-        let task = Task {
+        // The server's tasks run on threads of their own, not on Swift's cooperative pool: a test process that
+        // keeps both pool threads busy (CPU-heavy tests, on a 2-core machine) must not starve the server that a
+        // child process is waiting on.
+        let serve: @Sendable () async throws -> Void = {
             defer { portsContinuation.finish() }
             try await application.run()
+        }
+        let task: Task<Void, any Error>
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            task = Task(executorPreference: DedicatedExecutor.servers, operation: serve)
+        } else {
+            task = Task(operation: serve)
         }
         var iterator = ports.makeAsyncIterator()
         guard let reported = await iterator.next(), let port = reported else {

@@ -293,3 +293,42 @@ struct RecipesServerLifecycleTests {
         await second.stop()
     }
 }
+
+/// The in-process server answers a child process even while every thread of the test process's cooperative pool
+/// is busy: its tasks run on threads of their own (on a 2-core CI machine, CPU-heavy tests beside it starved it
+/// for over 10 s).
+@Suite(.timeLimit(.minutes(1)))
+struct ServerIsolationTests {
+    @Test func theServerAnswersWhileThePoolIsBusy() async throws {
+        guard let curl = ["/usr/bin/curl", "/bin/curl"].first(where: FileManager.default.isExecutableFile) else {
+            Issue.record("curl is needed (apt-get install curl; .ci/run installs it)")
+            return
+        }
+        try await RecipesServer.with { server in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: curl)
+            process.arguments = ["-s", "-o", "/dev/null", "--max-time", "10", "\(server.baseURL)/api/search?q=chicken"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            // Occupy every thread of the pool until the server has seen the request, for at most 5 s.
+            let threads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+            let seen = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<threads {
+                    group.addTask {
+                        let end = ContinuousClock.now + .seconds(5)
+                        while ContinuousClock.now < end {
+                            if server.knobs.requestsReceived > 0 { return true }
+                        }
+                        return false
+                    }
+                }
+                var all = true
+                for await answer in group { all = all && answer }
+                return all
+            }
+            #expect(seen, "the server's handler did not run while the pool was busy")
+        }
+    }
+}

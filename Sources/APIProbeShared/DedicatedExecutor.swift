@@ -1,0 +1,29 @@
+import Dispatch
+
+/// Runs the jobs of the tasks that prefer it on a dispatch queue of its own (its own threads), not on Swift's
+/// cooperative pool: the in-process servers of the demo and the tests keep answering a child process whatever the
+/// pool is doing (on a 2-core machine, CPU-heavy tests beside a server kept both pool threads busy and starved it
+/// for over 10 s).
+///
+/// ```swift
+/// let task = Task(executorPreference: DedicatedExecutor.servers) { try await application.run() }
+/// ```
+///
+/// Child tasks (a server's connections, in task groups) inherit the preference.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
+    /// The executor of in-process HTTP servers.
+    package static let servers = DedicatedExecutor(label: "apiprobe.servers")
+
+    private let queue: DispatchQueue
+
+    package init(label: String) {
+        queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
+    }
+
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
