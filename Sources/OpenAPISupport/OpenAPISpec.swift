@@ -1,7 +1,7 @@
 import APIProbeShared
 public import Foundation
 public import HTTPFixtures
-public import JSONShape
+import JSONShape
 import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat
@@ -19,8 +19,9 @@ import Yams
 /// spec.operations.map(\.name)  // ["GET /api/search", "GET /api/get", "GET /health"]
 /// ```
 public struct OpenAPISpec: Sendable {
-    /// The most YAML nodes read (aliases count each time they are used), so an alias bomb is an error, not a hang.
-    public static let maximumNodes = 5_000_000
+    /// The most YAML nodes read (aliases count each time they are used), so an alias bomb is an error, not a
+    /// hang; a document may also hold no more nodes than it has bytes (or 100,000).
+    public static let maximumNodes = 50_000_000
 
     /// The file's name in messages.
     public var file: String
@@ -121,7 +122,8 @@ public struct OpenAPISpec: Sendable {
         guard let node else {
             throw SpecError(file: file, position: .file, expected: "an OpenAPI document", found: "an empty file")
         }
-        var budget = maximumNodes
+        // A node takes at least a byte of text unless an alias repeats it: more nodes than bytes is an alias bomb.
+        var budget = max(100_000, min(maximumNodes, data.count))
         return try value(of: node, at: "", budget: &budget, depth: 0, file: file)
     }
 
@@ -132,21 +134,21 @@ public struct OpenAPISpec: Sendable {
         guard budget >= 0, depth <= maximumJSONDepth else {
             throw SpecError(
                 file: file, position: node.mark.map { .lineColumn(line: $0.line, column: $0.column) } ?? .file,
-                expected: "at most \(maximumNodes) YAML nodes nested at most \(maximumJSONDepth) deep",
-                found: budget < 0 ? "more (aliases that expand too far?)" : "deeper nesting")
+                expected: "YAML whose aliases do not expand it past its size, nested at most \(maximumJSONDepth) deep",
+                found: budget < 0 ? "aliases that expand too far" : "deeper nesting")
         }
         switch node {
         case .scalar(let scalar):
-            // Only plain scalars are resolved (`true`, `1`, `null`); quoted ones are strings.
+            // YAML 1.2's core schema, as OpenAPI documents are written: only plain `true`/`false`, `null`/`~`/empty
+            // and JSON-style numbers are other than strings (YAML 1.1's `on`/`off`/`yes`/`no` stay strings).
             guard scalar.style == .plain else { return .string(scalar.string) }
             let text = scalar.string
-            if node.null != nil { return .null }
-            if let value = node.bool { return .bool(value) }
-            if let value = node.int { return .number(Int(text) != nil ? text : String(value)) }
-            if let value = node.float, value.isFinite {
-                return .number(Double(text) != nil && !text.contains(where: \.isLetter) ? text : String(value))
+            switch text {
+            case "", "~", "null", "Null", "NULL": return .null
+            case "true", "True", "TRUE": return .bool(true)
+            case "false", "False", "FALSE": return .bool(false)
+            default: return Self.isJSONNumber(text) ? .number(text) : .string(text)
             }
-            return .string(text)
         case .mapping(let mapping):
             var members: [(key: String, value: JSONValue)] = []
             for (key, value) in mapping {
@@ -170,6 +172,30 @@ public struct OpenAPISpec: Sendable {
         case .alias:
             return .null
         }
+    }
+
+    /// Whether `text` is a number as JSON writes it (`-1`, `0.5`, `1e3`).
+    static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        let leadingZero = bytes.first == UInt8(ascii: "0")
+        let integer = digits()
+        guard integer > 0, !(leadingZero && integer > 1) else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     /// Decodes the document with OpenAPIKit (3.0 through OpenAPIKit30, then converted to 3.1), so a document
