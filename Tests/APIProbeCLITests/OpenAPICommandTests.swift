@@ -197,4 +197,36 @@ struct OpenAPICommandTests {
             #expect(result.standardError == "Error: \(message)\n", "\(result)")
         }
     }
+
+    @Test func diffJudgesChangesFromTheClientsSide() async throws {
+        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-diff")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var text = try String(contentsOfFile: Self.recipesSpec, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "- name: page\n          in: query\n          required: false",
+            with: "- name: page\n          in: query\n          required: true")
+        text = text.replacingOccurrences(
+            of: "social_rank:\n          type: number", with: "social_rank:\n          type: string")
+        text = text.replacingOccurrences(of: "enum: [ok]", with: "enum: [ok, degraded]")
+        try Data(text.utf8).write(to: directory.appendingPathComponent("new.yaml"))
+        let result = try await CommandLineRunner.run(
+            ["openapi", "diff", Self.recipesSpec, "new.yaml"], in: directory)
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.standardOutput == """
+                breaking GET /api/get response 200: /recipe/social_rank type-changed: number → string
+                breaking GET /api/search query parameter page: became-required
+                breaking GET /api/search response 200: /recipes/*/social_rank type-changed: number → string
+                warning  GET /api/health response 200: /status enum-changed: ok → degraded|ok
+                3 breaking, 1 warnings, 0 info
+
+                """, "\(result)")
+        let json = try await CommandLineRunner.run(
+            ["openapi", "diff", Self.recipesSpec, "new.yaml", "--format", "json"], in: directory)
+        #expect(json.status == 1)
+        #expect(json.standardOutput.contains(#""operation": "GET /api/search","#), "\(json)")
+        let same = try await CommandLineRunner.run(["openapi", "diff", Self.recipesSpec, Self.recipesSpec])
+        #expect(same.status == 0, "\(same)")
+        #expect(same.standardOutput == "0 breaking, 0 warnings, 0 info\n")
+    }
 }

@@ -2,6 +2,7 @@ import APIProbeShared
 import ArgumentParser
 import Foundation
 import HTTPFixtures
+import JSONShape
 import OpenAPISupport
 
 extension SpecError: BadInput {}
@@ -10,8 +11,9 @@ extension SpecError: BadInput {}
 struct OpenAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openapi",
-        abstract: "Import an OpenAPI 3.0/3.1 description as snapshots, or check fixtures against it.",
-        subcommands: [OpenAPIImportCommand.self, OpenAPICheckCommand.self]
+        abstract:
+            "Import an OpenAPI 3.0/3.1 description as snapshots, check fixtures against it, or diff two versions.",
+        subcommands: [OpenAPIImportCommand.self, OpenAPICheckCommand.self, OpenAPIDiffCommand.self]
     )
 }
 
@@ -100,5 +102,56 @@ struct OpenAPICheckCommand: AsyncParsableCommand {
             out.write(text)
         }
         if !report.passed { throw ChecksFailed() }
+    }
+}
+
+/// `apiprobe openapi diff OLD NEW`
+struct OpenAPIDiffCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract:
+            "What changed between two versions of a description, judged from the client's side; exit 1 when breaking.",
+        discussion: """
+            Operations are matched by method and path template (parameter names aside). Breaking: an operation or \
+            response status removed; a response field removed, retyped, made optional or nullable; a new required \
+            parameter or request body field. Warnings: an enum or format changed; a parameter or request field \
+            removed. Additions are info.
+            """
+    )
+
+    @Argument(help: "The old description.")
+    var old: String
+
+    @Argument(help: "The new description.")
+    var new: String
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: ReportFormat = .text
+
+    func run() async throws {
+        let before = try OpenAPISpec(contentsOf: URL(fileURLWithPath: old))
+        let after = try OpenAPISpec(contentsOf: URL(fileURLWithPath: new))
+        let diff = SpecDiff(from: before, to: after)
+        let out = Terminal.standardOutput
+        switch format {
+        case .json:
+            out.write(String(decoding: diff.jsonReport(), as: UTF8.self))
+        case .text:
+            var text = ""
+            for change in diff.changes {
+                let severity = change.change.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                let style: TextStyle =
+                    change.change.severity == .breaking ? .red : change.change.severity == .warning ? .yellow : .dim
+                let place = change.place.isEmpty ? "" : " \(change.place)"
+                // An operation, status or parameter as a whole has no body path: its summary starts at the kind.
+                let summary =
+                    change.change.path.isEmpty ? String(change.change.summary.dropFirst(2)) : change.change.summary
+                text += out.styled(severity, style) + "\(change.operation)\(place): \(summary)\n"
+            }
+            let count = { (severity: String) in diff.changes.count { $0.change.severity.rawValue == severity } }
+            text += "\(count("breaking")) breaking, \(count("warning")) warnings, \(count("info")) info\n"
+            out.write(text)
+        }
+        if diff.hasBreakingChanges { throw ChecksFailed() }
     }
 }
