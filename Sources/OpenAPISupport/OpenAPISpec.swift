@@ -113,11 +113,20 @@ public struct OpenAPISpec: Sendable {
                 throw SpecError(
                     file: file, position: .lineColumn(line: mark.line, column: mark.column),
                     expected: "a YAML or JSON document", found: problem)
+            case .duplicatedKeysInMapping(let duplicates, let context):
+                let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                throw SpecError(
+                    file: file, position: .lineColumn(line: context.mark.line, column: context.mark.column),
+                    expected: "a mapping with unique keys", found: "\(keys) more than once")
+            case .reader(let problem, _, _, _):
+                throw SpecError(file: file, position: .file, expected: "a YAML or JSON document", found: problem)
             default:
-                throw SpecError(file: file, position: .file, expected: "a YAML or JSON document", found: "\(error)")
+                throw SpecError(
+                    file: file, position: .file, expected: "a YAML or JSON document", found: "text YAML cannot read")
             }
         } catch {
-            throw SpecError(file: file, position: .file, expected: "a YAML or JSON document", found: "\(error)")
+            throw SpecError(
+                file: file, position: .file, expected: "a YAML or JSON document", found: "text YAML cannot read")
         }
         guard let node else {
             throw SpecError(file: file, position: .file, expected: "an OpenAPI document", found: "an empty file")
@@ -223,7 +232,8 @@ public struct OpenAPISpec: Sendable {
             }.joined()
             throw SpecError(
                 file: file, position: .jsonPointer(pointer), expected: "a valid OpenAPI document",
-                found: described.localizedDescription)
+                found: described.localizedDescription.split(whereSeparator: \.isNewline)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " "))
         }
     }
 

@@ -179,6 +179,16 @@ struct OpenAPICommandTests {
             "broken.yaml:3:1: expected a YAML or JSON document, found did not find expected ',' or ']'"
         ),
         (
+            "duplicate.yaml",
+            "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      operationId: a\n      operationId: b\n",
+            "duplicate.yaml:6:7: expected a mapping with unique keys, found \"operationId\" more than once"
+        ),
+        (
+            "badtype.yaml",
+            "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: x\n          content:\n            application/json:\n              schema: {type: int}\n",
+            "badtype.yaml: /paths/~1a/get/responses/200/content/application~1json/schema: expected a valid OpenAPI document, found Found neither a $ref nor a JSONSchema in .content['application/json'].schema for the status code '200' response of the **GET** endpoint under `/a`. JSONSchema could not be decoded because: Problem encountered when parsing `type`: Cannot initialize JSONType from invalid String value int.."
+        ),
+        (
             "other.json", #"{"name": "not a spec"}"#,
             "other.json: /openapi: expected an OpenAPI document with \"openapi\": \"3.0.x\" or \"3.1.x\", found no \"openapi\" member"
         ),
