@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         // Documentation only (`swift package generate-documentation`); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -36,6 +37,17 @@ let package = Package(
             name: "ProbeRunner",
             dependencies: ["HTTPFixtures", "JSONShape", "APIProbeShared", .product(name: "Yams", package: "Yams")]
         ),
+        // OpenAPISupport reads OpenAPI 3.0 and 3.1 documents (JSON or YAML) into JSONShape snapshots and checks
+        // fixtures against them. Only the command-line tool uses it: no product depends on OpenAPIKit.
+        .target(
+            name: "OpenAPISupport",
+            dependencies: [
+                "JSONShape", "HTTPFixtures", "APIProbeShared", .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ]
+        ),
         .target(name: "RecipesAPI"),
         .target(
             name: "RecipesServer",
@@ -45,7 +57,7 @@ let package = Package(
             name: "apiprobe",
             dependencies: [
                 "HTTPFixtures", "HTTPStubs", "JSONShape", "ProbeRunner", "RecipesAPI", "RecipesServer",
-                "APIProbeShared",
+                "APIProbeShared", "OpenAPISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,6 +95,7 @@ let package = Package(
             dependencies: ["HTTPStubs", "HTTPFixtures", "APIProbeTestSupport", "StubsGlobalModeCheck"]
         ),
         .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape", "APIProbeShared"]),
+        .testTarget(name: "OpenAPISupportTests", dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures"]),
         .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
         .testTarget(
             name: "ProbeRunnerTests",

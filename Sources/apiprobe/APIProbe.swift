@@ -21,6 +21,7 @@ struct APIProbe: AsyncParsableCommand {
             SnapshotCommand.self,
             SchemaCommand.self,
             ImportCommand.self,
+            OpenAPICommand.self,
         ]
     )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTPFixtures
 import JSONShape
+import OpenAPISupport
 import ProbeRunner
 
 /// The exit statuses of every command (README, "Exit status"), and the one place that maps errors to them.
@@ -22,7 +23,7 @@ enum ExitStatus: Int32 {
         case is ChecksFailed:
             self = .checkFailed
         case is FixtureError, is JSONSyntaxError, is JSONShapeError, is ProbeConfigError, is RecordError,
-            is HistoryFileError, is ValidationError:
+            is HistoryFileError, is SpecError, is ValidationError:
             self = .badInput
         case let exitCode as ExitCode:
             self = ExitStatus(rawValue: exitCode.rawValue) ?? .internalError

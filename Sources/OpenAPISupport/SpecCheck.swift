@@ -1,0 +1,221 @@
+import APIProbeShared
+public import Foundation
+public import HTTPFixtures
+import JSONShape
+
+/// What kind of violation a fixture has; the raw values are those of `openapi check --format json`.
+public struct ViolationKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A value of a type the schema does not allow (`null` included).
+    public static let type = ViolationKind(rawValue: "type")
+    /// A required property is missing.
+    public static let required = ViolationKind(rawValue: "required")
+    /// A value outside the schema's `enum` (or `const`).
+    public static let `enum` = ViolationKind(rawValue: "enum")
+    /// A property the schema does not declare, where `additionalProperties` is `false`.
+    public static let additional = ViolationKind(rawValue: "additional")
+    /// A string that does not fit the schema's `format`.
+    public static let format = ViolationKind(rawValue: "format")
+    /// The response status is not among the operation's responses.
+    public static let statusUndeclared = ViolationKind(rawValue: "status-undeclared")
+    /// A path or query parameter missing, undeclared, or of the wrong type.
+    public static let parameter = ViolationKind(rawValue: "parameter")
+    /// The request body is missing or does not fit its schema.
+    public static let requestBody = ViolationKind(rawValue: "request-body")
+    /// No operation of the spec has the fixture's method and path.
+    public static let noOperation = ViolationKind(rawValue: "no-operation")
+
+    public var description: String { rawValue }
+}
+
+/// One way a fixture breaks the spec.
+///
+/// ```
+/// Stubs/recipes/get.json: GET /api/get: /recipe/title: type: expected string, found null
+/// ```
+public struct SpecViolation: Sendable, Hashable, CustomStringConvertible {
+    /// The fixture file.
+    public var file: String
+    /// The operation (`GET /api/get`); empty when none matched.
+    public var operation: String
+    /// A JSON Pointer into the response body, the request body (`/body/…`) or the parameters
+    /// (`/query/page`, `/path/id`); `""` for the exchange as a whole.
+    public var pointer: String
+    public var kind: ViolationKind
+    public var message: String
+
+    public var description: String {
+        let place = pointer.isEmpty ? "" : "\(pointer): "
+        let operation = operation.isEmpty ? "" : "\(operation): "
+        return "\(file): \(operation)\(place)\(kind): \(message)"
+    }
+}
+
+/// The result of checking fixtures against a spec.
+public struct SpecCheckReport: Sendable, Hashable {
+    /// How many fixtures were read.
+    public var fixtureCount: Int
+    /// How many operations the spec has.
+    public var operationCount: Int
+    public var violations: [SpecViolation]
+    /// The fixtures that match no operation.
+    public var unmatched: [String]
+
+    /// Whether every fixture matched an operation and fits it.
+    public var passed: Bool { violations.isEmpty }
+
+    /// `{"fixtures": N, "operations": N, "violations": [...], "unmatched": [...], "passed": bool}`, keys sorted,
+    /// two-space indent, trailing newline.
+    public func jsonReport() -> Data {
+        let items: [JSONValue] = violations.map {
+            .object([
+                ("file", .string($0.file)), ("operation", .string($0.operation)), ("pointer", .string($0.pointer)),
+                ("kind", .string($0.kind.rawValue)), ("message", .string($0.message)),
+            ])
+        }
+        let report = JSONValue.object([
+            ("fixtures", .number(String(fixtureCount))), ("operations", .number(String(operationCount))),
+            ("violations", .array(items)), ("unmatched", .array(unmatched.map(JSONValue.string))),
+            ("passed", .bool(passed)),
+        ])
+        return report.serialized(pretty: true, sortedKeys: true) + Data("\n".utf8)
+    }
+}
+
+extension OpenAPISpec {
+    /// Checks every fixture in `store`: the request's method and path match an operation, its path and query
+    /// parameters and JSON body fit, the response status is declared and its JSON body fits that status's schema.
+    /// The request of a fixture that records a declared 4xx answer is not checked: it is a bad request on purpose.
+    ///
+    /// ```swift
+    /// let report = try spec.check(FixtureStore(directory: URL(fileURLWithPath: "Stubs/recipes")))
+    /// report.passed  // true when every fixture is truthful to the spec
+    /// ```
+    /// - Parameter redactor: masks secrets in the messages (a fixture URL's credentials).
+    /// - Throws: ``FixtureError`` for a fixture that cannot be read.
+    public func check(_ store: FixtureStore, redactor: Redactor = Redactor()) throws(FixtureError) -> SpecCheckReport {
+        let names = store.names()
+        var violations: [SpecViolation] = []
+        var unmatched: [String] = []
+        let validator = SchemaValidator(converter: ShapeConverter(root: root, file: file))
+        for name in names {
+            let url = store.url(for: name)
+            let fileName = store.displayPath(for: url)
+            let exchange = try Exchange.load(from: url, displayName: fileName)
+            let method = exchange.request.method.uppercased()
+            guard let (operation, pathValues) = self.operation(method: method, url: exchange.request.url) else {
+                unmatched.append(fileName)
+                let path = redactor.redact(text: Self.path(of: exchange.request.url))
+                violations.append(
+                    SpecViolation(
+                        file: fileName, operation: "", pointer: "", kind: .noOperation,
+                        message: "no operation for \(method) \(path)"))
+                continue
+            }
+            var found: [SchemaProblem] = []
+            // A fixture that records a declared 4xx answer records a bad request on purpose: its request is
+            // not checked, its response is.
+            let status = exchange.response.status
+            if !((400..<500).contains(status) && operation.response(for: status) != nil) {
+                found += parameterProblems(operation, url: exchange.request.url, pathValues: pathValues, validator)
+                found += requestBodyProblems(operation, exchange.request.body, validator)
+            }
+            found += responseProblems(operation, exchange.response, validator)
+            violations += found.map {
+                SpecViolation(
+                    file: fileName, operation: operation.name, pointer: $0.pointer, kind: $0.kind,
+                    message: redactor.redact(text: $0.message))
+            }
+        }
+        return SpecCheckReport(
+            fixtureCount: names.count, operationCount: operations.count, violations: violations,
+            unmatched: unmatched)
+    }
+
+    private func parameterProblems(
+        _ operation: SpecOperation, url: String, pathValues: [String: String], _ validator: SchemaValidator
+    ) -> [SchemaProblem] {
+        var problems: [SchemaProblem] = []
+        var query: [(String, String)] = []
+        if let components = URLComponents(string: url) {
+            query = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        }
+        for parameter in operation.parameters where parameter.location == "path" || parameter.location == "query" {
+            let place = "/\(parameter.location)/" + JSONPointer.escape(parameter.name)
+            let values =
+                parameter.location == "path"
+                ? pathValues[parameter.name].map { [$0] } ?? []
+                : query.filter { $0.0 == parameter.name }.map(\.1)
+            if values.isEmpty {
+                if parameter.isRequired {
+                    problems.append(
+                        SchemaProblem(
+                            pointer: place, kind: .parameter,
+                            message: "required \(parameter.location) parameter \"\(parameter.name)\" is missing"))
+                }
+                continue
+            }
+            guard let schema = parameter.schema else { continue }
+            for text in values {
+                let value = Self.parameterValue(text, shape: parameter.shape)
+                for problem in validator.problems(of: value, against: schema, direction: .request) {
+                    problems.append(
+                        SchemaProblem(
+                            pointer: place + problem.pointer, kind: .parameter,
+                            message: "\(parameter.location) parameter \"\(parameter.name)\": \(problem.message)"))
+                }
+            }
+        }
+        let declared = Set(operation.parameters.filter { $0.location == "query" }.map(\.name))
+        var reported = Set<String>()
+        for (name, _) in query where !declared.contains(name) && reported.insert(name).inserted {
+            problems.append(
+                SchemaProblem(
+                    pointer: "/query/" + JSONPointer.escape(name), kind: .parameter,
+                    message: "query parameter \"\(name)\" is not declared"))
+        }
+        return problems
+    }
+
+    /// A parameter's text as the JSON value its schema's type reads it as (`2` → an integer).
+    static func parameterValue(_ text: String, shape: JSONShape.Shape) -> JSONValue {
+        let types = shape.types
+        if types.contains(.integer) || types.contains(.number), Double(text) != nil { return .number(text) }
+        if types.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }
+        return .string(text)
+    }
+
+    private func requestBodyProblems(_ operation: SpecOperation, _ body: Body?, _ validator: SchemaValidator)
+        -> [SchemaProblem]
+    {
+        guard let requestBody = operation.requestBody else { return [] }
+        guard let body else {
+            return requestBody.isRequired
+                ? [SchemaProblem(pointer: "/body", kind: .requestBody, message: "the request body is required")] : []
+        }
+        guard case .json(let value) = body, let schema = requestBody.schema else { return [] }
+        return validator.problems(of: value, against: schema, direction: .request).map {
+            SchemaProblem(pointer: "/body" + $0.pointer, kind: .requestBody, message: "\($0.kind): \($0.message)")
+        }
+    }
+
+    private func responseProblems(
+        _ operation: SpecOperation, _ response: RecordedResponse, _ validator: SchemaValidator
+    )
+        -> [SchemaProblem]
+    {
+        guard let declared = operation.response(for: response.status) else {
+            let statuses = operation.responses.map(\.status).joined(separator: ", ")
+            return [
+                SchemaProblem(
+                    pointer: "", kind: .statusUndeclared,
+                    message:
+                        "status \(response.status) is not declared (declared: \(statuses.isEmpty ? "none" : statuses))")
+            ]
+        }
+        guard let schema = declared.schema, case .json(let value)? = response.body else { return [] }
+        return validator.problems(of: value, against: schema, direction: .response)
+    }
+}

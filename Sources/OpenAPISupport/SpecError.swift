@@ -1,0 +1,77 @@
+public import HTTPFixtures
+
+/// An OpenAPI description that cannot be used: the file, the place in it (a line and column for a syntax error,
+/// a JSON Pointer for anything else), what was expected and what was found.
+///
+/// ```
+/// openapi/recipes.yaml:4:3: expected a YAML or JSON document, found mapping values are not allowed in this context
+/// openapi/recipes.yaml: /paths/~1api~1get/get/responses/200/content/application~1json/schema/$ref: expected a local
+///   reference (#/…), found "common.yaml#/components/schemas/Recipe" (external references are not read)
+/// ```
+public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var position: SourcePosition
+    public var expected: String
+    public var found: String
+
+    public init(file: String, position: SourcePosition, expected: String, found: String) {
+        self.file = file
+        self.position = position
+        self.expected = expected
+        self.found = found
+    }
+
+    public var description: String {
+        switch position {
+        case .file: return "\(file): expected \(expected), found \(found)"
+        case .lineColumn: return "\(file):\(position): expected \(expected), found \(found)"
+        case .jsonPointer: return "\(file): \(position): expected \(expected), found \(found)"
+        }
+    }
+}
+
+/// A place in a spec and what about it was approximated on the way into a snapshot.
+public struct SpecNote: Sendable, Hashable, CustomStringConvertible {
+    /// The JSON Pointer of the schema in the spec.
+    public var pointer: String
+    public var message: String
+
+    public init(pointer: String, message: String) {
+        self.pointer = pointer
+        self.message = message
+    }
+
+    public var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
+}
+
+extension JSONValue {
+    /// A short description of a value for messages: `string "abc"`, `number 1.5`, `object`.
+    var shortDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return "boolean \(value)"
+        case .number(let literal): return "\(typeName) \(literal)"
+        case .string(let text):
+            let shown = text.count > 60 ? String(text.prefix(57)) + "…" : text
+            return "string \"\(shown)\""
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    /// The members of an object, or `nil`.
+    var members: [(key: String, value: JSONValue)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+}

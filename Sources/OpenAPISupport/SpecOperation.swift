@@ -1,0 +1,224 @@
+import APIProbeShared
+import Foundation
+public import HTTPFixtures
+public import JSONShape
+
+/// One operation of a spec: a method on a path template, its parameters, request body and responses.
+public struct SpecOperation: Sendable, Hashable {
+    /// The `operationId`, or one made from the method and path (`get_api_search`) when the spec has none.
+    public var id: String
+    /// `GET`, `POST`, …
+    public var method: String
+    /// The path template: `/repos/{owner}/{repo}`.
+    public var path: String
+    /// The JSON Pointer of the operation object in the spec.
+    public var pointer: String
+    /// The parameters, path-level ones included (the operation's own win).
+    public var parameters: [SpecParameter]
+    /// The JSON request body, when the operation takes one.
+    public var requestBody: SpecRequestBody?
+    /// The responses by status key (`200`, `2XX`, `default`), in document order.
+    public var responses: [SpecResponse]
+
+    /// `GET /repos/{owner}/{repo}`: how messages name the operation.
+    public var name: String { "\(method) \(path)" }
+
+    /// The response declared for `status`: the exact code, then its range (`4XX`), then `default`.
+    public func response(for status: Int) -> SpecResponse? {
+        let code = String(status)
+        if let exact = responses.first(where: { $0.status == code }) { return exact }
+        let range = "\(status / 100)XX"
+        if let ranged = responses.first(where: { $0.status.uppercased() == range }) { return ranged }
+        return responses.first { $0.status == "default" }
+    }
+}
+
+/// A parameter: where it goes, its name, whether it is required, and its schema.
+public struct SpecParameter: Sendable, Hashable {
+    /// `path`, `query`, `header` or `cookie`.
+    public var location: String
+    public var name: String
+    public var isRequired: Bool
+    /// The parameter's schema as written (resolved when it was a `$ref`), or `nil`.
+    public var schema: JSONValue?
+    /// The JSON Pointer of the schema in the spec.
+    public var schemaPointer: String
+    /// The schema as a shape.
+    public var shape: Shape
+}
+
+/// A JSON request body.
+public struct SpecRequestBody: Sendable, Hashable {
+    public var isRequired: Bool
+    public var schema: JSONValue?
+    public var schemaPointer: String
+    /// The schema as a shape, `readOnly` properties left out.
+    public var shape: Shape
+}
+
+/// A response: its status key and, for a JSON body, its schema.
+public struct SpecResponse: Sendable, Hashable {
+    /// `200`, `2XX` or `default`.
+    public var status: String
+    public var schema: JSONValue?
+    public var schemaPointer: String
+    /// The schema as a shape, `writeOnly` properties left out; `nil` without a JSON body.
+    public var shape: Shape?
+
+    /// Whether the status is a success (`2xx` or `2XX`).
+    public var isSuccess: Bool { status.hasPrefix("2") }
+}
+
+/// Reads `paths` into operations, converting every schema (so a bad schema is found whatever command runs).
+struct OperationReader {
+    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    let root: JSONValue
+    let file: String
+    var converter: ShapeConverter
+
+    init(root: JSONValue, file: String) {
+        self.root = root
+        self.file = file
+        converter = ShapeConverter(root: root, file: file)
+    }
+
+    func error(_ pointer: String, _ expected: String, _ found: String) -> SpecError {
+        SpecError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
+    }
+
+    mutating func readOperations() throws(SpecError) -> [SpecOperation] {
+        guard let paths = root["paths"] else { return [] }
+        guard let pathMembers = paths.members else { throw error("/paths", "an object", paths.shortDescription) }
+        var operations: [SpecOperation] = []
+        var usedIDs = Set<String>()
+        for (template, rawItem) in pathMembers {
+            let itemPointer = "/paths/" + JSONPointer.escape(template)
+            let (item, resolvedItemPointer) = try converter.resolvingReference(rawItem, at: itemPointer)
+            guard item.members != nil else { throw error(itemPointer, "a path item object", item.shortDescription) }
+            let shared = try parameters(item["parameters"], at: resolvedItemPointer + "/parameters")
+            for method in Self.methods {
+                guard let operation = item[method] else { continue }
+                let pointer = resolvedItemPointer + "/" + method
+                guard operation.members != nil else {
+                    throw error(pointer, "an operation object", operation.shortDescription)
+                }
+                var parameters = shared
+                for own in try self.parameters(operation["parameters"], at: pointer + "/parameters") {
+                    parameters.removeAll { $0.location == own.location && $0.name == own.name }
+                    parameters.append(own)
+                }
+                var id = operation["operationId"]?.stringValue ?? Self.derivedID(method: method, path: template)
+                if usedIDs.contains(id) {
+                    var counter = 2
+                    while usedIDs.contains("\(id)-\(counter)") { counter += 1 }
+                    id = "\(id)-\(counter)"
+                }
+                usedIDs.insert(id)
+                operations.append(
+                    SpecOperation(
+                        id: id,
+                        method: method.uppercased(),
+                        path: template,
+                        pointer: pointer,
+                        parameters: parameters,
+                        requestBody: try requestBody(operation["requestBody"], at: pointer + "/requestBody"),
+                        responses: try responses(operation["responses"], at: pointer + "/responses")
+                    ))
+            }
+        }
+        return operations
+    }
+
+    static func derivedID(method: String, path: String) -> String {
+        var id = method
+        var pending = true
+        for character in path {
+            if character.isLetter || character.isNumber {
+                if pending { id.append("_") }
+                id.append(character)
+                pending = false
+            } else {
+                pending = true
+            }
+        }
+        return id
+    }
+
+    mutating func parameters(_ value: JSONValue?, at pointer: String) throws(SpecError) -> [SpecParameter] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else {
+            throw error(pointer, "an array of parameters", value.shortDescription)
+        }
+        var result: [SpecParameter] = []
+        for (index, raw) in items.enumerated() {
+            let (parameter, here) = try converter.resolvingReference(raw, at: "\(pointer)/\(index)")
+            guard let name = parameter["name"]?.stringValue, let location = parameter["in"]?.stringValue else {
+                throw error(here, "a parameter with \"name\" and \"in\"", parameter.shortDescription)
+            }
+            var schema = parameter["schema"]
+            var schemaPointer = here + "/schema"
+            if schema == nil, let content = parameter["content"]?.members, let first = content.first {
+                schema = first.value["schema"]
+                schemaPointer = here + "/content/" + JSONPointer.escape(first.key) + "/schema"
+            }
+            let shape = try schema.map { (s) throws(SpecError) in
+                try converter.shape(of: s, at: schemaPointer, direction: .request)
+            }
+            result.append(
+                SpecParameter(
+                    location: location,
+                    name: name,
+                    isRequired: location == "path" || parameter["required"]?.boolValue == true,
+                    schema: schema.map { try? converter.resolvingReference($0, at: schemaPointer).0 } ?? nil,
+                    schemaPointer: schemaPointer,
+                    shape: shape ?? .empty
+                ))
+        }
+        return result
+    }
+
+    /// The JSON media type of a `content` object (`application/json`, `application/problem+json`, `*/*`).
+    static func jsonMedia(_ content: JSONValue?) -> (key: String, value: JSONValue)? {
+        guard let members = content?.members else { return nil }
+        func isJSON(_ type: String) -> Bool {
+            let base = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            return base == "application/json" || base.hasSuffix("+json")
+        }
+        return members.first { isJSON($0.key.lowercased()) }
+            ?? members.first { $0.key == "*/*" || $0.key == "application/*" }
+    }
+
+    mutating func requestBody(_ value: JSONValue?, at pointer: String) throws(SpecError) -> SpecRequestBody? {
+        guard let value else { return nil }
+        let (body, here) = try converter.resolvingReference(value, at: pointer)
+        guard let media = Self.jsonMedia(body["content"]) else { return nil }
+        let schemaPointer = here + "/content/" + JSONPointer.escape(media.key) + "/schema"
+        let schema = media.value["schema"]
+        let shape = try schema.map { (s) throws(SpecError) in
+            try converter.shape(of: s, at: schemaPointer, direction: .request)
+        }
+        return SpecRequestBody(
+            isRequired: body["required"]?.boolValue == true, schema: schema, schemaPointer: schemaPointer,
+            shape: shape ?? .empty)
+    }
+
+    mutating func responses(_ value: JSONValue?, at pointer: String) throws(SpecError) -> [SpecResponse] {
+        guard let value else { return [] }
+        guard let members = value.members else {
+            throw error(pointer, "an object of responses", value.shortDescription)
+        }
+        var result: [SpecResponse] = []
+        for (status, raw) in members {
+            let (response, here) = try converter.resolvingReference(raw, at: pointer + "/" + JSONPointer.escape(status))
+            guard let media = Self.jsonMedia(response["content"]), let schema = media.value["schema"] else {
+                result.append(SpecResponse(status: status, schema: nil, schemaPointer: here, shape: nil))
+                continue
+            }
+            let schemaPointer = here + "/content/" + JSONPointer.escape(media.key) + "/schema"
+            let shape = try converter.shape(of: schema, at: schemaPointer, direction: .response)
+            result.append(SpecResponse(status: status, schema: schema, schemaPointer: schemaPointer, shape: shape))
+        }
+        return result
+    }
+}

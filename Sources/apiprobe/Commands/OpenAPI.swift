@@ -1,0 +1,155 @@
+import APIProbeShared
+import ArgumentParser
+import Foundation
+import HTTPFixtures
+import JSONShape
+import OpenAPISupport
+
+/// `apiprobe openapi`: OpenAPI descriptions as snapshots, and fixtures checked against them.
+struct OpenAPICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openapi",
+        abstract:
+            "Import an OpenAPI 3.0/3.1 description as snapshots, check fixtures against it, or diff two versions.",
+        subcommands: [OpenAPIImportCommand.self, OpenAPICheckCommand.self, OpenAPIDiffCommand.self]
+    )
+}
+
+/// `apiprobe openapi import SPEC`
+struct OpenAPIImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Write a snapshot per operation and success status, and an operations file.",
+        discussion: """
+            Writes Snapshots/<api>/<operationId>.schema.json for each operation's 2xx JSON response and \
+            Snapshots/<api>/operations.json (method, path, parameters, request body, responses, and notes on \
+            what the snapshots approximate). Re-importing an unchanged description changes no byte.
+            """
+    )
+
+    @Argument(help: "The OpenAPI description (JSON or YAML).")
+    var spec: String
+
+    @Option(name: .long, help: "The API's folder name (default: the description's file name without extension).")
+    var api: String?
+
+    @Option(name: .long, help: "The folder of schema snapshots.")
+    var snapshots = "Snapshots"
+
+    func run() async throws {
+        let specURL = URL(fileURLWithPath: spec)
+        let description = try OpenAPISpec(contentsOf: specURL)
+        let name = SafePath.fileName(api ?? specURL.deletingPathExtension().lastPathComponent, fallback: "api")
+        let folder = URL(fileURLWithPath: snapshots, isDirectory: true).appendingPathComponent(name, isDirectory: true)
+        let result = SpecImport(description)
+        let changed = try result.write(into: folder)
+        let out = Terminal.standardOutput
+        var text = ""
+        for file in result.files {
+            let path = displayPath(folder.appendingPathComponent(file.name))
+            text +=
+                (changed.contains(file.name) ? out.styled("wrote   ", .green) : out.styled("same    ", .dim)) + path
+                + "\n"
+        }
+        text += "\(description.operations.count) operations, \(result.files.count - 1) snapshots\n"
+        if !result.notes.isEmpty {
+            text += "\(result.notes.count) approximations (also in operations.json):\n"
+            for note in result.notes { text += "  note: \(description.file): \(note)\n" }
+        }
+        out.write(text)
+    }
+}
+
+/// `apiprobe openapi check SPEC`
+struct OpenAPICheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check every fixture against the description; exit 1 on any violation.",
+        discussion: """
+            Each fixture is matched to an operation by method and path (server base paths stripped, path \
+            templates matched). Its path and query parameters and JSON request body must fit, its response status \
+            must be declared and its JSON body must fit that status's schema. A fixture that matches no operation \
+            is a violation (no-operation) and is listed as unmatched.
+            """
+    )
+
+    @Argument(help: "The OpenAPI description (JSON or YAML).")
+    var spec: String
+
+    @Option(name: .long, help: "The folder of recorded fixtures (every *.json below it).")
+    var stubs = "Stubs"
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: ReportFormat = .text
+
+    func run() async throws {
+        let description = try OpenAPISpec(contentsOf: URL(fileURLWithPath: spec))
+        let store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
+        let report = try description.check(store, redactor: Terminal.redactor)
+        let out = Terminal.standardOutput
+        switch format {
+        case .json:
+            out.write(String(decoding: report.jsonReport(), as: UTF8.self))
+        case .text:
+            var text = ""
+            for violation in report.violations { text += out.styled("violation ", .red) + "\(violation)\n" }
+            for file in report.unmatched { text += out.styled("unmatched ", .yellow) + file + "\n" }
+            text +=
+                "\(report.fixtureCount) fixtures, \(report.operationCount) operations: "
+                + "\(report.violations.count) violations, \(report.unmatched.count) unmatched\n"
+            out.write(text)
+        }
+        if !report.passed { throw ChecksFailed() }
+    }
+}
+
+/// `apiprobe openapi diff OLD NEW`
+struct OpenAPIDiffCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract:
+            "What changed between two versions of a description, judged from the client's side; exit 1 when breaking.",
+        discussion: """
+            Operations are matched by method and path template (parameter names aside). Breaking: an operation or \
+            response status removed; a response field removed, retyped, made optional or nullable; a new required \
+            parameter or request body field. Warnings: an enum or format changed; a parameter or request field \
+            removed. Additions are info.
+            """
+    )
+
+    @Argument(help: "The old description.")
+    var old: String
+
+    @Argument(help: "The new description.")
+    var new: String
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: ReportFormat = .text
+
+    func run() async throws {
+        let before = try OpenAPISpec(contentsOf: URL(fileURLWithPath: old))
+        let after = try OpenAPISpec(contentsOf: URL(fileURLWithPath: new))
+        let diff = SpecDiff(from: before, to: after)
+        let out = Terminal.standardOutput
+        switch format {
+        case .json:
+            out.write(String(decoding: diff.jsonReport(), as: UTF8.self))
+        case .text:
+            var text = ""
+            for change in diff.changes {
+                let severity = change.change.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                let style: TextStyle =
+                    change.change.severity == .breaking ? .red : change.change.severity == .warning ? .yellow : .dim
+                let place = change.place.isEmpty ? "" : " \(change.place)"
+                // An operation, status or parameter as a whole has no body path: its summary starts at the kind.
+                let summary =
+                    change.change.path.isEmpty ? String(change.change.summary.dropFirst(2)) : change.change.summary
+                text += out.styled(severity, style) + "\(change.operation)\(place): \(summary)\n"
+            }
+            let count = { (severity: String) in diff.changes.count { $0.change.severity.rawValue == severity } }
+            text += "\(count("breaking")) breaking, \(count("warning")) warnings, \(count("info")) info\n"
+            out.write(text)
+        }
+        if diff.hasBreakingChanges { throw ChecksFailed() }
+    }
+}
