@@ -22,6 +22,18 @@ public struct AlertEvent: Sendable, Hashable {
     public var url: String
     /// Failed rounds in a row (down) or passing rounds in a row (recovered).
     public var consecutive: Int
+
+    public init(
+        api: String, endpoint: String, state: State, at: Date, message: String, url: String, consecutive: Int
+    ) {
+        self.api = api
+        self.endpoint = endpoint
+        self.state = state
+        self.at = at
+        self.message = message
+        self.url = url
+        self.consecutive = consecutive
+    }
 }
 
 /// When an endpoint's state changes: alerts are sent on transitions only, never again for the same outage.
