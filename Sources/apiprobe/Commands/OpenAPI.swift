@@ -40,10 +40,12 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let specURL = URL(fileURLWithPath: spec)
-        let description = try OpenAPISpec(contentsOf: specURL)
+        let (description, result) = try await onLargeStack {
+            let description = try OpenAPISpec(contentsOf: specURL)
+            return (description, SpecImport(description))
+        }
         let name = SafePath.fileName(api ?? specURL.deletingPathExtension().lastPathComponent, fallback: "api")
         let folder = URL(fileURLWithPath: snapshots, isDirectory: true).appendingPathComponent(name, isDirectory: true)
-        let result = SpecImport(description)
         let changed = try result.write(into: folder)
         let out = Terminal.standardOutput
         var text = ""
@@ -56,7 +58,9 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
         text += "\(description.operations.count) operations, \(result.files.count - 1) snapshots\n"
         if !result.notes.isEmpty {
             text += "\(result.notes.count) approximations (also in operations.json):\n"
-            for note in result.notes { text += "  note: \(description.file): \(note)\n" }
+            let shown = 20
+            for note in result.notes.prefix(shown) { text += "  note: \(description.file): \(note)\n" }
+            if result.notes.count > shown { text += "  … and \(result.notes.count - shown) more in operations.json\n" }
         }
         out.write(text)
     }
@@ -85,9 +89,11 @@ struct OpenAPICheckCommand: AsyncParsableCommand {
     var format: ReportFormat = .text
 
     func run() async throws {
-        let description = try OpenAPISpec(contentsOf: URL(fileURLWithPath: spec))
+        let specURL = URL(fileURLWithPath: spec)
         let store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
-        let report = try description.check(store, redactor: Terminal.redactor)
+        let report = try await onLargeStack {
+            try OpenAPISpec(contentsOf: specURL).check(store, redactor: Terminal.redactor)
+        }
         let out = Terminal.standardOutput
         switch format {
         case .json:
@@ -129,9 +135,10 @@ struct OpenAPIDiffCommand: AsyncParsableCommand {
     var format: ReportFormat = .text
 
     func run() async throws {
-        let before = try OpenAPISpec(contentsOf: URL(fileURLWithPath: old))
-        let after = try OpenAPISpec(contentsOf: URL(fileURLWithPath: new))
-        let diff = SpecDiff(from: before, to: after)
+        let (oldURL, newURL) = (URL(fileURLWithPath: old), URL(fileURLWithPath: new))
+        let diff = try await onLargeStack {
+            SpecDiff(from: try OpenAPISpec(contentsOf: oldURL), to: try OpenAPISpec(contentsOf: newURL))
+        }
         let out = Terminal.standardOutput
         switch format {
         case .json:
