@@ -1,5 +1,6 @@
 import APIProbeTestSupport
 import Foundation
+import RecipesServer
 import Testing
 
 struct OpenAPICommandTests {
@@ -238,5 +239,46 @@ struct OpenAPICommandTests {
         let same = try await CommandLineRunner.run(["openapi", "diff", Self.recipesSpec, Self.recipesSpec])
         #expect(same.status == 0, "\(same)")
         #expect(same.standardOutput == "0 breaking, 0 warnings, 0 info\n")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func importWritesAProbeConfigThatRunsAgainstTheServer() async throws {
+        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-config")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let imported = try await CommandLineRunner.run(
+            ["openapi", "import", Self.recipesSpec, "--config", "apiprobe.yml"], in: directory)
+        #expect(imported.status == 0, "\(imported)")
+        let config = try String(contentsOf: directory.appendingPathComponent("apiprobe.yml"), encoding: .utf8)
+        #expect(
+            config.hasSuffix(
+                """
+                api: "recipes"
+                baseURL: ${RECIPES_BASE_URL:-https://recipes.example.com}
+                endpoints:
+                  - name: "searchRecipes"
+                    path: "/api/search"
+                    query: {"q": "chicken"}
+                    expect: {status: 200, schema: true}
+                  - name: "getRecipe"
+                    path: "/api/get"
+                    query: {"rId": "35382"}
+                    expect: {status: 200, schema: true}
+                  - name: "health"
+                    path: "/api/health"
+                    expect: {status: 200, schema: true}
+
+                """), "\(config)")
+        try await RecipesServer.with { server in
+            let result = try await CommandLineRunner.run(
+                ["run", "--config", "apiprobe.yml"],
+                environment: ["RECIPES_BASE_URL": "http://127.0.0.1:\(server.port)"], in: directory)
+            #expect(result.status == 0, "\(result)")
+        }
+        try Data("endpoints: []\n".utf8).write(to: directory.appendingPathComponent("mine.yml"))
+        let refused = try await CommandLineRunner.run(
+            ["openapi", "import", Self.recipesSpec, "--config", "mine.yml"], in: directory)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(
+            refused.standardError.hasPrefix(
+                "Error: mine.yml: expected a config that openapi import wrote"), "\(refused)")
     }
 }

@@ -38,6 +38,11 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The folder of schema snapshots.")
     var snapshots = "Snapshots"
 
+    @Option(
+        name: .long,
+        help: "Also write a probe config (apiprobe.yml) with the GET operations callable without inventing data.")
+    var config: String?
+
     func run() async throws {
         let specURL = URL(fileURLWithPath: spec)
         let (description, result) = try await onLargeStack {
@@ -54,6 +59,24 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
             text +=
                 (changed.contains(file.name) ? out.styled("wrote   ", .green) : out.styled("same    ", .dim)) + path
                 + "\n"
+        }
+        if let config {
+            let url = URL(fileURLWithPath: config)
+            let (configText, skipped) = result.probeConfig(api: name, source: description.file)
+            let data = Data(configText.utf8)
+            let existing = try? Data(contentsOf: url)
+            if let existing, !existing.starts(with: Data(SpecImport.configMarker.utf8)) {
+                throw ValidationError(
+                    "\(displayPath(url)): expected a config that openapi import wrote (its first line starts with "
+                        + "\"\(SpecImport.configMarker)\"), found a file of your own; name another --config file")
+            }
+            if existing == data {
+                text += out.styled("same    ", .dim) + displayPath(url) + "\n"
+            } else {
+                try AtomicFile.write(data, to: url, displayName: displayPath(url))
+                text += out.styled("wrote   ", .green) + displayPath(url) + "\n"
+            }
+            for line in skipped { text += "  not in the config: \(line)\n" }
         }
         text += "\(description.operations.count) operations, \(result.files.count - 1) snapshots\n"
         if !result.notes.isEmpty {
