@@ -69,6 +69,8 @@ let package = Package(
         .executableTarget(
             name: "ContractBenchmark", dependencies: ["ContractTesting"], path: "Benchmarks/ContractBenchmark"),
         .executableTarget(
+            name: "OpenAPIBenchmark", dependencies: ["OpenAPISupport"], path: "Benchmarks/OpenAPIBenchmark"),
+        .executableTarget(
             name: "ProbeBenchmark",
             dependencies: ["ProbeRunner", "RecipesServer"],
             path: "Benchmarks/ProbeBenchmark"
