@@ -145,7 +145,6 @@ struct ShapeConverter {
             guard let text = reference.stringValue else {
                 throw error(pointer + "/$ref", "a reference string", reference.shortDescription)
             }
-            let (target, targetPointer) = try resolve(text, at: pointer + "/$ref")
             if let index = stack.firstIndex(where: { $0.reference == text }) {
                 let frame = stack[index]
                 guard frame.level < level else {
@@ -172,6 +171,7 @@ struct ShapeConverter {
                 totalBudget -= cached.size
                 shape = cached.shape
             } else {
+                let (target, targetPointer) = try resolve(text, at: pointer + "/$ref")
                 let start = budget
                 stack.append(Frame(reference: text, level: level))
                 shape = try convert(target, at: targetPointer, direction, &stack, level: level)

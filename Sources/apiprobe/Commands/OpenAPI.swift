@@ -51,6 +51,15 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
         }
         let name = SafePath.fileName(api ?? specURL.deletingPathExtension().lastPathComponent, fallback: "api")
         let folder = URL(fileURLWithPath: snapshots, isDirectory: true).appendingPathComponent(name, isDirectory: true)
+        if let config {
+            // A config of the user's own is never replaced: refuse before anything is written.
+            let url = URL(fileURLWithPath: config)
+            if let existing = try? Data(contentsOf: url), !existing.starts(with: Data(SpecImport.configMarker.utf8)) {
+                throw ConfigInputError(
+                    message: "\(displayPath(url)): expected a config that openapi import wrote (its first line starts "
+                        + "with \"\(SpecImport.configMarker)\"), found a file of your own; name another --config file")
+            }
+        }
         let changed = try result.write(into: folder)
         let out = Terminal.standardOutput
         var text = ""
@@ -65,11 +74,6 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
             let (configText, skipped) = result.probeConfig(api: name, source: description.file)
             let data = Data(configText.utf8)
             let existing = try? Data(contentsOf: url)
-            if let existing, !existing.starts(with: Data(SpecImport.configMarker.utf8)) {
-                throw ValidationError(
-                    "\(displayPath(url)): expected a config that openapi import wrote (its first line starts with "
-                        + "\"\(SpecImport.configMarker)\"), found a file of your own; name another --config file")
-            }
             if existing == data {
                 text += out.styled("same    ", .dim) + displayPath(url) + "\n"
             } else {
