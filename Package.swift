@@ -74,6 +74,8 @@ let package = Package(
             name: "ContractBenchmark", dependencies: ["ContractTesting", "APIProbeShared"],
             path: "Benchmarks/ContractBenchmark"),
         .executableTarget(
+            name: "OpenAPIBenchmark", dependencies: ["OpenAPISupport"], path: "Benchmarks/OpenAPIBenchmark"),
+        .executableTarget(
             name: "ProbeBenchmark",
             dependencies: ["ProbeRunner", "RecipesServer"],
             path: "Benchmarks/ProbeBenchmark"

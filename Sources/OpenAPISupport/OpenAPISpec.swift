@@ -212,18 +212,23 @@ public struct OpenAPISpec: Sendable {
     private static func validateWithOpenAPIKit(_ data: Data, isJSON: Bool, is30: Bool, file: String)
         throws(SpecError)
     {
+        // Vendor extensions (`x-…`) are read from the tree; decoding them through OpenAPIKit decodes every object
+        // a second time as `AnyCodable` and took most of the time on large specs.
+        // (OpenAPIKit30's key and OpenAPIKit's are the same key.)
+        let userInfo: [CodingUserInfoKey: any Sendable] = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            if isJSON {
+                let decoder = JSONDecoder()
+                decoder.userInfo = userInfo
+                return try decoder.decode(type, from: data)
+            }
+            return try YAMLDecoder().decode(type, from: data, userInfo: userInfo)
+        }
         do {
             if is30 {
-                let document: OpenAPIKit30.OpenAPI.Document =
-                    isJSON
-                    ? try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
-                    : try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
-                _ = document.convert(to: .v3_1_1)
+                _ = try decode(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_1)
             } else {
-                _ =
-                    isJSON
-                    ? try JSONDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: data)
-                    : try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: data)
+                _ = try decode(OpenAPIKit.OpenAPI.Document.self)
             }
         } catch {
             let described = OpenAPIKit.OpenAPI.Error(from: error)

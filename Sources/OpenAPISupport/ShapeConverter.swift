@@ -24,7 +24,13 @@ enum SchemaDirection: Sendable, Hashable {
 ///   properties; `openapi check` enforces it).
 /// - Constraints a snapshot has no word for (`minimum`, `pattern`, `maxLength`, …) are noted.
 struct ShapeConverter {
-    static let maximumSchemas = 1_000_000
+    /// The most schemas one operation's schema unrolls to (references expanded) before it is cut, so a snapshot
+    /// stays readable and a spec whose references multiply cannot make an import hang.
+    static let maximumSchemas = 20_000
+    /// The most schemas all the operations' schemas unroll to together.
+    static let maximumTotalSchemas = 2_000_000
+    /// The deepest nesting of objects and arrays kept in a snapshot.
+    static let maximumLevels = 32
     static let keptFormats: [String: StringFormat] = [
         "date-time": .dateTime, "date": .date, "uri": .uri, "uuid": .uuid, "email": .email,
     ]
@@ -40,6 +46,9 @@ struct ShapeConverter {
     let file: String
     private var notes = Set<SpecNote>()
     private var budget = maximumSchemas
+    private var totalBudget = maximumTotalSchemas
+    /// The shape of each referenced schema, converted once, and how many schemas it unrolls to.
+    private var cache: [String: (shape: Shape, size: Int)] = [:]
 
     init(root: JSONValue, file: String) {
         self.root = root
@@ -106,6 +115,7 @@ struct ShapeConverter {
     mutating func shape(of schema: JSONValue, at pointer: String, direction: SchemaDirection) throws(SpecError) -> Shape
     {
         var stack: [Frame] = []
+        budget = Self.maximumSchemas  // per schema of an operation: a large spec has many
         return try convert(schema, at: pointer, direction, &stack, level: 0)
     }
 
@@ -113,10 +123,13 @@ struct ShapeConverter {
         _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, _ stack: inout [Frame], level: Int
     ) throws(SpecError) -> Shape {
         budget -= 1
-        guard budget >= 0, level <= SchemaSnapshot.maximumSchemaDepth else {
-            throw error(
-                pointer, "schemas that expand to at most \(Self.maximumSchemas) schemas",
-                "more (references that multiply too far)")
+        totalBudget -= 1
+        guard budget >= 0, totalBudget >= 0, level <= Self.maximumLevels else {
+            note(
+                pointer,
+                "cut here: the schema unrolls to more than \(Self.maximumSchemas) schemas or \(Self.maximumLevels) "
+                    + "levels, or the spec's to more than \(Self.maximumTotalSchemas) (any value is accepted below)")
+            return .empty
         }
         switch schema {
         case .bool(true): return .empty
@@ -132,8 +145,8 @@ struct ShapeConverter {
             guard let text = reference.stringValue else {
                 throw error(pointer + "/$ref", "a reference string", reference.shortDescription)
             }
-            let (target, targetPointer) = try resolve(text, at: pointer + "/$ref")
-            if let frame = stack.first(where: { $0.reference == text }) {
+            if let index = stack.firstIndex(where: { $0.reference == text }) {
+                let frame = stack[index]
                 guard frame.level < level else {
                     let chain = (stack.drop { $0.reference != text }.map(\.reference) + [text]).joined(separator: " → ")
                     throw error(
@@ -143,9 +156,28 @@ struct ShapeConverter {
                 note(pointer, "recursive reference to \(text) cut here: any value is accepted below this point")
                 return .empty
             }
-            stack.append(Frame(reference: text, level: level))
-            shape = try convert(target, at: targetPointer, direction, &stack, level: level)
-            stack.removeLast()
+            // A referenced schema is converted once and its shape reused (where a recursion inside it was cut
+            // then is where it is cut everywhere: a looser shape, never a stricter one).
+            let key = "\(direction == .response ? "response" : "request") \(text)"
+            if let cached = cache[key] {
+                guard budget >= cached.size, totalBudget >= cached.size else {
+                    note(
+                        pointer,
+                        "cut here: the schema unrolls to more than \(Self.maximumSchemas) schemas "
+                            + "(any value is accepted below this point)")
+                    return .empty
+                }
+                budget -= cached.size
+                totalBudget -= cached.size
+                shape = cached.shape
+            } else {
+                let (target, targetPointer) = try resolve(text, at: pointer + "/$ref")
+                let start = budget
+                stack.append(Frame(reference: text, level: level))
+                shape = try convert(target, at: targetPointer, direction, &stack, level: level)
+                stack.removeLast()
+                cache[key] = (shape, start - budget)
+            }
             // 3.1 allows keywords beside `$ref`; they constrain the value too.
             let siblings = (schema.members ?? []).filter {
                 !["$ref", "description", "summary", "title", "example", "examples"].contains($0.key)

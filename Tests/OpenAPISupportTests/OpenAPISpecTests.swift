@@ -141,4 +141,37 @@ struct OpenAPISpecTests {
         #expect(
             OpenAPISpec.isJSONNumber("-1.5e3") && !OpenAPISpec.isJSONNumber("0x1F") && !OpenAPISpec.isJSONNumber("01"))
     }
+
+    @Test func aJSONSpecWithASyntaxErrorNamesLineAndColumn() throws {
+        let text = "{\n  \"openapi\": \"3.1.0\",\n  \"paths\": {,}\n}"
+        #expect {
+            try OpenAPISpec(data: Data(text.utf8), file: "spec.json")
+        } throws: { error in
+            (error as? SpecError)?.description == "spec.json:3:13: expected a string key, found ','"
+        }
+    }
+
+    @Test func aJSON31SpecIsReadWithServersBasePathAndRefsToParameters() throws {
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+             "servers": [{"url": "https://api.example.com/v2/"}],
+             "paths": {"/users/{user}": {"parameters": [{"$ref": "#/components/parameters/User"}],
+               "get": {"responses": {"2XX": {"description": "ok", "content": {"application/json": {"schema":
+                 {"type": ["object", "null"], "properties": {"login": {"const": "octocat"}}}}}}}}}},
+             "components": {"parameters": {"User": {"name": "user", "in": "path", "required": true,
+               "schema": {"type": "string"}}}}}
+            """
+        let spec = try OpenAPISpec(data: Data(text.utf8), file: "spec.json")
+        let operation = try #require(spec.operations.first)
+        #expect(operation.id == "get_users_user")
+        #expect(operation.parameters.map(\.name) == ["user"])
+        #expect(spec.basePaths == ["/v2"])
+        #expect(
+            spec.operation(method: "GET", url: "https://api.example.com/v2/users/octocat")?.pathValues == [
+                "user": "octocat"
+            ])
+        let shape = try #require(operation.response(for: 201)?.shape)
+        #expect(shape.types == [.object, .null])
+        #expect(shape.properties["login"]?.enumValues == ["octocat"])
+    }
 }

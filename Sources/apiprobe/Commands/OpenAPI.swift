@@ -36,12 +36,28 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The folder of schema snapshots.")
     var snapshots = "Snapshots"
 
+    @Option(
+        name: .long,
+        help: "Also write a probe config (apiprobe.yml) with the GET operations callable without inventing data.")
+    var config: String?
+
     func run() async throws {
         let specURL = URL(fileURLWithPath: spec)
-        let description = try OpenAPISpec(contentsOf: specURL)
+        let (description, result) = try await onLargeStack {
+            let description = try OpenAPISpec(contentsOf: specURL)
+            return (description, SpecImport(description))
+        }
         let name = SafePath.fileName(api ?? specURL.deletingPathExtension().lastPathComponent, fallback: "api")
         let folder = URL(fileURLWithPath: snapshots, isDirectory: true).appendingPathComponent(name, isDirectory: true)
-        let result = SpecImport(description)
+        if let config {
+            // A config of the user's own is never replaced: refuse before anything is written.
+            let url = URL(fileURLWithPath: config)
+            if let existing = try? Data(contentsOf: url), !existing.starts(with: Data(SpecImport.configMarker.utf8)) {
+                throw ConfigInputError(
+                    message: "\(displayPath(url)): expected a config that openapi import wrote (its first line starts "
+                        + "with \"\(SpecImport.configMarker)\"), found a file of your own; name another --config file")
+            }
+        }
         let changed = try result.write(into: folder)
         let out = Terminal.standardOutput
         var text = ""
@@ -51,10 +67,25 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
                 (changed.contains(file.name) ? out.styled("wrote   ", .green) : out.styled("same    ", .dim)) + path
                 + "\n"
         }
+        if let config {
+            let url = URL(fileURLWithPath: config)
+            let (configText, skipped) = result.probeConfig(api: name, source: description.file)
+            let data = Data(configText.utf8)
+            let existing = try? Data(contentsOf: url)
+            if existing == data {
+                text += out.styled("same    ", .dim) + displayPath(url) + "\n"
+            } else {
+                try AtomicFile.write(data, to: url, displayName: displayPath(url))
+                text += out.styled("wrote   ", .green) + displayPath(url) + "\n"
+            }
+            for line in skipped { text += "  not in the config: \(line)\n" }
+        }
         text += "\(description.operations.count) operations, \(result.files.count - 1) snapshots\n"
         if !result.notes.isEmpty {
             text += "\(result.notes.count) approximations (also in operations.json):\n"
-            for note in result.notes { text += "  note: \(description.file): \(note)\n" }
+            let shown = 20
+            for note in result.notes.prefix(shown) { text += "  note: \(description.file): \(note)\n" }
+            if result.notes.count > shown { text += "  … and \(result.notes.count - shown) more in operations.json\n" }
         }
         out.write(text)
     }
@@ -83,9 +114,11 @@ struct OpenAPICheckCommand: AsyncParsableCommand {
     var format: ReportFormat = .text
 
     func run() async throws {
-        let description = try OpenAPISpec(contentsOf: URL(fileURLWithPath: spec))
+        let specURL = URL(fileURLWithPath: spec)
         let store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
-        let report = try description.check(store, redactor: Terminal.redactor)
+        let report = try await onLargeStack {
+            try OpenAPISpec(contentsOf: specURL).check(store, redactor: Terminal.redactor)
+        }
         let out = Terminal.standardOutput
         switch format {
         case .json:
@@ -127,9 +160,10 @@ struct OpenAPIDiffCommand: AsyncParsableCommand {
     var format: ReportFormat = .text
 
     func run() async throws {
-        let before = try OpenAPISpec(contentsOf: URL(fileURLWithPath: old))
-        let after = try OpenAPISpec(contentsOf: URL(fileURLWithPath: new))
-        let diff = SpecDiff(from: before, to: after)
+        let (oldURL, newURL) = (URL(fileURLWithPath: old), URL(fileURLWithPath: new))
+        let diff = try await onLargeStack {
+            SpecDiff(from: try OpenAPISpec(contentsOf: oldURL), to: try OpenAPISpec(contentsOf: newURL))
+        }
         let out = Terminal.standardOutput
         switch format {
         case .json:
