@@ -53,9 +53,11 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
             // A config of the user's own is never replaced: refuse before anything is written.
             let url = URL(fileURLWithPath: config)
             if let existing = try? Data(contentsOf: url), !existing.starts(with: Data(SpecImport.configMarker.utf8)) {
-                throw ConfigInputError(
-                    message: "\(displayPath(url)): expected a config that openapi import wrote (its first line starts "
-                        + "with \"\(SpecImport.configMarker)\"), found a file of your own; name another --config file")
+                throw FixtureError(
+                    file: displayPath(url), position: .file,
+                    expected:
+                        "a config that openapi import wrote (its first line starts with \"\(SpecImport.configMarker)\")",
+                    found: "a file of your own; name another --config file")
             }
         }
         let changed = try result.write(into: folder)
