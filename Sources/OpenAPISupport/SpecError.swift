@@ -8,27 +8,7 @@ public import HTTPFixtures
 /// openapi/recipes.yaml: /paths/~1api~1get/get/responses/200/content/application~1json/schema/$ref: expected a local
 ///   reference (#/…), found "common.yaml#/components/schemas/Recipe" (external references are not read)
 /// ```
-public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var position: SourcePosition
-    public var expected: String
-    public var found: String
-
-    public init(file: String, position: SourcePosition, expected: String, found: String) {
-        self.file = file
-        self.position = position
-        self.expected = expected
-        self.found = found
-    }
-
-    public var description: String {
-        switch position {
-        case .file: return "\(file): expected \(expected), found \(found)"
-        case .lineColumn: return "\(file):\(position): expected \(expected), found \(found)"
-        case .jsonPointer: return "\(file): \(position): expected \(expected), found \(found)"
-        }
-    }
-}
+public typealias SpecError = FixtureError
 
 /// A place in a spec and what about it was approximated on the way into a snapshot.
 public struct SpecNote: Sendable, Hashable, CustomStringConvertible {
@@ -45,19 +25,8 @@ public struct SpecNote: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JSONValue {
-    /// A short description of a value for messages: `string "abc"`, `number 1.5`, `object`.
-    var shortDescription: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let value): return "boolean \(value)"
-        case .number(let literal): return "\(typeName) \(literal)"
-        case .string(let text):
-            let shown = text.count > 60 ? String(text.prefix(57)) + "…" : text
-            return "string \"\(shown)\""
-        case .array: return "array"
-        case .object: return "object"
-        }
-    }
+    /// A short description of a value for messages: `string "abc"`, `number 1.5`, `object` (HTTPFixtures' one).
+    var shortDescription: String { briefDescription }
 
     /// The members of an object, or `nil`.
     var members: [(key: String, value: JSONValue)]? {

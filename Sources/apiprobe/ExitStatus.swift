@@ -1,7 +1,6 @@
 import ArgumentParser
 import HTTPFixtures
 import JSONShape
-import OpenAPISupport
 import ProbeRunner
 
 /// The exit statuses of every command (README, "Exit status"), and the one place that maps errors to them.
@@ -23,7 +22,7 @@ enum ExitStatus: Int32 {
         case is ChecksFailed:
             self = .checkFailed
         case is FixtureError, is JSONSyntaxError, is JSONShapeError, is ProbeConfigError, is RecordError,
-            is HistoryFileError, is SpecError, is ValidationError:
+            is HistoryFileError, is ValidationError:  // an OpenAPI SpecError is a FixtureError
             self = .badInput
         case let exitCode as ExitCode:
             self = ExitStatus(rawValue: exitCode.rawValue) ?? .internalError
