@@ -19,7 +19,7 @@ public struct HARArchive: Sendable {
     /// One imported entry.
     public struct Entry: Sendable, Hashable {
         /// A file name from the method and path, unique per host: `get-api-search`, then `get-api-search.2`, … (the
-        /// samples of one endpoint: see ``FixtureNaming``).
+        /// samples of one endpoint: see the fixture file format's endpoint rule).
         public var name: String
         /// The request's host (`api.example.com`, with `:port` as `_port` when not the default), or `unknown-host`.
         public var host: String
