@@ -100,4 +100,4 @@ cd "$work"
     --into Stubs/github --template '/repos/{owner}/{repo}/issues' --template '/repos/{owner}/{repo}=repository' \
     --var githubToken=ghp_outsidePackage000000000000
 if grep -rq ghp_outsidePackage Stubs; then echo "a planted token reached the fixtures"; exit 1; fi
-CI= APIPROBE_STRICT= swift test 2>&1 | tail -25
+CI= env -u APIPROBE_STRICT swift test 2>&1 | tail -25
