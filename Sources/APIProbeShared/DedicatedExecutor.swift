@@ -27,3 +27,12 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: executor) }
     }
 }
+
+/// A task that runs `operation` on ``DedicatedExecutor/servers`` where the platform has task executors (Linux,
+/// macOS 15 and later), a plain task elsewhere: how an in-process server is started.
+package func serverTask(_ operation: @escaping @Sendable () async throws -> Void) -> Task<Void, any Error> {
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        return Task(executorPreference: DedicatedExecutor.servers, operation: operation)
+    }
+    return Task(operation: operation)
+}

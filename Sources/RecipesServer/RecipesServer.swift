@@ -111,12 +111,7 @@ public final class RecipesServer: Sendable {
             defer { portsContinuation.finish() }
             try await application.run()
         }
-        let task: Task<Void, any Error>
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            task = Task(executorPreference: DedicatedExecutor.servers, operation: serve)
-        } else {
-            task = Task(operation: serve)
-        }
+        let task = serverTask(serve)
         var iterator = ports.makeAsyncIterator()
         guard let reported = await iterator.next(), let port = reported else {
             task.cancel()

@@ -45,12 +45,7 @@ public struct EchoServer: Sendable {
             try await application.run()
         }
         // On threads of its own, as the recipes server: a busy cooperative pool must not starve it.
-        let task: Task<Void, any Error>
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            task = Task(executorPreference: DedicatedExecutor.servers, operation: serve)
-        } else {
-            task = Task(operation: serve)
-        }
+        let task = serverTask(serve)
         var iterator = ports.makeAsyncIterator()
         guard let reported = await iterator.next(), let port = reported else {
             task.cancel()
