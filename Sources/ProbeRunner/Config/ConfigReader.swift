@@ -14,7 +14,7 @@ struct ConfigReader {
     static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "expect"]
     static let endpointKeys = [
         "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "maxBodySize",
-        "followRedirects", "auth", "expect",
+        "followRedirects", "auth", "interval", "expect",
     ]
     static let authKeys = ["basic", "bearer"]
     static let expectKeys = ["status", "headers", "body", "schema", "latency"]
