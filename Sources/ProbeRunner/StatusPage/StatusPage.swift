@@ -65,6 +65,10 @@ public struct StatusPage: Sendable {
     public struct Uptime: Sendable, Hashable {
         public var passed: Int
         public var total: Int
+        public init(passed: Int, total: Int) {
+            self.passed = passed
+            self.total = total
+        }
         /// 0...1; `nil` with no rounds in the window.
         public var ratio: Double? { total > 0 ? Double(passed) / Double(total) : nil }
     }
@@ -75,6 +79,11 @@ public struct StatusPage: Sendable {
         public var p95: Double?
         /// Rounds with a measured latency.
         public var rounds: Int
+        public init(p50: Double?, p95: Double?, rounds: Int) {
+            self.p50 = p50
+            self.p95 = p95
+            self.rounds = rounds
+        }
     }
 
     /// One bar of the latency chart.
@@ -122,6 +131,16 @@ public struct StatusPage: Sendable {
         public var message: String?
         /// Failed rounds during it.
         public var failedRounds: Int
+        public init(
+            endpoint: String, start: Date, end: Date?, failures: [String], message: String?, failedRounds: Int
+        ) {
+            self.endpoint = endpoint
+            self.start = start
+            self.end = end
+            self.failures = failures
+            self.message = message
+            self.failedRounds = failedRounds
+        }
         /// How long it lasted (ongoing: up to the reference time).
         public func duration(until reference: Date) -> TimeInterval { (end ?? reference).timeIntervalSince(start) }
     }
@@ -134,6 +153,12 @@ public struct StatusPage: Sendable {
         public var changes: [String]
         /// Whether the history line held only a `schema-drift` failure, without the changes.
         public var withoutDetails: Bool
+        public init(endpoint: String, at: Date, changes: [String], withoutDetails: Bool) {
+            self.endpoint = endpoint
+            self.at = at
+            self.changes = changes
+            self.withoutDetails = withoutDetails
+        }
     }
 
     /// The state of everything: operational, degraded, a partial or a major outage.
@@ -373,7 +398,7 @@ extension StatusPage {
     }
 
     /// The latency of a set of rounds: the median of their p50s, the 95th percentile of their p95s (NaN: none).
-    static func latency(p50: [Double], p95: [Double]) -> Latency {
+    package static func latency(p50: [Double], p95: [Double]) -> Latency {
         let p50s = p50.filter { !$0.isNaN }.sorted()
         let p95s = p95.filter { !$0.isNaN }.sorted()
         return Latency(
@@ -384,7 +409,7 @@ extension StatusPage {
 
     /// At most `count` buckets of equal length from `from` to `to` (the last one includes `to`); a bucket with no
     /// round is kept, with no latency, so the chart shows the gap.
-    static func buckets(times: [Double], p50: [Double], p95: [Double], from: Date, to: Date, count: Int) -> [Bucket] {
+    package static func buckets(times: [Double], p50: [Double], p95: [Double], from: Date, to: Date, count: Int) -> [Bucket] {
         let start = from.timeIntervalSince1970
         let span = to.timeIntervalSince1970 - start
         let number = span > 0 ? count : 1
