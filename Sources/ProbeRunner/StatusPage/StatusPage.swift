@@ -276,8 +276,9 @@ extension StatusPage {
                 if allPassed { overall[window]?.passed += 1 }
             }
             for (name, summary) in record.endpoints.sorted(by: { $0.key < $1.key }) {
+                // Taken out of the dictionary while it grows, so its arrays are not copied every round.
                 var column =
-                    columns[name]
+                    columns.removeValue(forKey: name)
                     ?? Column(
                         tracker: AlertTransitions.Tracker(
                             downAfter: options.downAfter, successThreshold: options.successThreshold))

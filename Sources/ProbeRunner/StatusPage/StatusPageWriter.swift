@@ -129,6 +129,7 @@ public struct StatusPageWriter: Sendable {
             \(page.options.successThreshold) passing round\(page.options.successThreshold == 1 ? "" : "s").\
             \(page.reportStartedAt.map { " Latest report: \(StatusPageText.time($0))." } ?? "")\
             \(page.damagedLines > 0 ? " \(page.damagedLines) damaged history line(s) skipped." : "")</p>
+            <p class="badges">\(overallBadges(badges))</p>
             </header>
 
             """
@@ -145,6 +146,13 @@ public struct StatusPageWriter: Sendable {
 
             """
         return out
+    }
+
+    /// The overall badges (paths without an endpoint's prefix), shown under the heading.
+    private func overallBadges(_ badges: [(String, StatusBadge)]) -> String {
+        badges.prefix(StatusPage.Window.allCases.count + 1).map { path, badge in
+            "<img src=\"\(path)\" alt=\"\(StatusPageText.escaped("\(badge.label): \(badge.value)"))\">"
+        }.joined(separator: " ")
     }
 
     private func uptimeTable() -> String {
@@ -335,7 +343,8 @@ public struct StatusPageWriter: Sendable {
         table{width:100%;border-collapse:collapse;margin:8px 0}
         caption{text-align:left;font-size:13px;padding-bottom:6px;caption-side:top}
         th,td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-        thead th{background:var(--card);font-size:13px}
+        thead th{background:var(--card);font-size:13px;white-space:nowrap}
+        .badges img{height:20px;margin-right:4px;vertical-align:middle}
         td[data-field^=uptime],td[data-field^=p],td[data-field=failed-rounds]{font-variant-numeric:tabular-nums;\
         white-space:nowrap}
         tr.overall th,tr.overall td{font-weight:600}
