@@ -61,9 +61,10 @@ struct StatusPageBrowserTests {
         #expect(dom.contains("<table id=\"uptime\">"), "not the rendered page:\n\(dom.prefix(2_000))")
 
         // The uptime table: each endpoint's cells and the overall row, as worked out by hand.
-        for (name, marker) in [("api", "<tr data-endpoint=\"api\">"), ("cart", "<tr data-endpoint=\"cart\">"),
-            ("all", "<tr data-overall=\"true\"")]
-        {
+        for (name, marker) in [
+            ("api", "<tr data-endpoint=\"api\">"), ("cart", "<tr data-endpoint=\"cart\">"),
+            ("all", "<tr data-overall=\"true\""),
+        ] {
             let tableRow = try #require(Self.row(dom, marker), "no row \(marker)")
             for window in StatusPage.Window.allCases {
                 #expect(
@@ -83,10 +84,12 @@ struct StatusPageBrowserTests {
         #expect(incidentRows.count == 4)
         let durations = incidentRows.map { Self.cell($0[...], after: "data-field=\"duration\"") }
         #expect(durations == ["2 h", "5 h", "3 h", "2 h"])
-        #expect(incidentRows.map { Self.cell($0[...], after: "data-field=\"failures\"") }
-            == ["timeout", "refused, timeout", "http-status", "http-status"])
+        #expect(
+            incidentRows.map { Self.cell($0[...], after: "data-field=\"failures\"") }
+                == ["timeout", "refused, timeout", "http-status", "http-status"])
         #expect(incidentRows.first?.contains("ongoing") == true)
-        #expect(Self.cell(incidentRows.first?[...] ?? "", after: "data-field=\"start\"><time") == "2026-11-22 16:00 UTC")
+        #expect(
+            Self.cell(incidentRows.first?[...] ?? "", after: "data-field=\"start\"><time") == "2026-11-22 16:00 UTC")
 
         // The chart's data table: the newest bucket of api holds what the model computed.
         let apiChart = try #require(page.endpoints.first { $0.name == "api" }?.chart.last)
@@ -94,7 +97,8 @@ struct StatusPageBrowserTests {
         let lastRow = try #require(
             dom[chartTable.lowerBound...].range(of: "</tbody>").map { dom[chartTable.lowerBound..<$0.lowerBound] }?
                 .components(separatedBy: "<tr>").last)
-        #expect(Self.cell(lastRow[...], after: "data-field=\"p95\"") == StatusPageText.milliseconds(apiChart.latency.p95))
+        #expect(
+            Self.cell(lastRow[...], after: "data-field=\"p95\"") == StatusPageText.milliseconds(apiChart.latency.p95))
         #expect(Self.cell(lastRow[...], after: "data-field=\"rounds\"") == String(apiChart.latency.rounds))
         #expect(dom.contains("<svg class=\"chart\" id=\"chart-0\""))
         #expect(dom.contains("<title id=\"chart-0-title\">Latency of api</title>"))
@@ -114,7 +118,8 @@ struct StatusPageBrowserTests {
             for window in StatusPage.Window.allCases {
                 let reader = try #require(
                     BadgeReader.read(
-                        try Data(contentsOf: site.appendingPathComponent("badges/\(prefix)uptime-\(window.label).svg"))))
+                        try Data(contentsOf: site.appendingPathComponent("badges/\(prefix)uptime-\(window.label).svg")))
+                )
                 #expect(reader.texts.last == StatusPageHistory.uptime[name]?[window.label])
             }
         }

@@ -208,7 +208,8 @@ import Testing
         let url = folder.appendingPathComponent("history.jsonl")
         try Data(
             (#"{"endpoints":{"a":{"p95":1,"passed":true}},"passed":true,"startedAt":"2026-11-22T18:00:00Z","version":1}"#
-                + "\n\n" + #"{"endpoints":{"a":{"p95":1,"passed":"yes"}},"passed":true,"startedAt":"2026-11-22T18:05:00Z"}"#
+                + "\n\n"
+                + #"{"endpoints":{"a":{"p95":1,"passed":"yes"}},"passed":true,"startedAt":"2026-11-22T18:05:00Z"}"#
                 + "\n").utf8
         ).write(to: url)
         #expect {

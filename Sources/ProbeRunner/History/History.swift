@@ -1,5 +1,5 @@
-public import Foundation
 import APIProbeShared
+public import Foundation
 import HTTPFixtures
 
 #if canImport(Glibc)
@@ -273,7 +273,9 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
                 ("passed", .bool(summary.passed)), ("p95", milliseconds(summary.p95)),
             ]
             if let p50 = summary.p50, p50.isFinite { members.append(("p50", milliseconds(p50))) }
-            if !summary.failures.isEmpty { members.append(("failures", .array(summary.failures.map(JSONValue.string)))) }
+            if !summary.failures.isEmpty {
+                members.append(("failures", .array(summary.failures.map(JSONValue.string))))
+            }
             if let message = summary.message { members.append(("message", .string(message))) }
             if !summary.drift.isEmpty { members.append(("drift", .array(summary.drift.map(JSONValue.string)))) }
             return (name, .object(members))
@@ -349,7 +351,8 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
                     var texts: [String] = []
                     for (index, item) in items.enumerated() {
                         guard case .string(let text) = item else {
-                            throw LineProblem(pointer: "\(at)/\(key)/\(index)", expected: "a string", found: found(item))
+                            throw LineProblem(
+                                pointer: "\(at)/\(key)/\(index)", expected: "a string", found: found(item))
                         }
                         texts.append(text)
                     }

@@ -37,7 +37,8 @@ extension HistoryFile {
             let code = errno
             throw FixtureError(
                 file: name, position: .file, expected: "a history file (apiprobe run --history FILE writes one)",
-                found: code == ENOENT ? "no such file" : "a file that cannot be read (\(AppendOnlyFile.describe(code)))")
+                found: code == ENOENT ? "no such file" : "a file that cannot be read (\(AppendOnlyFile.describe(code)))"
+            )
         }
         defer { close(descriptor) }
         var status = stat()

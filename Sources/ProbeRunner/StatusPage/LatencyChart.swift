@@ -86,7 +86,8 @@ struct LatencyChart {
             flush()
         }
         let labelY = Int(Self.height - 10)
-        svg += "<text x=\"\(Int(Self.left))\" y=\"\(labelY)\">\(StatusPageText.time(Date(timeIntervalSince1970: start)))</text>\n"
+        svg +=
+            "<text x=\"\(Int(Self.left))\" y=\"\(labelY)\">\(StatusPageText.time(Date(timeIntervalSince1970: start)))</text>\n"
         svg += "<text x=\"\(Int(Self.width - Self.right))\" y=\"\(labelY)\" text-anchor=\"end\">"
         svg += "\(StatusPageText.time(Date(timeIntervalSince1970: end)))</text>\n</svg>\n"
 

@@ -163,7 +163,10 @@ public struct StatusPage: Sendable {
 
     /// The state of everything: operational, degraded, a partial or a major outage.
     public enum OverallState: String, Sendable {
-        case operational, degraded, partialOutage = "partial-outage", majorOutage = "major-outage"
+        case operational
+        case degraded
+        case partialOutage = "partial-outage"
+        case majorOutage = "major-outage"
 
         public var headline: String {
             switch self {
@@ -254,7 +257,8 @@ extension StatusPage {
         var columns: [String: Column] = [:]
         var rounds = 0
         var firstRound = Date.distantFuture
-        var overall: [Window: Uptime] = Dictionary(uniqueKeysWithValues: Window.allCases.map { ($0, Uptime(passed: 0, total: 0)) })
+        var overall: [Window: Uptime] = Dictionary(
+            uniqueKeysWithValues: Window.allCases.map { ($0, Uptime(passed: 0, total: 0)) })
         var incidents: [Incident] = []
         var olderIncidents = 0
         var driftEvents: [DriftEvent] = []
@@ -287,7 +291,9 @@ extension StatusPage {
             }
         }
 
-        private mutating func add(_ summary: HistoryRecord.EndpointSummary, at time: Date, of name: String, to column: inout Column) {
+        private mutating func add(
+            _ summary: HistoryRecord.EndpointSummary, at time: Date, of name: String, to column: inout Column
+        ) {
             column.times.append(time.timeIntervalSince1970)
             column.passed.append(summary.passed)
             column.p50.append(summary.p50 ?? .nan)
@@ -410,7 +416,9 @@ extension StatusPage {
 
     /// At most `count` buckets of equal length from `from` to `to` (the last one includes `to`); a bucket with no
     /// round is kept, with no latency, so the chart shows the gap.
-    package static func buckets(times: [Double], p50: [Double], p95: [Double], from: Date, to: Date, count: Int) -> [Bucket] {
+    package static func buckets(times: [Double], p50: [Double], p95: [Double], from: Date, to: Date, count: Int)
+        -> [Bucket]
+    {
         let start = from.timeIntervalSince1970
         let span = to.timeIntervalSince1970 - start
         let number = span > 0 ? count : 1

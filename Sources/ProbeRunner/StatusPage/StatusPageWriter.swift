@@ -73,7 +73,9 @@ public struct StatusPageWriter: Sendable {
     /// Every badge with its path: overall uptime per window and p95, then each endpoint's.
     func badges() -> [(String, StatusBadge)] {
         var result: [(String, StatusBadge)] = []
-        func add(prefix: String, label: String, uptime: [StatusPage.Window: StatusPage.Uptime], latency: StatusPage.Latency) {
+        func add(
+            prefix: String, label: String, uptime: [StatusPage.Window: StatusPage.Uptime], latency: StatusPage.Latency
+        ) {
             for window in StatusPage.Window.allCases {
                 let value = uptime[window]
                 result.append(
@@ -169,13 +171,15 @@ public struct StatusPageWriter: Sendable {
             }
             rows += "</td>\n"
             for window in StatusPage.Window.allCases {
-                rows += "<td data-field=\"uptime-\(window.label)\">\(StatusPageText.percent(endpoint.uptime[window]))</td>\n"
+                rows +=
+                    "<td data-field=\"uptime-\(window.label)\">\(StatusPageText.percent(endpoint.uptime[window]))</td>\n"
             }
             rows += "<td data-field=\"p50\">\(StatusPageText.milliseconds(endpoint.latency.p50))</td>\n"
             rows += "<td data-field=\"p95\">\(StatusPageText.milliseconds(endpoint.latency.p95))</td>\n</tr>\n"
         }
         rows += "<tr data-overall=\"true\" class=\"overall\">\n<th scope=\"row\">All endpoints</th>\n"
-        rows += "<td data-field=\"state\" data-state=\"\(page.overallState.rawValue)\">\(page.overallState.headline)</td>\n"
+        rows +=
+            "<td data-field=\"state\" data-state=\"\(page.overallState.rawValue)\">\(page.overallState.headline)</td>\n"
         for window in StatusPage.Window.allCases {
             rows += "<td data-field=\"uptime-\(window.label)\">\(StatusPageText.percent(page.uptime[window]))</td>\n"
         }

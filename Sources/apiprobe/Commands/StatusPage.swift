@@ -90,6 +90,7 @@ struct StatusPageCommand: AsyncParsableCommand {
         }
         Terminal.standardOutput.write(
             "wrote \(output)/\(written.index) and \(written.badges.count) badges: \(page.overallState.headline); "
-                + "\(page.endpoints.count) endpoint(s), \(page.rounds) rounds, \(page.incidents.count + page.olderIncidents) incident(s)\n")
+                + "\(page.endpoints.count) endpoint(s), \(page.rounds) rounds, \(page.incidents.count + page.olderIncidents) incident(s)\n"
+        )
     }
 }
