@@ -183,6 +183,29 @@ import Testing
         #expect(reader.texts == ["cart uptime 7d", "95.83%"])
     }
 
+    @Test func anEndpointNotSeenForADayNoLongerCountsForTheOverallState() throws {
+        defer { cleanUp() }
+        // "old" went down two days ago and was then removed from the config; "api" is up.
+        let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
+        for hour in [49, 48] {
+            try history.append(
+                HistoryRecord(
+                    startedAt: StatusPageHistory.time(hour), passed: false,
+                    endpoints: ["old": .init(passed: false, p95: nil), "api": .init(passed: true, p95: 5)]))
+        }
+        try history.append(
+            HistoryRecord(
+                startedAt: StatusPageHistory.time(0), passed: true, endpoints: ["api": .init(passed: true, p95: 5)]))
+        let page = try StatusPage.build(from: history)
+        #expect(page.endpoints.map(\.state) == [.up, .down])
+        #expect(page.endpoints.map(page.isCurrent) == [true, false])
+        #expect(page.overallState == .operational)
+        let site = folder.appendingPathComponent("site")
+        try StatusPageWriter(page: page).write(to: site)
+        let html = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("Down <span class=\"why\">(no round since 2026-11-20 18:00 UTC)</span>"))
+    }
+
     @Test func endpointNamesBecomeSafeDistinctBadgeFileNames() throws {
         defer { cleanUp() }
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))

@@ -203,10 +203,18 @@ public struct StatusPage: Sendable {
     /// The latest report's start, when one was given.
     public var reportStartedAt: Date?
 
+    /// Whether `endpoint` has had a round in the 24 hours before the reference time. One that has not (removed
+    /// from the config, say) keeps its numbers on the page but no longer counts for the overall state.
+    public func isCurrent(_ endpoint: Endpoint) -> Bool {
+        reference.timeIntervalSince(endpoint.lastSeen) < Window.day.seconds
+    }
+
+    /// From the endpoints seen in the last 24 hours (``isCurrent(_:)``).
     public var overallState: OverallState {
-        let down = endpoints.filter { $0.state == .down }.count
-        if down > 0 { return down == endpoints.count ? .majorOutage : .partialOutage }
-        return endpoints.contains { $0.state == .failing } ? .degraded : .operational
+        let current = endpoints.filter(isCurrent)
+        let down = current.filter { $0.state == .down }.count
+        if down > 0 { return down == current.count ? .majorOutage : .partialOutage }
+        return current.contains { $0.state == .failing } ? .degraded : .operational
     }
 }
 

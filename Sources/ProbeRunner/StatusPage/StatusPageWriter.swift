@@ -166,6 +166,9 @@ public struct StatusPageWriter: Sendable {
             rows += "</th>\n"
             rows +=
                 "<td data-field=\"state\" data-state=\"\(endpoint.state.rawValue)\"><span class=\"dot \(endpoint.state.rawValue)\" aria-hidden=\"true\"></span>\(Self.stateName(endpoint.state))"
+            if !page.isCurrent(endpoint) {
+                rows += " <span class=\"why\">(no round since \(StatusPageText.time(endpoint.lastSeen)))</span>"
+            }
             if endpoint.state != .up, let first = endpoint.failedChecks.first {
                 rows += "<br><span class=\"why\">\(text(first))</span>"
             }
