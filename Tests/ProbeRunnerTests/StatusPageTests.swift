@@ -143,6 +143,16 @@ import Testing
         let page = try StatusPage.build(from: history)
         #expect(page.endpoints.first?.chart.count == 96)
         #expect(page.endpoints.first?.chart.reduce(0) { $0 + $1.latency.rounds } == 2_000)
+
+        // Fewer rounds than buckets: a bucket a round, not 96 mostly empty ones.
+        let short = HistoryFile(url: folder.appendingPathComponent("short.jsonl"))
+        for index in 0..<3 {
+            try short.append(
+                HistoryRecord(
+                    startedAt: StatusPageHistory.reference.addingTimeInterval(Double(index) * 300), passed: true,
+                    endpoints: ["a": .init(passed: true, p95: 10, p50: 5)]))
+        }
+        #expect(try StatusPage.build(from: short).endpoints.first?.chart.map(\.latency.rounds) == [1, 1, 1])
     }
 
     @Test func thePageAndBadgesShowTheNumbersEscapedAndNeverASecret() throws {

@@ -31,7 +31,7 @@ public struct StatusPage: Sendable {
         public var downAfter: Int
         /// Passing rounds in a row that bring it back (the config's `successThreshold`).
         public var successThreshold: Int
-        /// How many buckets the latency chart has at most.
+        /// How many buckets the latency chart has at most (fewer for an endpoint with fewer rounds).
         public var chartBuckets: Int
         /// The time windows are measured back from; rounds after it are left out. `nil`: the newest entry's start.
         public var reference: Date?
@@ -389,7 +389,7 @@ extension StatusPage {
                             p50: day.map { column.p50[$0] }, p95: day.map { column.p95[$0] }),
                         chart: StatusPage.buckets(
                             times: column.times, p50: column.p50, p95: column.p95, from: start, to: reference,
-                            count: options.chartBuckets),
+                            count: min(options.chartBuckets, max(1, column.times.count))),
                         url: reported?.url,
                         failedChecks: reported?.failedChecks ?? column.lastFailed.filter { !$0.isEmpty }))
             }
