@@ -20,8 +20,8 @@ public import Foundation
 /// - **Latency** of a set of rounds (a chart bucket, the last 24 hours): p50 is the median of the rounds' p50s,
 ///   p95 the 95th percentile of the rounds' p95s, so a slow spell inside a bucket still shows.
 /// - **Schema drift**: an event each time the drift an endpoint's rounds record changes (appears, changes,
-///   clears). A history line written before drift was recorded has only its failure categories: a
-///   `schema-drift` failure there is an event without details.
+///   clears). A line with a `schema-drift` failure but no `drift` is an event without details; lines written
+///   before `drift` and `failures` were recorded hold no drift.
 public struct StatusPage: Sendable {
     /// How the page is computed.
     public struct Options: Sendable {
