@@ -76,6 +76,8 @@ let package = Package(
         .executableTarget(
             name: "OpenAPIBenchmark", dependencies: ["OpenAPISupport"], path: "Benchmarks/OpenAPIBenchmark"),
         .executableTarget(
+            name: "StatusPageBenchmark", dependencies: ["ProbeRunner"], path: "Benchmarks/StatusPageBenchmark"),
+        .executableTarget(
             name: "ProbeBenchmark",
             dependencies: ["ProbeRunner", "RecipesServer"],
             path: "Benchmarks/ProbeBenchmark"
