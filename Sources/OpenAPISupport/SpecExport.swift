@@ -327,11 +327,15 @@ public struct SpecExport: Sendable {
                     groups[key, default: []].append(path)
                 }
                 for members in groups.values {
-                    let values = Set(members.compactMap { current[$0]?[position] })
-                    guard values.count >= 2, values.allSatisfy({ $0 == placeholder || isIdentifier($0) }) else {
+                    // The paths holding an id here (a literal such as `mine` beside them stays a path of its own).
+                    let ids = members.filter { path in
+                        current[path].map { $0[position] != placeholder && isIdentifier($0[position]) } ?? false
+                    }
+                    let templated = members.contains { current[$0]?[position] == placeholder }
+                    guard Set(ids.compactMap { current[$0]?[position] }).count + (templated ? 1 : 0) >= 2 else {
                         continue
                     }
-                    for path in members { current[path]?[position] = placeholder }
+                    for path in ids { current[path]?[position] = placeholder }
                     changed = true
                 }
             }
