@@ -93,7 +93,9 @@ public func verifyRequestsConform(
 
 /// The parameter and body checks of one request, through JSONShape's conformance check.
 enum RequestChecker {
-    static func problems(of request: StubRequest, against operation: OperationsFile.Operation, pathValues: [String: String])
+    static func problems(
+        of request: StubRequest, against operation: OperationsFile.Operation, pathValues: [String: String]
+    )
         -> [String]
     {
         var problems: [String] = []

@@ -286,7 +286,9 @@ public struct SpecExport: Sendable {
     static func componentName(_ raw: String) -> String {
         let name = String(
             raw.unicodeScalars.map { scalar in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "._-".unicodeScalars.contains(scalar))
                     ? Character(scalar) : "_"
             })
         return name.isEmpty ? "operation" : name
@@ -302,7 +304,8 @@ public struct SpecExport: Sendable {
         if text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return true }
         if UUID(uuidString: text) != nil { return true }
         let allowed = text.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
         return allowed && text.utf8.count >= 8
@@ -379,7 +382,9 @@ public struct SpecExport: Sendable {
         words.append(last)
         var name = ""
         for (index, word) in words.enumerated() {
-            name += index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
+            name +=
+                index == 0
+                ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
         }
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic else { return "id" }
         return name + "Id"

@@ -33,7 +33,8 @@ struct DemoCommandTests {
         let folder = URL(fileURLWithPath: String(line.dropFirst("The demo's files are in ".count)))
         #expect(folder.standardizedFileURL.path.hasPrefix(temporary.standardizedFileURL.path))
         for file in [
-            "apiprobe.yml", "openapi/recipes.yaml", "Stubs/recipes/search.json", "Stubs/recipes/search.empty.json", "Stubs/recipes/get.json",
+            "apiprobe.yml", "openapi/recipes.yaml", "Stubs/recipes/search.json", "Stubs/recipes/search.empty.json",
+            "Stubs/recipes/get.json",
             "Snapshots/recipes/search.schema.json", "Snapshots/recipes/get.schema.json",
         ] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
@@ -51,9 +52,13 @@ struct DemoCommandTests {
 
         // The description the demo wrote is the repository's, and the drifted fixtures violate it.
         let written = try Data(contentsOf: folder.appendingPathComponent("openapi/recipes.yaml"))
-        #expect(written == (try Data(contentsOf: OpenAPICommandTests.repository.appendingPathComponent("openapi/recipes.yaml"))))
+        #expect(
+            written
+                == (try Data(contentsOf: OpenAPICommandTests.repository.appendingPathComponent("openapi/recipes.yaml")))
+        )
         let spec = try await RecordCommandTests.run(
-            ["openapi", "check", folder.path + "/openapi/recipes.yaml", "--stubs", folder.path + "/Stubs"], in: temporary)
+            ["openapi", "check", folder.path + "/openapi/recipes.yaml", "--stubs", folder.path + "/Stubs"],
+            in: temporary)
         #expect(spec.status == 1, "\(spec)")
     }
 

@@ -84,7 +84,10 @@ struct OpenAPIExportTests {
 
         // The same input gives the same bytes (on standard output too).
         let again = try await CommandLineRunner.run(
-            ["openapi", "export", "--stubs", "Stubs/recipes", "--snapshots", "Snapshots/recipes", "--title", "Recipes API"],
+            [
+                "openapi", "export", "--stubs", "Stubs/recipes", "--snapshots", "Snapshots/recipes", "--title",
+                "Recipes API",
+            ],
             in: Self.repository)
         #expect(again.status == 0, "\(again)")
         #expect(Data(again.standardOutput.utf8) == (try Data(contentsOf: exported)))
@@ -203,10 +206,14 @@ struct OpenAPIExportTests {
         changed = changed.replacingOccurrences(
             of: "      required:\n        - id\n        - name\n", with: "      required:\n        - id\n")
         try Data(changed.utf8).write(to: directory.appendingPathComponent("petstore-2.yaml"))
-        let diff = try await CommandLineRunner.run(["openapi", "diff", Self.petstore, "petstore-2.yaml"], in: directory)
+        let diff = try await CommandLineRunner.run(
+            ["openapi", "diff", Self.petstore, "petstore-2.yaml"], in: directory)
         #expect(diff.status == 1, "\(diff)")
-        #expect(diff.standardOutput.contains("breaking GET /pets/{petId} response 200: /name became-optional\n"), "\(diff)")
-        #expect(diff.standardOutput.contains("breaking GET /pets/{petId} response 200: /tag removed: was string\n"), "\(diff)")
+        #expect(
+            diff.standardOutput.contains("breaking GET /pets/{petId} response 200: /name became-optional\n"), "\(diff)")
+        #expect(
+            diff.standardOutput.contains("breaking GET /pets/{petId} response 200: /tag removed: was string\n"),
+            "\(diff)")
 
         let exported = try await CommandLineRunner.run(
             ["openapi", "export", "--stubs", "Stubs/petstore", "--title", "Petstore", "--output", "out.json"],
@@ -244,7 +251,9 @@ struct OpenAPIExportTests {
 
         let stubs = StubSet()
         let store = FixtureStore(directory: Self.repository.appendingPathComponent("Stubs"))
-        stubs.stub(.get("https://recipes.example.com/api/search"), response: .fixture(try store.exchange(named: "recipes/search")))
+        stubs.stub(
+            .get("https://recipes.example.com/api/search"),
+            response: .fixture(try store.exchange(named: "recipes/search")))
         let session = URLSession(configuration: stubs.sessionConfiguration())
         defer { session.finishTasksAndInvalidate() }
         for url in [
