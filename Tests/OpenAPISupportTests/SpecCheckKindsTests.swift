@@ -95,4 +95,38 @@ struct SpecCheckKindsTests {
         #expect(whole.unmatched == ["recipes/search.json"])
         #expect(whole.violations.map(\.kind) == [.noOperation])
     }
+
+    /// Stripe writes `nullable: true` beside `anyOf` (no `type`): null is allowed there.
+    @Test func nullableBesideAnyOfAdmitsNull() throws {
+        let text = """
+            openapi: 3.0.0
+            info: {title: t, version: '1'}
+            paths:
+              /charges/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties:
+                              customer: {nullable: true, anyOf: [{type: string}, {type: object}]}
+            """
+        let spec = try OpenAPISpec(data: Data(text.utf8), file: "charges.yaml")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("spec-null-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = FixtureStore(directory: root)
+        for (name, value) in [("null", JSONValue.null), ("number", .number("3"))] {
+            try store.write(
+                Exchange(
+                    request: RecordedRequest(url: "https://api.example.com/charges/ch_1"),
+                    response: RecordedResponse(status: 200, body: .json(.object([("customer", value)])))),
+                named: name)
+        }
+        let report = try spec.check(store, displayRoot: root)
+        #expect(report.violations.map(\.file) == ["number.json"])
+    }
 }
