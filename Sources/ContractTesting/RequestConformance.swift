@@ -31,9 +31,9 @@ public struct APIOperations: Sendable {
 ///
 /// ```swift
 /// let stubs = StubSet()
-/// try stubs.stubAll(from: FixtureStore(relativeTo: #filePath), in: "recipes")
-/// let service = NetworkService(configuration: stubs.sessionConfiguration())
-/// _ = try await service.search("chicken")
+/// stubs.stub(RequestMatcher(), response: .json(.object([])))
+/// let session = URLSession(configuration: stubs.sessionConfiguration())
+/// _ = try await session.data(from: URL(string: "https://recipes.example.com/api/search?q=chicken&sort=rank")!)
 /// expectRequestsConform(stubs.requests, to: .operations(of: "recipes"))
 /// ```
 /// ```
