@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),
         .testTarget(
             name: "APIProbeCLITests",
-            dependencies: ["apiprobe", "HTTPFixtures", "ContractTesting", "RecipesServer", "APIProbeTestSupport"]
+            dependencies: ["apiprobe", "HTTPFixtures", "ContractTesting", "RecipesServer", "APIProbeTestSupport"],
+            exclude: ["Fixtures"]
         ),
     ]
 )
