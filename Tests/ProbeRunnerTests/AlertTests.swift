@@ -85,6 +85,53 @@ struct AlertTests {
         #expect(!requests.contains { $0.body.contains("tok-planted") })
     }
 
+    /// Rounds started by cron, each a new process: the alert state is the whole history replayed, not its
+    /// last few rounds, so a pass or two inside an outage neither repeats the down alert nor loses a recovery.
+    @Test(arguments: [
+        // downAfter, successThreshold, outcomes (P passed, F failed), alerts sent
+        (2, 3, "FFPFPFF", ["down"]),
+        (2, 2, "FFPFPP", ["down", "recovered"]),
+        (3, 2, "FFFPFFF", ["down"]),
+    ])
+    func cronRoundsAlertOncePerOutage(downAfter: Int, successThreshold: Int, outcomes: String, alerts: [String])
+        async throws
+    {
+        let healthy = LockedBox(false)
+        let api = try RawHTTPServer { _ in
+            .respond(status: healthy.withLock { $0 } ? 200 : 500, headers: [:], body: "{}")
+        }
+        defer { api.stop() }
+        let receiver = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "ok") }
+        defer { receiver.stop() }
+        let history = FileManager.default.temporaryDirectory.appendingPathComponent("cron-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: history) }
+        let probe = try config(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            downAfter: \(downAfter)
+            successThreshold: \(successThreshold)
+            alerts:
+              - webhook: \(receiver.baseURL.absoluteString)/hook
+            endpoints:
+              - {name: cart, path: /cart, expect: {status: 200}}
+            """)
+        for outcome in outcomes {
+            healthy.withLock { $0 = outcome == "P" }
+            var session = ProbeSession(
+                runner: ProbeRunner(config: probe, directory: FileManager.default.temporaryDirectory),
+                history: HistoryFile(url: history))
+            _ = try await session.round()
+        }
+        let sent = try receiver.requests.map { request -> String in
+            guard case .string(let state)? = try JSONValue(parsing: Data(request.body.utf8))["state"] else {
+                return "?"
+            }
+            return state
+        }
+        #expect(sent == alerts, "\(outcomes) with downAfter \(downAfter), successThreshold \(successThreshold)")
+    }
+
     @Test func aReceiverThatIsDownIsAWarningWithinTheBudget() async throws {
         let api = try RawHTTPServer { _ in .respond(status: 500, headers: [:], body: "{}") }
         defer { api.stop() }

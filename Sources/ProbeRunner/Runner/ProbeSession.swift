@@ -38,14 +38,17 @@ public struct ProbeSession: Sendable {
     public var pushGateway: PushgatewayClient?
     /// Consecutive failed rounds per endpoint, carried into the next round.
     public private(set) var consecutiveFailures: [String: Int] = [:]
-    /// Recent rounds per endpoint (`true`: passed), oldest first, from the history and this process: what alert
-    /// transitions are judged on.
-    public private(set) var outcomes: [String: [Bool]] = [:]
+    /// Each endpoint's alert state (down or up, rounds in a row): the history's last rounds replayed (read
+    /// once), then this process's rounds, so a probe that cron starts anew alerts once per outage.
+    public private(set) var alertStates: [String: AlertTransitions.Tracker] = [:]
     /// When each endpoint was last probed, from the history file (read once) and this process's rounds: what
     /// an endpoint's `interval` is measured from.
     public private(set) var lastProbed: [String: Date] = [:]
     private var historyLoaded = false
-    private var lastProbedLoaded = false
+    private var pendingWarnings: [String] = []
+
+    /// How many of the history's last rounds are read when a session starts: a day of rounds a minute apart.
+    public static let historyMemory = 2_000
 
     public init(
         runner: ProbeRunner, only: [String] = [], history: HistoryFile? = nil, pushGateway: PushgatewayClient? = nil
@@ -81,15 +84,7 @@ public struct ProbeSession: Sendable {
         let endpoints = runner.config.endpoints
         guard only.isEmpty else { return only }
         guard endpoints.contains(where: { $0.interval != nil }) else { return endpoints.map(\.name) }
-        if !lastProbedLoaded, let history {
-            // The last few thousand rounds: a day of rounds a minute apart.
-            for record in try history.read(last: 2_000).records {
-                for name in record.endpoints.keys where record.startedAt > lastProbed[name] ?? .distantPast {
-                    lastProbed[name] = record.startedAt
-                }
-            }
-        }
-        lastProbedLoaded = true
+        try loadHistory()
         return endpoints.filter { endpoint in
             guard let interval = endpoint.interval, let last = lastProbed[endpoint.name] else { return true }
             let early = tick.map { $0 / 2 } ?? interval / 10
@@ -104,25 +99,13 @@ public struct ProbeSession: Sendable {
     ///   (or those of `only`).
     /// - Throws: the history file's errors (reading or appending).
     public mutating func round(endpoints: [String]? = nil) async throws -> Round {
+        try loadHistory()
+        var warnings = pendingWarnings
+        pendingWarnings = []
         var records: [HistoryRecord] = []
-        var warnings: [String] = []
         if let history {
             let config = runner.config
-            let contents = try history.read(
-                last: max(1, config.regression.window, config.downAfter + config.successThreshold + 1))
-            records = contents.records
-            if !historyLoaded {
-                consecutiveFailures.merge(RegressionDetector.consecutiveFailures(in: records)) { current, _ in current }
-                for record in records {
-                    for (name, summary) in record.endpoints { outcomes[name, default: []].append(summary.passed) }
-                }
-                historyLoaded = true
-                if contents.damagedLines > 0 {
-                    warnings.append(
-                        "\(history.url.relativePath): skipped \(ReportText.count(contents.damagedLines, "damaged line")) "
-                            + "(not a whole record, or longer than \(HistoryFile.maximumLineLength) bytes)")
-                }
-            }
+            records = try history.read(last: max(1, config.regression.window)).records
         }
         var result = await runner.run(only: endpoints ?? only, previousFailures: consecutiveFailures)
         for endpoint in result.endpoints { lastProbed[endpoint.name] = result.startedAt }
@@ -156,20 +139,39 @@ public struct ProbeSession: Sendable {
         return Round(result: result, warnings: warnings, totals: totals)
     }
 
-    /// The state changes this round makes (down, recovered), after adding it to the outcomes.
+    /// Reads the history's last rounds once: each endpoint's alert state replayed, consecutive failures, when
+    /// each endpoint was last probed; damaged lines become a warning of the next round.
+    private mutating func loadHistory() throws {
+        guard !historyLoaded else { return }
+        historyLoaded = true
+        guard let history else { return }
+        let config = runner.config
+        let contents = try history.read(last: Self.historyMemory)
+        consecutiveFailures.merge(RegressionDetector.consecutiveFailures(in: contents.records)) { current, _ in current
+        }
+        for record in contents.records {
+            for (name, summary) in record.endpoints {
+                alertStates[name, default: Self.tracker(config)].record(passed: summary.passed)
+                if record.startedAt > lastProbed[name] ?? .distantPast { lastProbed[name] = record.startedAt }
+            }
+        }
+        if contents.damagedLines > 0 {
+            pendingWarnings.append(
+                "\(history.url.relativePath): skipped \(ReportText.count(contents.damagedLines, "damaged line")) "
+                    + "(not a whole record, or longer than \(HistoryFile.maximumLineLength) bytes)")
+        }
+    }
+
+    private static func tracker(_ config: ProbeConfig) -> AlertTransitions.Tracker {
+        AlertTransitions.Tracker(downAfter: config.downAfter, successThreshold: config.successThreshold)
+    }
+
+    /// The state changes this round makes (down, recovered).
     private mutating func alertEvents(for result: ProbeRunResult) -> [AlertEvent] {
         let config = runner.config
-        let keep = config.downAfter + config.successThreshold + 1
         var events: [AlertEvent] = []
         for endpoint in result.endpoints {
-            let passed = endpoint.passed
-            var recent = outcomes[endpoint.name, default: []]
-            recent.append(passed)
-            if recent.count > keep { recent.removeFirst(recent.count - keep) }
-            outcomes[endpoint.name] = recent
-            guard
-                let state = AlertTransitions.change(
-                    outcomes: recent, downAfter: config.downAfter, successThreshold: config.successThreshold)
+            guard let state = alertStates[endpoint.name, default: Self.tracker(config)].record(passed: endpoint.passed)
             else { continue }
             let failed = endpoint.checks.filter { !$0.passed }.map { check in
                 check.message.map { "\(check.name): \($0)" } ?? check.name
