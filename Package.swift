@@ -114,7 +114,11 @@ let package = Package(
         .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
         .testTarget(
             name: "ProbeRunnerTests",
-            dependencies: ["ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared", "HTTPFixtures"]
+            dependencies: [
+                "ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared", "HTTPFixtures",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .testTarget(name: "RecipesAPITests", dependencies: ["RecipesAPI", "HTTPStubs", "ContractTesting"]),
         .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),
