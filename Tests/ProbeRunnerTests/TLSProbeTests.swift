@@ -159,8 +159,11 @@ struct TLSProbeTests {
         #expect(prometheus.value("apiprobe_check_passed", ["endpoint": "soon", "check": "tls expiresIn > 14d"]) == 0)
         let junit = Report.render(result, as: .junit)
         #expect(junit.contains(#"<testcase classname="soon" name="tls expiresIn &gt; 14d""#))
-        #expect(junit.contains(#"type="tls">the certificate expires \#(ReportText.timestamp(notAfter)), in 3.0 days</failure>"#))
-        #expect(Report.render(result, as: .markdown).contains("| soon | CN=localhost | \(ReportText.timestamp(notAfter))"))
+        #expect(
+            junit.contains(
+                #"type="tls">the certificate expires \#(ReportText.timestamp(notAfter)), in 3.0 days</failure>"#))
+        #expect(
+            Report.render(result, as: .markdown).contains("| soon | CN=localhost | \(ReportText.timestamp(notAfter))"))
         #expect(Report.render(result, as: .console).contains("✗ tls expiresIn > 14d: the certificate expires"))
 
         if let promtool = ExternalTools.find("promtool") {
@@ -211,8 +214,11 @@ struct TLSProbeTests {
         let tls = try #require(result.endpoints[0].tls)
         #expect(tls.insecure && !tls.verified)
         #expect(tls.notAfter == (try await certificates.notAfter("selfsigned")))
-        #expect(result.endpoints[0].checks.first { $0.name == "tls" }?.message?.hasPrefix("not verified (insecure: true)") == true)
-        #expect(Report.render(result, as: .console).contains("TLS not verified (insecure: true), certificate CN=127.0.0.1"))
+        #expect(
+            result.endpoints[0].checks.first { $0.name == "tls" }?.message?.hasPrefix("not verified (insecure: true)")
+                == true)
+        #expect(
+            Report.render(result, as: .console).contains("TLS not verified (insecure: true), certificate CN=127.0.0.1"))
         #expect(Report.render(result, as: .markdown).contains("| lab | CN=127.0.0.1 |"))
         #expect(Report.render(result, as: .markdown).contains("⚠️ no (insecure: true)"))
         #expect(Report.render(result, as: .json).contains("\"insecure\": true"))
@@ -255,7 +261,8 @@ struct TLSProbeTests {
         let text = "api: tls\nendpoints:\n\(line)\n"
         let column = try #require(line.range(of: bad.at)).lowerBound.utf16Offset(in: line) + 1
         #expect {
-            try ProbeConfig.parse(Data(text.utf8), environment: [:], file: "apiprobe.yml", directory: certificates.folder)
+            try ProbeConfig.parse(
+                Data(text.utf8), environment: [:], file: "apiprobe.yml", directory: certificates.folder)
         } throws: { error in
             "\(error)" == "apiprobe.yml:3:\(column): \(bad.message)"
         }
@@ -312,7 +319,8 @@ struct TLSProbeTests {
         #expect(result.endpoints[0].passed, "\(failedChecks(result))")
         #expect(result.endpoints[1].failureCategory == .tls)
         #expect(Report.render(result, as: .markdown).contains("- **moved**: \(MarkdownReport.escape(base))/hop"))
-        #expect(Report.render(result, as: .console).contains("redirected \(base)/hop?access_token=REDACTED → \(base)/end"))
+        #expect(
+            Report.render(result, as: .console).contains("redirected \(base)/hop?access_token=REDACTED → \(base)/end"))
         for kind in [ReportKind.console, .json, .junit, .markdown, .prometheus] {
             let text = Report.render(result, as: kind)
             for secret in [Self.token, Self.querySecret] {

@@ -40,7 +40,8 @@ extension ConfigReader {
         if (tls.clientCertificatePEM == nil) != (tls.clientKeyPEM == nil) {
             throw error(
                 node, path, expected: "clientCertificate and clientKey together",
-                found: tls.clientKeyPEM == nil ? "clientCertificate without clientKey" : "clientKey without clientCertificate")
+                found: tls.clientKeyPEM == nil
+                    ? "clientCertificate without clientKey" : "clientKey without clientCertificate")
         }
         return tls
     }

@@ -64,15 +64,17 @@ enum JSONReport {
     }
 
     private static func phaseStats(_ phases: PhaseStats) -> JSONValue {
-        .object(PhaseTimings.names.map { name -> (key: String, value: JSONValue) in
-            (name, phases.phases[name].map(stats) ?? .null)
-        })
+        .object(
+            PhaseTimings.names.map { name -> (key: String, value: JSONValue) in
+                (name, phases.phases[name].map(stats) ?? .null)
+            })
     }
 
     private static func phaseTimings(_ phases: PhaseTimings) -> JSONValue {
-        .object(phases.named.map { phase -> (key: String, value: JSONValue) in
-            (phase.name, milliseconds(phase.duration.milliseconds))
-        })
+        .object(
+            phases.named.map { phase -> (key: String, value: JSONValue) in
+                (phase.name, milliseconds(phase.duration.milliseconds))
+            })
     }
 
     private static func tls(_ tls: TLSReport, at now: Date) -> JSONValue {

@@ -70,7 +70,8 @@ enum MarkdownReport {
                 let days = ReportText.decimal(tls.daysUntilExpiry(from: result.startedAt))
                 let verified =
                     tls.insecure
-                    ? "⚠️ no (insecure: true)" : tls.verified ? "✅ yes" : "❌ no (\(escape(tls.failure?.rawValue ?? "handshake")))"
+                    ? "⚠️ no (insecure: true)"
+                    : tls.verified ? "✅ yes" : "❌ no (\(escape(tls.failure?.rawValue ?? "handshake")))"
                 lines.append(
                     "| \(escape(endpoint.name)) | \(escape(tls.subject)) | \(ReportText.timestamp(tls.notAfter)) (\(days) days) "
                         + "| \(verified) |")
@@ -79,7 +80,8 @@ enum MarkdownReport {
         let timed = result.endpoints.filter { $0.phases != nil }
         if !timed.isEmpty {
             lines += [
-                "", "### Phases (p50)", "", "| endpoint | dns | connect | tls | processing | transfer | reused connections |",
+                "", "### Phases (p50)", "",
+                "| endpoint | dns | connect | tls | processing | transfer | reused connections |",
                 "|---|--:|--:|--:|--:|--:|--:|",
             ]
             for endpoint in timed {

@@ -197,7 +197,8 @@ enum PrometheusReport {
             "Samples of this run sent on a kept-alive connection (their dns, connect and tls phases are zero).")
         for (name, endpoint) in endpoints {
             writer.sample(
-                "apiprobe_reused_connection_samples", ["endpoint": name], Double(endpoint.phases?.reusedConnections ?? 0))
+                "apiprobe_reused_connection_samples", ["endpoint": name],
+                Double(endpoint.phases?.reusedConnections ?? 0))
         }
     }
 

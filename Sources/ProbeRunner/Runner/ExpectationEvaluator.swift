@@ -111,7 +111,8 @@ struct ExpectationEvaluator {
         if let failure {
             checks.append(CheckResult(name: "tls", passed: false, message: failure.message, category: .tls))
         } else if let report {
-            let validity = "the certificate (\(report.subject)) expires \(ReportText.timestamp(report.notAfter)), in "
+            let validity =
+                "the certificate (\(report.subject)) expires \(ReportText.timestamp(report.notAfter)), in "
                 + "\(ReportText.decimal(report.daysUntilExpiry(from: now))) days"
             let message =
                 report.insecure

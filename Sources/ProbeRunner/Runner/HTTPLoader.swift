@@ -173,7 +173,8 @@ final class HTTPLoader: Sendable {
         exchange: AttemptState
     ) {
         guard target.isTLS else {
-            finishSetUp(channel, request: request, target: target, key: key, phases: phases, tls: nil, exchange: exchange)
+            finishSetUp(
+                channel, request: request, target: target, key: key, phases: phases, tls: nil, exchange: exchange)
             return
         }
         let handshakeStart = ContinuousClock.now
@@ -678,7 +679,9 @@ final class ClientHandler: ChannelInboundHandler {
         for (name, value) in request.allHTTPHeaderFields ?? [:] where name.lowercased() != "host" {
             headers.add(name: name, value: value)
         }
-        if !headers.contains(name: "User-Agent") { headers.add(name: "User-Agent", value: "apiprobe/\(apiprobeVersion)") }
+        if !headers.contains(name: "User-Agent") {
+            headers.add(name: "User-Agent", value: "apiprobe/\(apiprobeVersion)")
+        }
         if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "*/*") }
         let payload = request.httpBody ?? Data()
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
@@ -700,8 +703,7 @@ final class ClientHandler: ChannelInboundHandler {
         case .head(let response):
             head = response
             exchange.headReceived()
-            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > exchange.limit
-            {
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > exchange.limit {
                 finish(.failed(BodyTooLarge(limit: exchange.limit)))
                 context.close(promise: nil)
             }

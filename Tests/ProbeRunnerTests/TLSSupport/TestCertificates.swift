@@ -43,7 +43,8 @@ struct TestCertificates: Sendable {
             ])
         try await run(["req"] + newKey + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=localhost"])
         let extensions = [
-            "server.ext": "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+            "server.ext":
+                "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
             "other.ext": "subjectAltName=DNS:other.example\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
             "client.ext": "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n",
         ]
