@@ -289,6 +289,26 @@ struct TLSProbeTests {
         #expect(result.endpoints.flatMap(\.samples).allSatisfy { $0.phases?.tls == .zero })
     }
 
+    /// A server that closes each connection after its response (without saying so) costs no sample: a kept-alive
+    /// connection found closed is replaced by a new one, and the sample says it was not reused.
+    @Test func aKeptAliveConnectionTheServerClosedIsReplaced() async throws {
+        let server = try RawHTTPServer { _ in .respondAndClose(body: "{}") }
+        defer { server.stop() }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("stale")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await run(
+            """
+            api: stale
+            baseURL: \(server.baseURL.absoluteString)
+            endpoints:
+              - {name: closing, path: /, samples: 4}
+            """, in: folder)
+        #expect(result.passed, "\(failedChecks(result))")
+        #expect(result.endpoints[0].statusCodes == [200: 4])
+        #expect(result.endpoints[0].samples.map { $0.phases?.connectionReused } == [false, false, false, false])
+        #expect(server.requestCount == 4)
+    }
+
     static let token = "bearer-PLANT-7A7A"
     static let querySecret = "query-PLANT-8B8B"
 

@@ -116,7 +116,7 @@ final class HTTPLoader: Sendable {
         }
         let key = PoolKey(target: target, settings: target.isTLS ? exchange.tls.connectionKey : nil)
         if mayReuse, let connection = pool.take(key) {
-            exchange.beginHop(url: url, phases: PhaseTimings(connectionReused: true), tls: connection.tls)
+            exchange.beginHop(phases: PhaseTimings(connectionReused: true), tls: connection.tls)
             connection.channel.eventLoop.execute {
                 self.send(request, target: target, on: connection, key: key, exchange: exchange, reused: true)
             }
@@ -143,7 +143,6 @@ final class HTTPLoader: Sendable {
         let connectStart = ContinuousClock.now
         let remaining = exchange.remaining
         ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.nanoseconds(Int64(max(1, remaining.timeInterval * 1e9))))
             .connect(to: address)
@@ -200,7 +199,7 @@ final class HTTPLoader: Sendable {
                 let handler = boundHandler.value
                 switch result {
                 case .failure(let error):
-                    exchange.beginHop(url: request.url, phases: phases, tls: verification.report(peer: handler))
+                    exchange.beginHop(phases: phases, tls: verification.report(peer: handler))
                     exchange.fail(verification.failure(for: error))
                 case .success:
                     var phases = phases
@@ -225,7 +224,8 @@ final class HTTPLoader: Sendable {
             let handler = ClientHandler()
             try channel.pipeline.syncOperations.addHandler(handler)
             let connection = Connection(channel: channel, handler: handler, tls: tls)
-            exchange.beginHop(url: request.url, phases: phases, tls: tls)
+            pool.forgetWhenClosed(connection, key: key)
+            exchange.beginHop(phases: phases, tls: tls)
             send(request, target: target, on: connection, key: key, exchange: exchange, reused: false)
         } catch {
             exchange.fail(error)
@@ -434,10 +434,11 @@ final class ConnectionPool: Sendable {
             idle[key, default: []].append(connection)
             return true
         }
-        guard kept else {
-            connection.channel.close(promise: nil)
-            return
-        }
+        if !kept { connection.channel.close(promise: nil) }
+    }
+
+    /// Once `connection` closes (the server ended it while idle), it leaves the pool; registered once per connection.
+    func forgetWhenClosed(_ connection: Connection, key: PoolKey) {
         connection.channel.closeFuture.whenComplete { _ in
             self.idle.withLock { idle in idle[key]?.removeAll { $0 === connection } }
         }
@@ -527,7 +528,7 @@ final class AttemptState: @unchecked Sendable {
         lock.withLock { if self.channel === channel { self.channel = nil } }
     }
 
-    func beginHop(url: URL?, phases: PhaseTimings, tls: TLSReport?) {
+    func beginHop(phases: PhaseTimings, tls: TLSReport?) {
         lock.withLock {
             hopPhases = phases
             if let tls { tlsReport = tls }
