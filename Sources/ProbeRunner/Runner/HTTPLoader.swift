@@ -101,9 +101,12 @@ final class HTTPLoader: Sendable {
             let exchange = AttemptState(
                 start: now, end: now + limit, limit: maxBodySize, followsRedirects: followsRedirects, tls: tls,
                 continuation: continuation)
-            let watchdog = DispatchWorkItem { exchange.timeOut(byDeadline: cutByDeadline) }
+            // The watchdog: a task on an event loop, removed (and its references let go) when the attempt ends
+            // first, so thousands of short requests do not keep their state until their timeouts would have passed.
+            let watchdog = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(
+                in: .nanoseconds(Int64(max(0, limit.timeInterval) * 1e9))
+            ) { exchange.timeOut(byDeadline: cutByDeadline) }
             exchange.setWatchdog(watchdog)
-            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, limit.timeInterval), execute: watchdog)
             perform(request, exchange: exchange, mayReuse: true)
         }
     }
@@ -478,7 +481,7 @@ final class AttemptState: @unchecked Sendable {
     let tls: TLSSettings
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Attempt, Never>?
-    private var watchdog: DispatchWorkItem?
+    private var watchdog: Scheduled<Void>?
     private var channel: (any Channel)?
     private var phases: PhaseTimings?
     private var hopPhases = PhaseTimings()
@@ -505,9 +508,9 @@ final class AttemptState: @unchecked Sendable {
     /// What is left of the attempt's time (the watchdog cuts it exactly; this bounds a connect).
     var remaining: Duration { end - ContinuousClock.now }
 
-    func setWatchdog(_ item: DispatchWorkItem) {
+    func setWatchdog(_ item: Scheduled<Void>) {
         let done = lock.withLock {
-            watchdog = item
+            if !finished { watchdog = item }
             return finished
         }
         if done { item.cancel() }
@@ -583,7 +586,7 @@ final class AttemptState: @unchecked Sendable {
 
     private func finish(_ fill: (inout Attempt) -> Void) {
         let end = ContinuousClock.now
-        let taken: (CheckedContinuation<Attempt, Never>, Attempt, DispatchWorkItem?)? = lock.withLock {
+        let taken: (CheckedContinuation<Attempt, Never>, Attempt, Scheduled<Void>?)? = lock.withLock {
             guard !finished, let continuation else { return nil }
             finished = true
             self.continuation = nil
@@ -592,7 +595,10 @@ final class AttemptState: @unchecked Sendable {
                 timeToFirstByte: firstByte.map { $0 - start }, redirects: redirects,
                 phases: phases ?? (hopPhases == PhaseTimings() ? nil : hopPhases), tls: tlsReport)
             fill(&attempt)
-            return (continuation, attempt, watchdog)
+            let timer = watchdog
+            watchdog = nil
+            channel = nil
+            return (continuation, attempt, timer)
         }
         guard let (continuation, attempt, watchdog) = taken else { return }
         watchdog?.cancel()
