@@ -89,6 +89,8 @@ let package = Package(
         .executableTarget(
             name: "OpenAPIBenchmark", dependencies: ["OpenAPISupport"], path: "Benchmarks/OpenAPIBenchmark"),
         .executableTarget(
+            name: "StatusPageBenchmark", dependencies: ["ProbeRunner"], path: "Benchmarks/StatusPageBenchmark"),
+        .executableTarget(
             name: "ProbeBenchmark",
             dependencies: ["ProbeRunner", "RecipesServer"],
             path: "Benchmarks/ProbeBenchmark"
@@ -124,7 +126,8 @@ let package = Package(
         .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),
         .testTarget(
             name: "APIProbeCLITests",
-            dependencies: ["apiprobe", "HTTPFixtures", "ContractTesting", "RecipesServer", "APIProbeTestSupport"]
+            dependencies: ["apiprobe", "HTTPFixtures", "ContractTesting", "RecipesServer", "APIProbeTestSupport"],
+            exclude: ["Fixtures"]
         ),
     ]
 )

@@ -242,3 +242,58 @@ print(
         format:
             "500 endpoints × 5 fixtures (%d MiB): reading the files %.2f s; the contract suite (decode, key coverage, snapshot, usage) %.2f s recording, %.2f s matching",
         apiBytes / 1_048_576, readOnly, firstSuite, secondSuite))
+
+// MARK: `apiprobe snapshot check` over the same API, beside reading its files
+
+/// `apiprobe snapshot check` over the generated API, run as a user runs it (the release binary beside this
+/// one; build it with `swift build -c release --product apiprobe`); the best of 3, in seconds.
+func snapshotCheckSeconds() -> Double? {
+    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("apiprobe")
+    guard FileManager.default.isExecutableFile(atPath: tool.path) else { return nil }
+    var best = Double.infinity
+    for _ in 0..<3 {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = ["snapshot", "check", "--stubs", apiStubs.path, "--snapshots", apiSnapshots.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = Date()
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        best = min(best, Date().timeIntervalSince(start))
+    }
+    return best
+}
+
+/// Starting the tool and doing nothing: what a check costs before it reads a file.
+func startupSeconds() -> Double? {
+    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("apiprobe")
+    var best = Double.infinity
+    for _ in 0..<3 {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = ["--version"]
+        process.standardOutput = FileHandle.nullDevice
+        let start = Date()
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        best = min(best, Date().timeIntervalSince(start))
+    }
+    return best
+}
+
+let readAgain = try time {
+    for name in files { _ = try Data(contentsOf: apiStore.url(for: name)) }
+}
+if let check = snapshotCheckSeconds(), let startup = startupSeconds() {
+    print(
+        String(
+            format:
+                "apiprobe snapshot check over the 2,500 fixtures: %.3f s (of which %.3f s starting the tool); reading the files: %.3f s; check / read: %.1f×",
+            check, startup, readAgain, (check - startup) / readAgain))
+} else {
+    print("apiprobe snapshot check: not measured (swift build -c release --product apiprobe first)")
+}

@@ -1,6 +1,9 @@
 // OpenAPIBenchmark: reading and importing a large OpenAPI description, as `apiprobe openapi import` does.
 //
 //   swift run -c release OpenAPIBenchmark [--operations 8000] [--schemas 3000]
+//   swift run -c release OpenAPIBenchmark --spec spec3.json [--old spec3-old.json]
+//
+// With --spec, a real description is read instead (and, with --old, the diff from an older version is timed).
 //
 // A seeded generator writes a JSON description of about 10 MB shaped like large public ones (GitHub's REST
 // description: thousands of operations over a shared set of component schemas that reference each other, a few
@@ -109,25 +112,56 @@ func makeDescription(operations: Int, schemas: Int) -> Data {
     return Data(out.utf8)
 }
 
-let operations = argument("--operations", default: 8_000)
-let schemas = argument("--schemas", default: 3_000)
-let data = makeDescription(operations: operations, schemas: schemas)
-print(String(format: "description: %.1f MB, %d operations, %d schemas", Double(data.count) / 1e6, operations, schemas))
+func path(_ name: String) -> String? {
+    let args = CommandLine.arguments
+    guard let index = args.firstIndex(of: name), index + 1 < args.count else { return nil }
+    return args[index + 1]
+}
+
+let specPath = path("--spec")
+let oldPath = path("--old")
+let data: Data
+let fileName: String
+if let specPath {
+    guard let contents = FileManager.default.contents(atPath: specPath) else {
+        print("error: \(specPath): expected a readable file")
+        exit(2)
+    }
+    data = contents
+    fileName = specPath
+    print(String(format: "description: %@, %.1f MB", specPath, Double(data.count) / 1e6))
+} else {
+    let operations = argument("--operations", default: 8_000)
+    let schemas = argument("--schemas", default: 3_000)
+    data = makeDescription(operations: operations, schemas: schemas)
+    fileName = "generated.json"
+    print(
+        String(format: "description: %.1f MB, %d operations, %d schemas", Double(data.count) / 1e6, operations, schemas)
+    )
+}
 
 let thread = Thread {
     let clock = ContinuousClock()
     let start = clock.now
     do {
-        let spec = try OpenAPISpec(data: data, file: "generated.json")
+        let spec = try OpenAPISpec(data: data, file: fileName)
         let read = clock.now - start
         let result = SpecImport(spec)
         let total = clock.now - start
         let bytes = result.files.reduce(0) { $0 + $1.data.count }
-        print("read (parse, OpenAPIKit check, schemas converted): \(read)")
+        print("read (parse, OpenAPIKit check, schemas converted): \(read); \(spec.operations.count) operations")
         print(
             String(
                 format: "import files: %d files, %.1f MB, total %@", result.files.count, Double(bytes) / 1e6,
                 "\(total)"))
+        if let oldPath {
+            let diffStart = clock.now
+            let old = try OpenAPISpec(contentsOf: URL(fileURLWithPath: oldPath))
+            let diff = SpecDiff(from: old, to: spec)
+            print(
+                "diff from \(oldPath) (its read included): \(clock.now - diffStart); \(diff.changes.count) changes, breaking: \(diff.hasBreakingChanges)"
+            )
+        }
         print(String(format: "peak memory: %.0f MiB (targets: under 5 s, under 500 MiB)", peakResidentMiB()))
         exit(total < .seconds(5) && peakResidentMiB() < 500 ? 0 : 1)
     } catch {

@@ -1,9 +1,10 @@
 import APIProbeShared
 // ShapeBenchmark: JSONShape's speed and memory, measured side by side in one run.
 //
-//   swift run -c release ShapeBenchmark [--corpus-mb 100] [--lines-mb 1024]
+//   swift run -c release ShapeBenchmark [--corpus-mb 100] [--lines-mb 1024] [--document-mb 50]
 //
-// 1. Peak memory while inferring over 1 GB of JSON Lines streamed from a temporary file (target < 64 MiB).
+// 1. Peak memory while inferring over 1 GB of JSON Lines streamed from a temporary file (target < 64 MiB),
+//    and over one 50 MB document streamed from a file (target ≤ 64 MiB).
 // 2. Inference throughput over ~100 MB of generated API responses versus JSONSerialization parsing the
 //    same bytes (target ratio ≥ 1.0).
 // 3. Diff of two schemas of 10,000 properties (target < 50 ms).
@@ -102,6 +103,7 @@ func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(
 
 let linesMB = argument("--lines-mb", default: 1024)
 let corpusMB = argument("--corpus-mb", default: 100)
+let documentMB = argument("--document-mb", default: 50)
 
 // MARK: 1. Peak memory over JSON Lines streamed from a file
 
@@ -141,6 +143,48 @@ do {
     )
 }
 
+// MARK: 1b. Peak memory over one large document streamed from a file
+
+do {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("shape-benchmark-\(getpid()).json")
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: url) }
+    guard let handle = FileHandle(forWritingAtPath: url.path) else { fatalError("cannot write \(url.path)") }
+    var rng = SeededGenerator(seed: 11)
+    var written = 0
+    var id = 0
+    var buffer = #"{"count":0,"recipes":["#
+    let target = documentMB << 20
+    while written < target {
+        if id > 0 { buffer += "," }
+        appendRecipe(&buffer, &rng, id: id)
+        id += 1
+        if buffer.utf8.count >= 1 << 20 {
+            let data = Data(buffer.utf8)
+            try handle.write(contentsOf: data)
+            written += data.count
+            buffer = ""
+        }
+    }
+    buffer += "]}"
+    try handle.write(contentsOf: Data(buffer.utf8))
+    written += buffer.utf8.count
+    try handle.close()
+    let reset = resetPeak()
+    let start = now()
+    var inference = ShapeInference()
+    try inference.addSample(contentsOf: url)
+    let seconds = now() - start
+    let peak = peakResidentMiB()
+    precondition(inference.shape.properties["recipes"]?.items?.properties["recipe_id"]?.format == .uuid)
+    print(
+        "One document: \(id) recipes, \(format(Double(written) / 1_048_576, 0)) MiB in \(format(seconds, 2)) s, streamed from a file"
+    )
+    print(
+        "  peak resident memory while inferring: \(format(peak)) MiB (target ≤ 64 MiB)\(reset ? "" : " [peak not reset]")"
+    )
+}
+
 // MARK: 2. Throughput versus JSONSerialization
 
 var rng = SeededGenerator(seed: 7)
@@ -166,6 +210,15 @@ func measure(_ body: () throws -> Void) rethrows -> Double {
     return best
 }
 
+// `--profile-inference N`: only inference over the corpus, N times (for a profiler), then exit.
+if let rounds = Optional(argument("--profile-inference", default: 0)), rounds > 0 {
+    for _ in 0..<rounds {
+        var inference = ShapeInference()
+        for data in documents { try inference.addSample(data) }
+    }
+    exit(0)
+}
+
 let foundationSeconds = try measure {
     for data in documents { _ = try JSONSerialization.jsonObject(with: data) }
 }
@@ -175,12 +228,24 @@ let shapeSeconds = try measure {
     for data in documents { try inference.addSample(data) }
     lastShape = inference.shape
 }
+let samples = documents.map { (json: $0, file: "corpus") }
+var parallelShape = Shape.empty
+let parallelSeconds = try measure {
+    var inference = ShapeInference()
+    try inference.addSamples(samples)
+    parallelShape = inference.shape
+}
+precondition(parallelShape == lastShape, "addSamples gave another shape than addSample in order")
+let cores = ProcessInfo.processInfo.activeProcessorCount
 print("Throughput over \(documents.count) responses, \(format(corpusMiB)) MiB (best of 3):")
 print(
     "  JSONSerialization parse only: \(format(foundationSeconds * 1000, 0)) ms  \(format(corpusMiB / foundationSeconds, 0)) MiB/s"
 )
 print(
     "  JSONShape inference:          \(format(shapeSeconds * 1000, 0)) ms  \(format(corpusMiB / shapeSeconds, 0)) MiB/s"
+)
+print(
+    "  JSONShape addSamples, \(cores) cores: \(format(parallelSeconds * 1000, 0)) ms  \(format(corpusMiB / parallelSeconds, 0)) MiB/s"
 )
 print(
     "  ratio (JSONSerialization time / inference time): \(format(foundationSeconds / shapeSeconds, 2)) (target ≥ 1.0)"
@@ -233,7 +298,7 @@ precondition(
 
 if let genson = genSONSeconds() {
     print(
-        "  GenSON (Python) over the same documents: \(format(genson * 1000, 0)) ms; JSONShape is \(format(genson / shapeSeconds, 1))× faster (target ≥ 30×)"
+        "  GenSON (Python) over the same documents: \(format(genson * 1000, 0)) ms; JSONShape is \(format(genson / shapeSeconds, 1))× faster on one thread, \(format(genson / parallelSeconds, 1))× with addSamples on \(cores) cores (target ≥ 30×)"
     )
 } else {
     print("  GenSON: not measured (pip install genson, or set GENSON_PYTHON to a Python that has it)")

@@ -19,22 +19,28 @@ public struct ShapeInference {
     public let options: InferenceOptions
     /// The number of samples read.
     public private(set) var sampleCount = 0
-    private var root: ShapeNode
-    private var reader: StreamingReader
+    /// The shape so far, in flat arrays: a copy of the inference copies them on its first write.
+    private var store: ShapeStore
+    private let reader: StreamingReader
 
     public init(options: InferenceOptions = InferenceOptions()) {
         self.options = options
-        self.root = ShapeNode(tracksEnums: options.detectsEnums)
+        self.store = ShapeStore(tracksEnums: options.detectsEnums)
         self.reader = StreamingReader(options: options)
     }
 
     /// The shape of every sample read so far.
-    public var shape: Shape { root.shape() }
+    public var shape: Shape { store.shape(of: ShapeStore.root) }
 
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&root) {
-            root = ShapeNode(root.shape(), options: options)
-        }
+    /// Runs `body` on the store moved out of `self`, so it stays uniquely referenced (no copy on write)
+    /// while a sample is read into it.
+    private mutating func withStore<R, Failure: Error>(_ body: (inout ShapeStore) throws(Failure) -> R)
+        throws(Failure) -> R
+    {
+        var store = self.store
+        self.store = ShapeStore.placeholder
+        defer { self.store = store }
+        return try body(&store)
     }
 
     /// Reads one JSON document.
@@ -46,41 +52,126 @@ public struct ShapeInference {
     ///   than ``InferenceOptions/maximumDepth``.
     /// - Complexity: O(*n*) in the length of the document.
     public mutating func addSample(_ data: Data, file: String = "<input>") throws(JSONShapeError) {
-        makeUnique()
-        let root = self.root
-        var reader = self.reader
-        let result: Result<Void, JSONShapeError> = data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            do throws(JSONShapeError) {
-                try reader.read(bytes, into: root)
-                return .success(())
-            } catch {
-                return .failure(error.inFile(file))
+        let reader = self.reader
+        let result: Result<Void, JSONShapeError> = withStore { store in
+            data.withUnsafeBytes { raw in
+                do throws(JSONShapeError) {
+                    try reader.read(raw.bindMemory(to: UInt8.self), into: &store)
+                    return .success(())
+                } catch {
+                    return .failure(error.inFile(file))
+                }
             }
         }
-        self.reader = reader
         try result.get()
         sampleCount += 1
+    }
+
+    /// Reads many documents, split across the processor's cores; the shape is the one reading them in order
+    /// gives (shapes merge exactly), so this is ``addSample(_:file:)`` for each, only faster.
+    ///
+    /// ```swift
+    /// var inference = ShapeInference()
+    /// try inference.addSamples(bodies.map { ($0, "Stubs/recipes/search.json") })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - samples: each sample's JSON bytes and the file to name in errors.
+    ///   - maximumConcurrency: the most samples read at once; the number of active cores by default.
+    /// - Throws: ``JSONShapeError`` for the first sample, in order, that is not JSON, naming its file and place.
+    public mutating func addSamples(
+        _ samples: [(json: Data, file: String)],
+        maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(JSONShapeError) {
+        // Parts of at least four samples: below that, a thread costs more than it saves.
+        let workers = max(1, min(maximumConcurrency, samples.count / 4))
+        guard workers > 1 else {
+            for sample in samples { try addSample(sample.json, file: sample.file) }
+            return
+        }
+        let options = self.options
+        let results = PartResults(count: workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { part in
+            let range = (samples.count * part / workers)..<(samples.count * (part + 1) / workers)
+            var inference = ShapeInference(options: options)
+            var failure: JSONShapeError?
+            for index in range {
+                do throws(JSONShapeError) {
+                    try inference.addSample(samples[index].json, file: samples[index].file)
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+            results.set(part, (inference.shape, inference.sampleCount, failure))
+        }
+        // In order, as reading them one after another would: first-seen key order, and the first failure.
+        for (shape, count, failure) in results.all() {
+            add(shape, samples: count)
+            if let failure { throw failure }
+        }
+    }
+
+    /// Streams one JSON document from a file in chunks, so a response of any size is read in about one chunk
+    /// of memory (a single string value longer than a chunk is held whole).
+    ///
+    /// ```swift
+    /// var inference = ShapeInference()
+    /// try inference.addSample(contentsOf: URL(fileURLWithPath: "dump.json"))   // 50 MB in ~1 MiB windows
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - file: the name used in errors; the path when `nil`.
+    ///   - chunkSize: bytes read at a time.
+    /// - Throws: ``JSONShapeError`` with the line and column of a syntax error, or an unreadable file.
+    public mutating func addSample(contentsOf url: URL, file: String? = nil, chunkSize: Int = 1 << 20)
+        throws(JSONShapeError)
+    {
+        let name = file ?? url.path
+        let handle = try Self.open(url, name: name)
+        defer { try? handle.close() }
+        let source = ByteSource(handle: handle, chunkSize: chunkSize)
+        let reader = self.reader
+        do throws(JSONShapeError) {
+            try withStore { store throws(JSONShapeError) in try reader.read(source, into: &store) }
+        } catch {
+            throw error.inFile(name)
+        }
+        sampleCount += 1
+    }
+
+    private static func open(_ url: URL, name: String) throws(JSONShapeError) -> FileHandle {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        guard !isDirectory.boolValue, let handle = try? FileHandle(forReadingFrom: url) else {
+            throw JSONShapeError(
+                file: name,
+                location: .input,
+                expected: "a readable file",
+                found: isDirectory.boolValue ? "a folder" : (exists ? "a file that cannot be read" : "no such file")
+            )
+        }
+        return handle
     }
 
     /// Reads JSON Lines: one document a line; blank lines are skipped.
     ///
     /// - Throws: ``JSONShapeError`` naming the line and column of a syntax error.
     public mutating func addJSONLines(_ data: Data, file: String = "<input>") throws(JSONShapeError) {
-        makeUnique()
-        let root = self.root
-        var reader = self.reader
+        let reader = self.reader
         var count = 0
-        let result: Result<Void, JSONShapeError> = data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var lineNumber = 0
-            let consumed = Self.forEachLine(in: bytes, isFinal: true) { line throws(JSONShapeError) in
-                lineNumber += 1
-                return try Self.readLine(line, number: lineNumber, reader: &reader, root: root, count: &count)
+        let result: Result<Void, JSONShapeError> = withStore { store in
+            data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var lineNumber = 0
+                let consumed = Self.forEachLine(in: bytes, isFinal: true) { line throws(JSONShapeError) in
+                    lineNumber += 1
+                    return try Self.readLine(line, number: lineNumber, reader: reader, store: &store, count: &count)
+                }
+                return consumed.mapError { $0.inFile(file) }.map { _ in () }
             }
-            return consumed.mapError { $0.inFile(file) }.map { _ in () }
         }
-        self.reader = reader
         sampleCount += count
         try result.get()
     }
@@ -96,20 +187,12 @@ public struct ShapeInference {
         throws(JSONShapeError)
     {
         let name = file ?? url.path
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw JSONShapeError(
-                file: name,
-                location: .input,
-                expected: "a readable file",
-                found: exists ? "a file that cannot be read" : "no such file"
-            )
-        }
+        let handle = try Self.open(url, name: name)
         defer { try? handle.close() }
-        makeUnique()
-        let root = self.root
-        var reader = self.reader
-        defer { self.reader = reader }
+        let reader = self.reader
+        var store = self.store
+        self.store = ShapeStore.placeholder
+        defer { self.store = store }
         var pending: [UInt8] = []
         var lineNumber = 0
         var count = 0
@@ -126,7 +209,7 @@ public struct ShapeInference {
             let result: Result<Int, JSONShapeError> = pending.withUnsafeBufferPointer { bytes in
                 Self.forEachLine(in: bytes, isFinal: isFinal) { line throws(JSONShapeError) in
                     lineNumber += 1
-                    return try Self.readLine(line, number: lineNumber, reader: &reader, root: root, count: &count)
+                    return try Self.readLine(line, number: lineNumber, reader: reader, store: &store, count: &count)
                 }
             }
             switch result {
@@ -140,8 +223,8 @@ public struct ShapeInference {
     private static func readLine(
         _ line: UnsafeBufferPointer<UInt8>,
         number: Int,
-        reader: inout StreamingReader,
-        root: ShapeNode,
+        reader: StreamingReader,
+        store: inout ShapeStore,
         count: inout Int
     ) throws(JSONShapeError) {
         var end = line.count
@@ -152,7 +235,7 @@ public struct ShapeInference {
             break
         }
         guard !blank else { return }
-        try reader.read(UnsafeBufferPointer(rebasing: line[0..<end]), into: root, firstLine: number)
+        try reader.read(UnsafeBufferPointer(rebasing: line[0..<end]), into: &store, firstLine: number)
         count += 1
     }
 
@@ -186,10 +269,9 @@ public struct ShapeInference {
 
     /// Merges a shape inferred elsewhere, standing for `samples` samples.
     public mutating func add(_ shape: Shape, samples: Int = 1) {
-        makeUnique()
-        var merged = root.shape()
+        var merged = self.shape
         merged.merge(shape, options: options)
-        root = ShapeNode(merged, options: options)
+        store = ShapeStore(merged, options: options)
         sampleCount += samples
     }
 }
@@ -209,4 +291,18 @@ extension Shape {
         try inference.addSample(data, file: file)
         return inference.shape
     }
+}
+
+/// Each part's result of ``ShapeInference/addSamples(_:maximumConcurrency:)``, written by its worker.
+private final class PartResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parts: [(Shape, Int, JSONShapeError?)?]
+
+    init(count: Int) { parts = Array(repeating: nil, count: count) }
+
+    func set(_ part: Int, _ result: (Shape, Int, JSONShapeError?)) {
+        lock.withLock { parts[part] = result }
+    }
+
+    func all() -> [(Shape, Int, JSONShapeError?)] { lock.withLock { parts.compactMap { $0 } } }
 }

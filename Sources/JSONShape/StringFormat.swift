@@ -35,7 +35,7 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
         guard n >= 3 else { return nil }
         let first = s[0]
         if isDigit(first) {
-            if n == 10 { return isDate(s, 0) ? .date : (isUUID(s) ? .uuid : nil) }
+            if n == 10, isDate(s, 0) { return .date }
             if n >= 20, isDate(s, 0), isDateTimeRest(s) { return .dateTime }
             if n == 36, isUUID(s) { return .uuid }
             return isEmail(s) ? .email : nil
@@ -44,6 +44,21 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
         if isEmail(s) { return .email }
         if isURI(s) { return .uri }
         return nil
+    }
+
+    /// Whether a string fits the format at `code` in ``all`` (what ``detect(inUTF8:)`` would say, checking
+    /// that format only: the formats exclude each other).
+    static func fits(format code: UInt8, inUTF8 s: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = s.count
+        guard n >= 3 else { return false }
+        switch code {
+        case 0: return n >= 20 && isDigit(s[0]) && isDate(s, 0) && isDateTimeRest(s)
+        case 1: return n == 10 && isDate(s, 0)
+        case 2: return isUUID(s)
+        case 3: return isEmail(s)
+        case 4: return !isDigit(s[0]) && isURI(s)
+        default: return false
+        }
     }
 
     @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c &- 48 < 10 }
@@ -90,28 +105,55 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
     }
 
     static func isUUID(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard s.count == 36 else { return false }
-        for i in 0..<36 {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                if s[i] != 45 { return false }
-            } else if !isHex(s[i]) {
-                return false
-            }
+        guard s.count == 36, s[8] == 45, s[13] == 45, s[18] == 45, s[23] == 45 else { return false }
+        // Every byte a hex digit or a dash, and only those four dashes: one pass without a branch a byte.
+        var outside = false
+        var dashes = 0
+        for c in s {
+            outside = outside || !hexOrDash.contains(c)
+            dashes &+= c == 45 ? 1 : 0
         }
-        return true
+        return !outside && dashes == 4
+    }
+
+    /// A set of bytes as two 64-bit masks over ASCII, tested without a branch a byte; `nonASCII` says whether
+    /// the bytes from 0x80 up are in it. The sets are literals (a `static let` costs a once-check a call).
+    private struct ByteSet {
+        let low: UInt64
+        let high: UInt64
+        let nonASCII: Bool
+
+        @inline(__always) func contains(_ c: UInt8) -> Bool {
+            if c >= 128 { return nonASCII }
+            return (c < 64 ? low >> UInt64(c) : high >> UInt64(c &- 64)) & 1 != 0
+        }
+
+        /// Whether any byte of `s` is in the set.
+        @inline(__always) func containsAny(of s: UnsafeBufferPointer<UInt8>) -> Bool {
+            for c in s where contains(c) { return true }
+            return false
+        }
+    }
+
+    /// `0`–`9`, `a`–`f`, `A`–`F` and `-`.
+    private static var hexOrDash: ByteSet {
+        ByteSet(low: 0x03FF_2000_0000_0000, high: 0x0000_007E_0000_007E, nonASCII: false)
+    }
+    /// Bytes an e-mail address of ours never holds: controls, space, `"`, `(`, `)`, `,`, `:`, `;`, `<`, `>`.
+    private static var notInEmail: ByteSet {
+        ByteSet(low: 0x5C00_1305_FFFF_FFFF, high: 0x0000_0000_0000_0000, nonASCII: false)
+    }
+    /// Bytes a URI never holds: controls, space, `"`, `<`, `>`, `\`, DEL and non-ASCII.
+    private static var notInURI: ByteSet {
+        ByteSet(low: 0x5000_0005_FFFF_FFFF, high: 0x8000_0000_1000_0000, nonASCII: true)
     }
 
     private static func isEmail(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !notInEmail.containsAny(of: s) else { return false }
         var at = -1
-        for i in 0..<s.count {
-            let c = s[i]
-            if c <= 32 || c == 34 || c == 60 || c == 62 || c == 40 || c == 41 || c == 44 || c == 59 || c == 58 {
-                return false
-            }
-            if c == 64 {
-                if at >= 0 { return false }
-                at = i
-            }
+        for i in 0..<s.count where s[i] == 64 {
+            if at >= 0 { return false }
+            at = i
         }
         guard at > 0, at < s.count - 3 else { return false }
         var dot = -1
@@ -125,9 +167,7 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
         while i < s.count, isAlpha(s[i]) || isDigit(s[i]) || s[i] == 43 || s[i] == 45 || s[i] == 46 { i += 1 }
         guard i < s.count, s[i] == 58 else { return false }
         let scheme = i
-        for j in 0..<s.count where s[j] <= 32 || s[j] == 34 || s[j] == 60 || s[j] == 62 || s[j] == 92 || s[j] >= 127 {
-            return false
-        }
+        guard !notInURI.containsAny(of: s) else { return false }
         if i + 3 < s.count, s[i + 1] == 47, s[i + 2] == 47 { return true }  // scheme://authority
         // Schemes without an authority that APIs use.
         var name: [UInt8] = []

@@ -40,6 +40,8 @@ struct SchemaValidator {
         case .object: break
         default: return
         }
+        // 3.0's `nullable: true` admits null whatever else the schema says (Stripe writes it beside `anyOf`).
+        if value == .null, schema["nullable"]?.boolValue == true { return }
         if let reference = schema["$ref"]?.stringValue,
             let (target, _) = try? converter.resolve(reference, at: "")
         {

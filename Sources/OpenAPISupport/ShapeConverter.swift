@@ -39,7 +39,7 @@ struct ShapeConverter {
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
         "pattern", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "not",
         "patternProperties", "prefixItems", "contains", "if", "dependentRequired", "dependentSchemas",
-        "propertyNames", "unevaluatedProperties", "unevaluatedItems",
+        "propertyNames", "unevaluatedProperties", "unevaluatedItems", "discriminator",
     ]
 
     let root: JSONValue

@@ -20,7 +20,7 @@ public struct ViolationKind: RawRepresentable, Sendable, Hashable, CustomStringC
     public static let format = ViolationKind(rawValue: "format")
     /// The response status is not among the operation's responses.
     public static let statusUndeclared = ViolationKind(rawValue: "status-undeclared")
-    /// A path or query parameter missing, undeclared, or of the wrong type.
+    /// A path, query or header parameter missing, undeclared (query), or of the wrong type.
     public static let parameter = ViolationKind(rawValue: "parameter")
     /// The request body is missing or does not fit its schema.
     public static let requestBody = ViolationKind(rawValue: "request-body")
@@ -41,7 +41,7 @@ public struct SpecViolation: Sendable, Hashable, CustomStringConvertible {
     /// The operation (`GET /api/get`); empty when none matched.
     public var operation: String
     /// A JSON Pointer into the response body, the request body (`/body/…`) or the parameters
-    /// (`/query/page`, `/path/id`); `""` for the exchange as a whole.
+    /// (`/query/page`, `/path/id`, `/header/X-Request-Id`); `""` for the exchange as a whole.
     public var pointer: String
     public var kind: ViolationKind
     public var message: String
@@ -85,6 +85,21 @@ public struct SpecCheckReport: Sendable, Hashable {
 }
 
 extension OpenAPISpec {
+    /// The fixtures a spec of the API `api` is checked against: `<stubs>/<api>/` when the folder holds one of
+    /// that name (the other folders are other APIs' fixtures), else the whole folder.
+    ///
+    /// ```swift
+    /// let store = OpenAPISpec.fixtures(of: "recipes", in: URL(fileURLWithPath: "Stubs"))  // Stubs/recipes
+    /// ```
+    public static func fixtures(of api: String, in stubs: URL) -> FixtureStore {
+        let folder = stubs.appendingPathComponent(SafePath.fileName(api, fallback: "api"), isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return FixtureStore(directory: folder)
+        }
+        return FixtureStore(directory: stubs)
+    }
+
     /// Checks every fixture in `store`: the request's method and path match an operation, its path and query
     /// parameters and JSON body fit, the response status is declared and its JSON body fits that status's schema.
     /// The request of a fixture that records a declared 4xx answer is not checked: it is a bad request on purpose.
@@ -93,16 +108,21 @@ extension OpenAPISpec {
     /// let report = try spec.check(FixtureStore(directory: URL(fileURLWithPath: "Stubs/recipes")))
     /// report.passed  // true when every fixture is truthful to the spec
     /// ```
-    /// - Parameter redactor: masks secrets in the messages (a fixture URL's credentials).
+    /// - Parameters:
+    ///   - store: the fixtures.
+    ///   - redactor: masks secrets in the messages (a fixture URL's credentials).
+    ///   - displayRoot: the fixtures are named relative to it (the current folder by default).
     /// - Throws: ``FixtureError`` for a fixture that cannot be read.
-    public func check(_ store: FixtureStore, redactor: Redactor = Redactor()) throws(FixtureError) -> SpecCheckReport {
+    public func check(_ store: FixtureStore, redactor: Redactor = Redactor(), displayRoot: URL? = nil)
+        throws(FixtureError) -> SpecCheckReport
+    {
         let names = store.names()
         var violations: [SpecViolation] = []
         var unmatched: [String] = []
         let validator = SchemaValidator(converter: ShapeConverter(root: root, file: file))
         for name in names {
             let url = store.url(for: name)
-            let fileName = store.displayPath(for: url)
+            let fileName = APIProbeShared.displayPath(url, relativeTo: displayRoot)
             let exchange = try Exchange.load(from: url, displayName: fileName)
             let method = exchange.request.method.uppercased()
             guard let (operation, pathValues) = self.operation(method: method, url: exchange.request.url) else {
@@ -120,6 +140,7 @@ extension OpenAPISpec {
             let status = exchange.response.status
             if !((400..<500).contains(status) && operation.response(for: status) != nil) {
                 found += parameterProblems(operation, url: exchange.request.url, pathValues: pathValues, validator)
+                found += headerProblems(operation, exchange.request.headers, validator)
                 found += requestBodyProblems(operation, exchange.request.body, validator)
             }
             found += responseProblems(operation, exchange.response, validator)
@@ -175,6 +196,38 @@ extension OpenAPISpec {
                 SchemaProblem(
                     pointer: "/query/" + JSONPointer.escape(name), kind: .parameter,
                     message: "query parameter \"\(name)\" is not declared"))
+        }
+        return problems
+    }
+
+    /// Header parameters: a required one must be sent, and a value sent must fit its schema. `Accept`,
+    /// `Content-Type` and `Authorization` are not parameters (OpenAPI ignores them); a value the redactor
+    /// masked is not checked.
+    private func headerProblems(
+        _ operation: SpecOperation, _ headers: [String: String], _ validator: SchemaValidator
+    ) -> [SchemaProblem] {
+        var problems: [SchemaProblem] = []
+        for parameter in operation.parameters where parameter.location == "header" {
+            let lower = parameter.name.lowercased()
+            guard !["accept", "content-type", "authorization"].contains(lower) else { continue }
+            let place = "/header/" + JSONPointer.escape(parameter.name)
+            guard let text = headers.first(where: { $0.key.lowercased() == lower })?.value else {
+                if parameter.isRequired {
+                    problems.append(
+                        SchemaProblem(
+                            pointer: place, kind: .parameter,
+                            message: "required header parameter \"\(parameter.name)\" is missing"))
+                }
+                continue
+            }
+            guard let schema = parameter.schema, text != RedactionPolicy.default.marker else { continue }
+            let value = Self.parameterValue(text, shape: parameter.shape)
+            for problem in validator.problems(of: value, against: schema, direction: .request) {
+                problems.append(
+                    SchemaProblem(
+                        pointer: place + problem.pointer, kind: .parameter,
+                        message: "header parameter \"\(parameter.name)\": \(problem.message)"))
+            }
         }
         return problems
     }

@@ -19,7 +19,7 @@ public struct SpecImport: Sendable {
     public var notes: [SpecNote]
 
     /// The operations file's name.
-    public static let operationsFileName = "operations.json"
+    public static let operationsFileName = OperationsFile.fileName
 
     /// Builds the files for `spec`.
     ///
@@ -73,8 +73,9 @@ public struct SpecImport: Sendable {
         }
         let document = JSONValue.object([
             ("openapi", .string(spec.version)), ("operations", .array(operations)),
+            ("basePaths", .array(spec.basePaths.map(JSONValue.string))),
             ("notes", .array(spec.notes.map { .string($0.description) })),
-            ("x-apiprobe", .object([("generator", .string("apiprobe openapi import"))])),
+            ("x-apiprobe", .object([("generator", .string(OperationsFile.generator))])),
         ])
         files.append(
             File(

@@ -87,6 +87,7 @@ public final class RecipesServerKnobs: @unchecked Sendable {
         var isDrifted: Bool
         var apiKey: String?
         var received = 0
+        var delays: [Duration] = []
     }
 
     init(_ configuration: RecipesServer.Configuration) {
@@ -143,12 +144,20 @@ public final class RecipesServerKnobs: @unchecked Sendable {
         withLock { $0.received }
     }
 
+    /// The latency drawn for each search and recipe request so far, in order of arrival (the last 1,000): what a
+    /// test checks instead of timing responses on a loaded machine.
+    public var delaysDrawn: [Duration] {
+        withLock { $0.delays }
+    }
+
     /// What one request gets: the settings and, drawn under the same lock, its delay and whether it fails.
     func draw() -> (state: State, delay: Duration, fails: Bool) {
         lock.lock()
         defer { lock.unlock() }
         state.received += 1
         let delay = state.latency.sample(using: &random)
+        if state.delays.count == 1_000 { state.delays.removeFirst() }
+        state.delays.append(delay)
         let fails = state.failureRate > 0 && random.nextUnit() < state.failureRate
         return (state, delay, fails)
     }

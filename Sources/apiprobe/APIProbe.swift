@@ -22,6 +22,7 @@ struct APIProbe: AsyncParsableCommand {
             SchemaCommand.self,
             ImportCommand.self,
             OpenAPICommand.self,
+            StatusPageCommand.self,
         ]
     )
 

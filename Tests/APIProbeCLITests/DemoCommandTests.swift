@@ -19,7 +19,13 @@ struct DemoCommandTests {
         #expect(output.contains("== 2. Record fixtures and snapshots"), "\(result)")
         #expect(output.contains("ok      Snapshots/recipes/search.schema.json (2 samples)"), "\(result)")
         #expect(output.contains("breaking /recipes/*/social_rank removed: was number"), "\(result)")
-        #expect(output.contains("Drift caught by the probe: yes; by the snapshot check: yes"), "\(result)")
+        #expect(
+            output.contains("Drift caught by the probe: yes; by the snapshot check: yes; by the OpenAPI check: yes"),
+            "\(result)")
+        #expect(
+            output.contains(
+                "violation Stubs/recipes/get.json: GET /api/get: /recipe/social_rank: required: required property "
+                    + "\"social_rank\" is missing\n"), "\(result)")
         #expect(output.contains("the drift was caught, as designed."), "\(result)")
         #expect(!output.contains("\u{1B}["), "NO_COLOR is set: no escape codes")
 
@@ -27,7 +33,8 @@ struct DemoCommandTests {
         let folder = URL(fileURLWithPath: String(line.dropFirst("The demo's files are in ".count)))
         #expect(folder.standardizedFileURL.path.hasPrefix(temporary.standardizedFileURL.path))
         for file in [
-            "apiprobe.yml", "Stubs/recipes/search.json", "Stubs/recipes/search.empty.json", "Stubs/recipes/get.json",
+            "apiprobe.yml", "openapi/recipes.yaml", "Stubs/recipes/search.json", "Stubs/recipes/search.empty.json",
+            "Stubs/recipes/get.json",
             "Snapshots/recipes/search.schema.json", "Snapshots/recipes/get.schema.json",
         ] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
@@ -42,6 +49,17 @@ struct DemoCommandTests {
             in: temporary)
         #expect(check.status == 1, "\(check)")
         #expect(check.standardOutput.contains("breaking"), "\(check)")
+
+        // The description the demo wrote is the repository's, and the drifted fixtures violate it.
+        let written = try Data(contentsOf: folder.appendingPathComponent("openapi/recipes.yaml"))
+        #expect(
+            written
+                == (try Data(contentsOf: OpenAPICommandTests.repository.appendingPathComponent("openapi/recipes.yaml")))
+        )
+        let spec = try await RecordCommandTests.run(
+            ["openapi", "check", folder.path + "/openapi/recipes.yaml", "--stubs", folder.path + "/Stubs"],
+            in: temporary)
+        #expect(spec.status == 1, "\(spec)")
     }
 
     @Test func noKeepRemovesTheDemoFolder() async throws {

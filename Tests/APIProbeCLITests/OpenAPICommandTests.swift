@@ -176,6 +176,16 @@ struct OpenAPICommandTests {
             "cycle.yaml: /components/schemas/B/allOf/0/$ref: expected a $ref cycle with an object or array in between, found a cycle with none: #/components/schemas/A → #/components/schemas/B → #/components/schemas/A"
         ),
         (
+            "direct.yaml",
+            "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: x\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/A'}\ncomponents:\n  schemas:\n    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n",
+            "direct.yaml: /components/schemas/B/$ref: expected a $ref cycle with an object or array in between, found a cycle with none: #/components/schemas/A → #/components/schemas/B → #/components/schemas/A"
+        ),
+        (
+            "paramcycle.yaml",
+            "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/P'}]\n      responses: {'200': {description: x}}\ncomponents:\n  parameters:\n    P: {$ref: '#/components/parameters/Q'}\n    Q: {$ref: '#/components/parameters/P'}\n",
+            "paramcycle.yaml: /components/parameters/P: expected a valid OpenAPI document, found Expected to find `name` key in Document.components.parameters.P but it is missing."
+        ),
+        (
             "broken.yaml", "openapi: 3.0.3\npaths: [1, 2\n",
             "broken.yaml:3:1: expected a YAML or JSON document, found did not find expected ',' or ']'"
         ),
@@ -206,6 +216,21 @@ struct OpenAPICommandTests {
             let result = try await CommandLineRunner.run(["openapi", command, name], in: directory)
             #expect(result.status == 2, "\(result)")
             #expect(result.standardError == "Error: \(message)\n", "\(result)")
+        }
+    }
+
+    @Test func aFileOfOtherBytesIsBadInputForEveryCommand() async throws {
+        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-binary")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data([0xFF, 0xFE, 0x00, 0x01, 0x6F, 0x70]).write(to: directory.appendingPathComponent("binary.yaml"))
+        for arguments in [
+            ["import", "binary.yaml"], ["check", "binary.yaml"], ["diff", "binary.yaml", "binary.yaml"],
+        ] {
+            let result = try await CommandLineRunner.run(["openapi"] + arguments, in: directory)
+            #expect(result.status == 2, "\(result)")
+            #expect(
+                result.standardError == "Error: binary.yaml: expected UTF-8 text (YAML or JSON), found other bytes\n",
+                "\(result)")
         }
     }
 

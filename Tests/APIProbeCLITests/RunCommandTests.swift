@@ -54,6 +54,37 @@ struct RunCommandTests {
         }
     }
 
+    /// A cron job runs `apiprobe run --history` every few minutes; an endpoint with `interval: 1h` is probed in
+    /// the first run only, and a run with nothing due says so and passes.
+    @Test func anEndpointWithAnIntervalIsProbedOnlyWhenDue() async throws {
+        try await RecipesServer.with { server in
+            let directory = try CommandLineRunner.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let config = try writeConfig(
+                """
+                api: recipes
+                baseURL: http://127.0.0.1:\(server.port)
+                endpoints:
+                  - {name: health, path: /api/health, interval: 1h}
+                """, in: directory)
+            let history = directory.appendingPathComponent("history.jsonl").path
+            let first = try await CommandLineRunner.run(
+                ["run", "--config", config, "--history", history, "--report", "json"])
+            #expect(first.status == 0, "\(first)")
+            #expect(first.standardOutput.contains(#""name": "health""#), "\(first)")
+            let second = try await CommandLineRunner.run(
+                ["run", "--config", config, "--history", history, "--report", "json"])
+            #expect(second.status == 0, "\(second)")
+            #expect(second.standardOutput.isEmpty, "\(second)")
+            #expect(
+                second.standardError
+                    == "apiprobe run: no endpoint is due: each has an interval that has not passed since its last probe in \(history)\n"
+            )
+            let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 1)
+        }
+    }
+
     @Test func aFailedCheckExitsOne() async throws {
         try await RecipesServer.with { server in
             let directory = try CommandLineRunner.makeTemporaryDirectory()

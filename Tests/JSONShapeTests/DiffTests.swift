@@ -251,7 +251,7 @@ struct DiffTests {
         #expect(problems.map(\.path) == ["/d", "/id", "/n"])
     }
 
-    @Test func diffOfTenThousandPropertiesIsFast() throws {
+    @Test func aDiffOfTenThousandPropertiesFindsTheOneChange() throws {
         var old = Shape(types: .object)
         for index in 0..<10_000 {
             old.properties["p\(index)"] = Shape(types: .string)
@@ -259,11 +259,9 @@ struct DiffTests {
         }
         var new = old
         new.properties["p5"] = Shape(types: .integer)
-        let clock = ContinuousClock()
-        var changes: [SchemaChange] = []
-        let elapsed = clock.measure { changes = SchemaDiff(from: old, to: new).changes }
+        // Its speed is the release benchmark's to measure (ShapeBenchmark: 10,000 properties in under 50 ms).
+        let changes = SchemaDiff(from: old, to: new).changes
         #expect(changes.count == 1)
-        #expect(elapsed < .seconds(2))  // debug build; the release benchmark measures the 50 ms target
     }
 }
 

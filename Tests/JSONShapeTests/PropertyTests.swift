@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import JSONShape
 import Testing
@@ -5,6 +6,32 @@ import Testing
 /// Property-style tests over random documents from a seeded generator; the seed is printed (replay with
 /// `APIPROBE_SEED=<seed> swift test --filter PropertyTests`).
 struct PropertyTests {
+    /// The reader re-checks only the format a field has so far; the result must be what detecting every
+    /// sample's format says (a format is kept only when every string fits it), escapes resolved first.
+    @Test func theInferredFormatIsTheOneEverySampleFits() throws {
+        let seed = seedFromEnvironment()
+        var rng = SeededGenerator(seed: seed)
+        let pool: [(json: String, text: String)] = [
+            ("2026-11-22T18:00:00Z", "2026-11-22T18:00:00Z"),
+            ("2026-11-22t18:00:00.5+01:00", "2026-11-22t18:00:00.5+01:00"),
+            ("2026-11-22", "2026-11-22"), ("2026-13-22", "2026-13-22"), ("1234@ab.io", "1234@ab.io"),
+            ("cook@example.com", "cook@example.com"), ("https:\\/\\/example.com\\/a", "https://example.com/a"),
+            ("mailto:a@b.c", "mailto:a@b.c"), ("urn:isbn:1", "urn:isbn:1"), ("x:y", "x:y"),
+            ("0b0e5a4c-93f5-4f0e-9d63-1c1e4e7a2b10", "0b0e5a4c-93f5-4f0e-9d63-1c1e4e7a2b10"),
+            ("0B0E5A4C-93F5-4F0E-9D63-1C1E4E7A2B10", "0B0E5A4C-93F5-4F0E-9D63-1C1E4E7A2B10"),
+            ("caf\\u00e9@example.com", "café@example.com"), ("ab", "ab"), ("plain text", "plain text"),
+            ("2026-11-22 18:00:00Z", "2026-11-22 18:00:00Z"), ("1e5", "1e5"),
+        ]
+        for round in 0..<500 {
+            let picks = (0..<(1 + Int(rng.next() % 4))).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }
+            let document = "[" + picks.map { "\"\($0.json)\"" }.joined(separator: ",") + "]"
+            let formats = picks.map { StringFormat.detect(in: $0.text) }
+            let expected = formats.allSatisfy({ $0 == formats[0] }) ? formats[0] : nil
+            let shape = try Shape.infer(from: Data(document.utf8))
+            #expect(shape.items?.format == expected, "seed \(seed), round \(round): \(document)")
+        }
+    }
+
     @Test func mergeIsAssociativeAndCommutative() throws {
         let seed = seedFromEnvironment()
         print("PropertyTests.mergeIsAssociativeAndCommutative seed: \(seed)")

@@ -29,16 +29,24 @@ import Testing
         #expect(records[0] == HistoryRecord(SampleRuns.mixed))
         #expect(records[0].startedAt == SampleRuns.startedAt)
         #expect(records[0].passed == false)
-        #expect(records[0].endpoints["search"] == .init(passed: true, p95: 15.8))
-        #expect(records[0].endpoints["offline"] == .init(passed: false, p95: nil))
+        #expect(records[0].endpoints["search"] == .init(passed: true, p95: 15.8, p50: 12.5))
+        #expect(
+            records[0].endpoints["offline"]
+                == .init(
+                    passed: false, p95: nil, failures: ["refused"],
+                    message: "reachable: connection refused by 127.0.0.1:9"))
         #expect(records[1].endpoints.keys.sorted() == ["search"])
         let text = try String(contentsOf: history.url, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 2)
-        #expect(
-            text.hasPrefix(
-                #"{"endpoints":{"detail":{"p95":24.5,"passed":false},"offline":{"p95":null,"passed":false},"#
-                    + #""search":{"p95":15.8,"passed":true}},"passed":false,"startedAt":"2026-11-22T18:00:00Z","#
-                    + #""version":1}"# + "\n"))
+        let expected: String = [
+            #"{"endpoints":{"detail":{"drift":["breaking /recipe/social_rank type-changed: number → string","#,
+            #""info /recipe/rating added: integer"],"failures":["http-status","schema-drift"],"#,
+            #""message":"status 200-299: 2 of 5 samples answered 503","p50":20,"p95":24.5,"passed":false},"#,
+            #""offline":{"failures":["refused"],"message":"reachable: connection refused by 127.0.0.1:9","#,
+            #""p95":null,"passed":false},"search":{"p50":12.5,"p95":15.8,"passed":true}},"passed":false,"#,
+            #""startedAt":"2026-11-22T18:00:00Z","version":1}"#, "\n",
+        ].joined()
+        #expect(text.hasPrefix(expected))
     }
 
     @Test func aTornLineIsSkippedCountedAndNeverJoinsTheNextRun() throws {

@@ -1,109 +1,198 @@
-/// The mutable shape that streaming inference merges each value into, in place.
+/// The mutable shape that streaming inference merges each value into, in place: nodes and property slots in
+/// flat arrays, addressed by index.
+///
+/// Indices rather than objects: reading a value touches only plain values in arrays the reader owns while it
+/// reads, so no reference is counted and no exclusivity is checked per value (with a tree of objects, that
+/// bookkeeping was over a third of the reading time).
 ///
 /// Property presence is counted rather than intersected: a property is required when it was present in
 /// every object seen (`presentCount == objectCount`).
-final class ShapeNode {
-    var types: JSONTypes = []
-    var format: StringFormat?
-    /// Distinct strings seen; `nil` when enums are not tracked or there were too many.
-    var enumSet: Set<String>?
-    var items: ShapeNode?
-    var objectCount = 0
-    var slots: [String: PropertySlot] = [:]
-    /// Slots in first-seen order: the usual key order of this object, tried first.
-    var order: [PropertySlot] = []
-    var mapValue: ShapeNode?
+struct ShapeStore {
+    struct Node {
+        var types: JSONTypes = []
+        /// The format every string so far fits: an index into ``StringFormat/all``; ``noFormat`` for none.
+        var format: UInt8 = ShapeStore.noFormat
+        /// Distinct strings seen; `nil` when enums are not tracked or there were too many.
+        var enumSet: Set<String>?
+        var items: Int32 = -1
+        var objectCount = 0
+        /// Property slots in first-seen order (a list through ``Slot/next``): the usual key order, tried first.
+        var firstSlot: Int32 = -1
+        var lastSlot: Int32 = -1
+        var mapValue: Int32 = -1
+    }
+
+    struct Slot {
+        /// The key as it appears in the input (escapes included), at `keyStart` in ``keyBytes``: compared
+        /// byte for byte to skip scanning and hashing it.
+        var keyStart: Int
+        var keyLength: Int
+        var node: Int32
+        var next: Int32 = -1
+        var presentCount = 0
+        /// The object in which this property was last counted, so a repeated key counts once.
+        var stamp = -1
+        var isDynamicKey: Bool
+    }
+
+    static let noFormat = UInt8.max
+    static let root: Int32 = 0
+
+    var nodes: [Node] = []
+    var slots: [Slot] = []
+    /// The decoded key of each slot.
+    var keys: [String] = []
+    var keyBytes: [UInt8] = []
+    /// Each node's slots by key, for keys out of the usual order.
+    var lookups: [[String: Int32]] = []
+    /// Counts the objects read, so a slot knows whether it was counted in the current one.
+    var stamp = 0
+    let tracksEnums: Bool
 
     init(tracksEnums: Bool) {
-        enumSet = tracksEnums ? [] : nil
+        self.tracksEnums = tracksEnums
+        _ = addNode()
     }
 
-    /// A node holding `shape`, to merge more values into.
+    /// A store with no nodes, standing in while an inference's own store is being read into.
+    private init() { tracksEnums = false }
+    static let placeholder = ShapeStore()
+
+    /// A store whose root holds `shape`, to merge more values into.
     init(_ shape: Shape, options: InferenceOptions) {
-        types = shape.types
-        if shape.types.contains(.string) {
-            format = shape.format
-            enumSet = shape.enumValues.map(Set.init)
-        } else {
-            enumSet = options.detectsEnums ? [] : nil
-        }
-        items = shape.items.map { ShapeNode($0, options: options) }
-        if shape.types.contains(.object) {
-            objectCount = 1
-            for key in shape.orderedPropertyNames {
-                let node = ShapeNode(shape.properties[key] ?? .empty, options: options)
-                let slot = PropertySlot(key: key, bytes: Array(key.utf8), node: node, index: order.count)
-                slot.presentCount = shape.required.contains(key) ? 1 : 0
-                slots[key] = slot
-                order.append(slot)
-            }
-            mapValue = shape.additionalProperties.map { ShapeNode($0, options: options) }
-        }
+        self.tracksEnums = options.detectsEnums
+        _ = add(shape, options: options)
     }
 
-    func itemsNode(tracksEnums: Bool) -> ShapeNode {
-        if let items { return items }
-        let node = ShapeNode(tracksEnums: tracksEnums)
-        items = node
+    mutating func addNode() -> Int32 {
+        nodes.append(Node(enumSet: tracksEnums ? [] : nil))
+        lookups.append([:])
+        return Int32(nodes.count - 1)
+    }
+
+    /// The node that the items of array node `node` merge into.
+    @inline(__always) mutating func itemsNode(of node: Int32) -> Int32 {
+        let items = nodes[Int(node)].items
+        if items >= 0 { return items }
+        let created = addNode()
+        nodes[Int(node)].items = created
+        return created
+    }
+
+    /// A new property slot of `node`, last in its order, whose value merges into `child`.
+    mutating func addSlot(to node: Int32, key: String, raw: UnsafeBufferPointer<UInt8>, child: Int32) -> Int32 {
+        let index = Int32(slots.count)
+        var text = key
+        let isDynamic = text.withUTF8 { isDynamicKeyText($0) }
+        slots.append(Slot(keyStart: keyBytes.count, keyLength: raw.count, node: child, isDynamicKey: isDynamic))
+        keyBytes.append(contentsOf: raw)
+        keys.append(key)
+        lookups[Int(node)][key] = index
+        let last = nodes[Int(node)].lastSlot
+        if last >= 0 { slots[Int(last)].next = index } else { nodes[Int(node)].firstSlot = index }
+        nodes[Int(node)].lastSlot = index
+        return index
+    }
+
+    /// Adds the nodes holding `shape`; returns the top one.
+    private mutating func add(_ shape: Shape, options: InferenceOptions) -> Int32 {
+        let node = addNode()
+        nodes[Int(node)].types = shape.types
+        if shape.types.contains(.string) {
+            nodes[Int(node)].format = Self.code(shape.format)
+            nodes[Int(node)].enumSet = shape.enumValues.map(Set.init)
+        }
+        if let items = shape.items {
+            let child = add(items, options: options)
+            nodes[Int(node)].items = child
+        }
+        if shape.types.contains(.object) {
+            nodes[Int(node)].objectCount = 1
+            for key in shape.orderedPropertyNames {
+                let child = add(shape.properties[key] ?? .empty, options: options)
+                // The raw bytes: the key as compact JSON writes it, the form most inputs use.
+                let slot = Self.escapedKeyBytes(key).withUnsafeBufferPointer {
+                    addSlot(to: node, key: key, raw: $0, child: child)
+                }
+                slots[Int(slot)].presentCount = shape.required.contains(key) ? 1 : 0
+            }
+            if let additional = shape.additionalProperties {
+                let child = add(additional, options: options)
+                nodes[Int(node)].mapValue = child
+            }
+        }
         return node
     }
 
-    /// The value shape.
-    func shape() -> Shape {
-        var result = Shape(types: types)
-        if types.contains(.string) {
-            result.format = format
-            result.enumValues = enumSet?.sorted()
+    /// A key as compact JSON writes it, for the in-place comparison.
+    private static func escapedKeyBytes(_ key: String) -> [UInt8] {
+        var out: [UInt8] = []
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out += [UInt8(ascii: "\\"), byte]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default:
+                out.append(byte)
+            }
         }
-        result.items = items?.shape()
-        if types.contains(.object) {
-            if let mapValue {
-                result.additionalProperties = mapValue.shape()
+        return out
+    }
+
+    static func code(_ format: StringFormat?) -> UInt8 {
+        guard let format, let index = StringFormat.all.firstIndex(of: format) else { return noFormat }
+        return UInt8(index)
+    }
+
+    /// The value shape of `node`.
+    func shape(of node: Int32) -> Shape {
+        let data = nodes[Int(node)]
+        var result = Shape(types: data.types)
+        if data.types.contains(.string) {
+            result.format = data.format == Self.noFormat ? nil : StringFormat.all[Int(data.format)]
+            result.enumValues = data.enumSet?.sorted()
+        }
+        if data.items >= 0 { result.items = shape(of: data.items) }
+        if data.types.contains(.object) {
+            if data.mapValue >= 0 {
+                result.additionalProperties = shape(of: data.mapValue)
             } else {
                 var properties: [String: Shape] = [:]
-                properties.reserveCapacity(order.count)
                 var required = Set<String>()
-                for slot in order {
-                    properties[slot.key] = slot.node.shape()
-                    if slot.presentCount == objectCount { required.insert(slot.key) }
+                var order: [String] = []
+                var slot = data.firstSlot
+                while slot >= 0 {
+                    let entry = slots[Int(slot)]
+                    let key = keys[Int(slot)]
+                    properties[key] = shape(of: entry.node)
+                    if entry.presentCount == data.objectCount { required.insert(key) }
+                    order.append(key)
+                    slot = entry.next
                 }
                 result.properties = properties
-                result.setFirstSeenKeys(order.map(\.key))
+                result.setFirstSeenKeys(order)
                 result.required = required
             }
         }
         return result
     }
 
-    /// Turns this record into a map whose value shape merges every property's shape.
-    func collapseToMap(options: InferenceOptions) {
-        var value = mapValue?.shape() ?? .empty
-        for slot in order { value.merge(slot.node.shape(), options: options) }
-        mapValue = ShapeNode(value, options: options)
-        slots = [:]
-        order = []
-    }
-}
-
-/// One property of an object node.
-final class PropertySlot {
-    let key: String
-    /// The key as it appears in the input (escapes included): compared byte for byte to skip hashing.
-    let bytes: [UInt8]
-    let node: ShapeNode
-    let index: Int
-    let isDynamicKey: Bool
-    var presentCount = 0
-    /// The object in which this property was last counted, so a repeated key counts once.
-    var stamp = -1
-
-    init(key: String, bytes: [UInt8], node: ShapeNode, index: Int) {
-        self.key = key
-        self.bytes = bytes
-        self.node = node
-        self.index = index
-        var text = key
-        self.isDynamicKey = text.withUTF8 { isDynamicKeyText($0) }
+    /// Turns record node `node` into a map whose value shape merges every property's shape.
+    mutating func collapseToMap(_ node: Int32, options: InferenceOptions) {
+        let data = nodes[Int(node)]
+        var value = data.mapValue >= 0 ? shape(of: data.mapValue) : .empty
+        var slot = data.firstSlot
+        while slot >= 0 {
+            value.merge(shape(of: slots[Int(slot)].node), options: options)
+            slot = slots[Int(slot)].next
+        }
+        let map = add(value, options: options)
+        nodes[Int(node)].mapValue = map
+        nodes[Int(node)].firstSlot = -1
+        nodes[Int(node)].lastSlot = -1
+        lookups[Int(node)] = [:]
     }
 }
 

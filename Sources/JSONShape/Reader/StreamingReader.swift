@@ -1,36 +1,46 @@
 import APIProbeShared
+import Foundation
 
-/// A single pass over the bytes of one JSON document that merges every value into a ``ShapeNode`` tree
-/// as it goes: no document tree is built, nesting is kept on an explicit stack (never the call stack).
+/// A single pass over the bytes of one JSON document that merges every value into a ``ShapeStore`` as it
+/// goes: no document tree is built, nesting is kept on an explicit stack (never the call stack).
 struct StreamingReader {
     let options: InferenceOptions
-    private var stamp = 0
 
     init(options: InferenceOptions) {
         self.options = options
     }
 
     private struct Frame {
-        let node: ShapeNode
+        let node: Int32
         let isObject: Bool
         let stamp: Int
-        var position = 0
+        /// The slot of the last key read in this object; `-1` before the first.
+        var previousSlot: Int32 = -1
         var count = 0
         var allDynamic = true
     }
 
-    /// Reads one document from `bytes` into `root`.
+    /// Reads one document from `bytes` into the store's root.
     ///
     /// - Parameters:
     ///   - firstLine: the line number of the first byte, for errors (JSON Lines).
     /// - Throws: ``JSONShapeError`` with the line and column of the first syntax error.
-    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, into root: ShapeNode, firstLine: Int = 1)
+    func read(_ bytes: UnsafeBufferPointer<UInt8>, into store: inout ShapeStore, firstLine: Int = 1)
         throws(JSONShapeError)
     {
         var cursor = Cursor(bytes: bytes, firstLine: firstLine)
+        try read(&cursor, into: &store)
+    }
+
+    /// Reads one document streamed from `source` into the store's root, in about one chunk of memory.
+    func read(_ source: ByteSource, into store: inout ShapeStore) throws(JSONShapeError) {
+        var cursor = Cursor(source: source)
+        try read(&cursor, into: &store)
+    }
+
+    private func read(_ cursor: inout Cursor, into store: inout ShapeStore) throws(JSONShapeError) {
         var stack: [Frame] = []
-        var target = root
-        let tracksEnums = options.detectsEnums
+        var target = ShapeStore.root
 
         valueLoop: while true {
             cursor.skipWhitespace()
@@ -39,45 +49,45 @@ struct StreamingReader {
             case UInt8(ascii: "{"):
                 guard stack.count < options.maximumDepth else { throw cursor.depthError(options.maximumDepth) }
                 cursor.index += 1
-                target.types.insert(.object)
-                target.objectCount += 1
-                stamp &+= 1
-                var frame = Frame(node: target, isObject: true, stamp: stamp)
+                store.nodes[Int(target)].types.insert(.object)
+                store.nodes[Int(target)].objectCount += 1
+                store.stamp &+= 1
+                var frame = Frame(node: target, isObject: true, stamp: store.stamp)
                 cursor.skipWhitespace()
                 if cursor.peek() == UInt8(ascii: "}") {
                     cursor.index += 1
                 } else {
-                    target = try readKey(&cursor, &frame, tracksEnums: tracksEnums)
+                    target = try readKey(&cursor, &frame, &store)
                     stack.append(frame)
                     continue valueLoop
                 }
             case UInt8(ascii: "["):
                 guard stack.count < options.maximumDepth else { throw cursor.depthError(options.maximumDepth) }
                 cursor.index += 1
-                target.types.insert(.array)
+                store.nodes[Int(target)].types.insert(.array)
                 cursor.skipWhitespace()
                 if cursor.peek() == UInt8(ascii: "]") {
                     cursor.index += 1
                 } else {
                     stack.append(Frame(node: target, isObject: false, stamp: 0))
-                    target = target.itemsNode(tracksEnums: tracksEnums)
+                    target = store.itemsNode(of: target)
                     continue valueLoop
                 }
             case UInt8(ascii: "\""):
                 let (start, end, escaped) = try cursor.scanString()
-                noteString(target, bytes: bytes, start: start, end: end, escaped: escaped)
+                noteString(target, &store, bytes: cursor.bytes, start: start, end: end, escaped: escaped)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let isInteger = try cursor.scanNumber()
-                target.types.insert(isInteger ? .integer : .number)
+                store.nodes[Int(target)].types.insert(isInteger ? .integer : .number)
             case UInt8(ascii: "t"):
                 try cursor.scanLiteral("true")
-                target.types.insert(.boolean)
+                store.nodes[Int(target)].types.insert(.boolean)
             case UInt8(ascii: "f"):
                 try cursor.scanLiteral("false")
-                target.types.insert(.boolean)
+                store.nodes[Int(target)].types.insert(.boolean)
             case UInt8(ascii: "n"):
                 try cursor.scanLiteral("null")
-                target.types.insert(.null)
+                store.nodes[Int(target)].types.insert(.null)
             default:
                 throw cursor.error(expected: "a JSON value")
             }
@@ -95,11 +105,11 @@ struct StreamingReader {
                     switch cursor.peek() {
                     case UInt8(ascii: ","):
                         cursor.index += 1
-                        target = try readKey(&cursor, &stack[last], tracksEnums: tracksEnums)
+                        target = try readKey(&cursor, &stack[last], &store)
                         continue valueLoop
                     case UInt8(ascii: "}"):
                         cursor.index += 1
-                        finishObject(stack.removeLast())
+                        finishObject(stack.removeLast(), &store)
                     default:
                         throw cursor.error(expected: "',' or '}'")
                     }
@@ -107,7 +117,7 @@ struct StreamingReader {
                     switch cursor.peek() {
                     case UInt8(ascii: ","):
                         cursor.index += 1
-                        target = stack[last].node.itemsNode(tracksEnums: tracksEnums)
+                        target = store.itemsNode(of: stack[last].node)
                         continue valueLoop
                     case UInt8(ascii: "]"):
                         cursor.index += 1
@@ -121,138 +131,287 @@ struct StreamingReader {
     }
 
     /// Reads `"key" :` and returns the node the member's value merges into.
-    private func readKey(_ cursor: inout Cursor, _ frame: inout Frame, tracksEnums: Bool) throws(JSONShapeError)
-        -> ShapeNode
+    private func readKey(_ cursor: inout Cursor, _ frame: inout Frame, _ store: inout ShapeStore)
+        throws(JSONShapeError) -> Int32
     {
         cursor.skipWhitespace()
         guard cursor.peek() == UInt8(ascii: "\"") else { throw cursor.error(expected: "a string key") }
-        let (start, end, escaped) = try cursor.scanString()
-        cursor.skipWhitespace()
-        guard cursor.peek() == UInt8(ascii: ":") else { throw cursor.error(expected: "':'") }
-        cursor.index += 1
         frame.count += 1
         let node = frame.node
-        if let map = node.mapValue { return map }
-
-        let bytes = cursor.bytes
-        let length = end - start
-        var found: PropertySlot?
-        if frame.position < node.order.count {
-            let candidate = node.order[frame.position]
-            if candidate.bytes.count == length,
-                candidate.bytes.withUnsafeBufferPointer({ own in
-                    memoryEqual(own.baseAddress, bytes.baseAddress.map { $0 + start }, length)
-                })
-            {
-                found = candidate
+        let map = store.nodes[Int(node)].mapValue
+        // Objects of one type list their keys in one order: the key after the last one is tried first,
+        // compared in place, without scanning or hashing it.
+        var slot =
+            map >= 0
+            ? -1
+            : (frame.previousSlot >= 0 ? store.slots[Int(frame.previousSlot)].next : store.nodes[Int(node)].firstSlot)
+        if slot >= 0 {
+            let start = store.slots[Int(slot)].keyStart
+            let length = store.slots[Int(slot)].keyLength
+            let matched = store.keyBytes.withUnsafeBufferPointer { keys in
+                cursor.skipKey(UnsafeBufferPointer(rebasing: keys[start..<(start + length)]))
             }
+            if !matched { slot = -1 }
         }
-        let slot: PropertySlot
-        if let found {
-            slot = found
-        } else {
-            let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if slot < 0 {
+            // The key's bounds are used before the next scan (a streamed window may slide then).
+            let (start, end, escaped) = try cursor.scanString()
+            if map >= 0 {
+                try Self.expectColon(&cursor)
+                return map
+            }
+            let raw = UnsafeBufferPointer(rebasing: cursor.bytes[start..<end])
             let key =
                 escaped
                 ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
-            if let existing = node.slots[key] {
+            if let existing = store.lookups[Int(node)][key] {
                 slot = existing
             } else {
-                slot = PropertySlot(
-                    key: key,
-                    bytes: Array(raw),
-                    node: ShapeNode(tracksEnums: tracksEnums),
-                    index: node.order.count
-                )
-                node.slots[key] = slot
-                node.order.append(slot)
+                let child = store.addNode()
+                slot = store.addSlot(to: node, key: key, raw: raw, child: child)
             }
         }
-        frame.position = slot.index + 1
-        if slot.stamp != frame.stamp {
-            slot.stamp = frame.stamp
-            slot.presentCount += 1
+        try Self.expectColon(&cursor)
+        frame.previousSlot = slot
+        if store.slots[Int(slot)].stamp != frame.stamp {
+            store.slots[Int(slot)].stamp = frame.stamp
+            store.slots[Int(slot)].presentCount += 1
         }
-        if frame.allDynamic && !slot.isDynamicKey { frame.allDynamic = false }
-        return slot.node
+        if frame.allDynamic && !store.slots[Int(slot)].isDynamicKey { frame.allDynamic = false }
+        return store.slots[Int(slot)].node
     }
 
-    private func finishObject(_ frame: Frame) {
+    @inline(__always) private static func expectColon(_ cursor: inout Cursor) throws(JSONShapeError) {
+        cursor.skipWhitespace()
+        guard cursor.peek() == UInt8(ascii: ":") else { throw cursor.error(expected: "':'") }
+        cursor.index += 1
+    }
+
+    private func finishObject(_ frame: Frame, _ store: inout ShapeStore) {
         let node = frame.node
-        guard node.mapValue == nil else { return }
+        guard store.nodes[Int(node)].mapValue < 0 else { return }
         if options.detectsMaps && frame.count > 0 && frame.allDynamic {
-            node.collapseToMap(options: options)
-        } else if node.order.count > options.maximumProperties {
-            node.collapseToMap(options: options)
+            store.collapseToMap(node, options: options)
+        } else if store.lookups[Int(node)].count > options.maximumProperties {
+            store.collapseToMap(node, options: options)
         }
     }
 
-    private func noteString(_ node: ShapeNode, bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, escaped: Bool) {
-        let first = !node.types.contains(.string)
-        let needsFormat = first || node.format != nil
-        let needsValue = node.enumSet != nil
-        guard needsFormat || needsValue || first else { return }
+    private func noteString(
+        _ node: Int32, _ store: inout ShapeStore, bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int,
+        escaped: Bool
+    ) {
+        let first = !store.nodes[Int(node)].types.contains(.string)
+        let format = store.nodes[Int(node)].format
+        let needsValue = store.nodes[Int(node)].enumSet != nil
+        guard first || format != ShapeStore.noFormat || needsValue else { return }
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        let decoded: [UInt8]? = escaped ? unescapeJSONString(raw) : nil
+        // Escapes resolved into a temporary buffer (on the stack when small), not a new array a string.
         func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-            if let decoded { return decoded.withUnsafeBufferPointer(body) }
-            return body(raw)
+            guard escaped else { return body(raw) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
+                let count = unescapeJSONString(raw, into: buffer)
+                return body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+            }
         }
         if first {
-            node.types.insert(.string)
-            node.format = withText { StringFormat.detect(inUTF8: $0) }
-        } else if let format = node.format, withText({ StringFormat.detect(inUTF8: $0) }) != format {
-            node.format = nil
+            store.nodes[Int(node)].types.insert(.string)
+            store.nodes[Int(node)].format = ShapeStore.code(withText { StringFormat.detect(inUTF8: $0) })
+        } else if format != ShapeStore.noFormat, !withText({ StringFormat.fits(format: format, inUTF8: $0) }) {
+            store.nodes[Int(node)].format = ShapeStore.noFormat
         }
-        if needsValue, var set = node.enumSet {
-            node.enumSet = nil  // keep the set uniquely referenced while inserting
+        if needsValue, var set = store.nodes[Int(node)].enumSet {
+            store.nodes[Int(node)].enumSet = nil  // keep the set uniquely referenced while inserting
             set.insert(withText { String(decoding: $0, as: UTF8.self) })
-            node.enumSet = set.count <= options.maximumEnumValues ? set : nil
+            store.nodes[Int(node)].enumSet = set.count <= options.maximumEnumValues ? set : nil
         }
     }
 }
 
-@inline(__always)
-private func memoryEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
-    guard count > 0 else { return true }
-    guard let a, let b else { return false }
-    for i in 0..<count where a[i] != b[i] { return false }
+/// Whether `count` bytes at `a` and `b` are equal, eight at a time.
+@inline(__always) private func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    var i = 0
+    while i + 8 <= count {
+        let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+        let y = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
+        guard x == y else { return false }
+        i += 8
+    }
+    while i < count {
+        guard a[i] == b[i] else { return false }
+        i += 1
+    }
     return true
 }
 
+/// Where a streamed document's bytes come from: a file read in chunks into one window that slides on.
+///
+/// The window keeps the token being scanned (a key or a string value the reader still needs) and what follows
+/// it; everything before is dropped, so memory stays at about one chunk, whatever the document's size (a single
+/// string longer than a chunk grows the window to hold it).
+final class ByteSource {
+    private let handle: FileHandle
+    private let chunkSize: Int
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+    private var count = 0
+    private(set) var isFinished = false
+    /// Line feeds in the bytes already dropped, and bytes since the last of them: error positions.
+    private(set) var droppedLines = 0
+    private(set) var droppedColumn = 0
+    /// Why reading stopped early, when it did.
+    private(set) var failure: String?
+
+    init(handle: FileHandle, chunkSize: Int) {
+        self.handle = handle
+        self.chunkSize = max(chunkSize, 64)
+        storage = .allocate(capacity: self.chunkSize)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes read and not yet dropped.
+    var window: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: storage[0..<count]) }
+
+    /// Drops the bytes before `keep` and reads more (none at the end of the file); returns how far the kept
+    /// bytes moved.
+    func refill(keepingFrom keep: Int) -> Int {
+        guard !isFinished else { return 0 }
+        for i in 0..<keep {
+            if storage[i] == 0x0A {
+                droppedLines += 1
+                droppedColumn = 0
+            } else {
+                droppedColumn += 1
+            }
+        }
+        let kept = count - keep
+        if keep > 0, kept > 0, let base = storage.baseAddress {
+            base.update(from: base + keep, count: kept)
+        }
+        count = kept
+        if storage.count - count < chunkSize / 2 {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(storage.count * 2, count + chunkSize))
+            if count > 0, let from = storage.baseAddress, let to = larger.baseAddress {
+                to.update(from: from, count: count)
+            }
+            storage.deallocate()
+            storage = larger
+        }
+        do {
+            guard let chunk = try handle.read(upToCount: storage.count - count), !chunk.isEmpty else {
+                isFinished = true
+                return keep
+            }
+            _ = chunk.copyBytes(to: UnsafeMutableBufferPointer(rebasing: storage[count..<(count + chunk.count)]))
+            count += chunk.count
+        } catch {
+            failure = "\(error)"
+            isFinished = true
+        }
+        return keep
+    }
+}
+
 /// Position in the input, scanning primitives, and errors with line and column.
+///
+/// Over a complete buffer (`source == nil`) or a file streamed through a ``ByteSource``: the scanners ask for
+/// more bytes at the end of the window, and a scanned string's bounds stay valid until the next scan.
 struct Cursor {
-    let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var bytes: UnsafeBufferPointer<UInt8>
     let firstLine: Int
     var index = 0
+    private let source: ByteSource?
+    /// The first byte of the token being scanned, kept when the window slides; `-1` for none.
+    private var tokenStart = -1
 
     init(bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) {
         self.bytes = bytes
         self.firstLine = firstLine
+        self.source = nil
     }
 
-    @inline(__always) func peek() -> UInt8? {
-        index < bytes.count ? bytes[index] : nil
+    init(source: ByteSource) {
+        self.bytes = source.window
+        self.firstLine = 1
+        self.source = source
+    }
+
+    /// More bytes past the window's end; `false` at the end of the input.
+    @inline(never) mutating func refill() -> Bool {
+        guard let source, !source.isFinished else { return false }
+        let shift = source.refill(keepingFrom: tokenStart >= 0 ? min(tokenStart, index) : index)
+        bytes = source.window
+        index -= shift
+        if tokenStart >= 0 { tokenStart -= shift }
+        return index < bytes.count
+    }
+
+    /// Whether `count` bytes from the index are in the window (reading more when needed).
+    @inline(__always) mutating func ensure(_ count: Int) -> Bool {
+        while index + count > bytes.count {
+            guard refill() else { return false }
+        }
+        return true
+    }
+
+    @inline(__always) mutating func peek() -> UInt8? {
+        if index < bytes.count { return bytes[index] }
+        return refill() && index < bytes.count ? bytes[index] : nil
     }
 
     @inline(__always) mutating func skipWhitespace() {
-        while index < bytes.count {
-            let c = bytes[index]
-            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
-            index += 1
+        while true {
+            while index < bytes.count {
+                let c = bytes[index]
+                guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
+                index += 1
+            }
+            guard refill() else { return }
         }
     }
 
+    /// Skips the string `expected` (a key's raw bytes) and its closing quote when they are next, just after an
+    /// opening quote at the index; `false`, with nothing consumed, otherwise.
+    @inline(__always) mutating func skipKey(_ expected: UnsafeBufferPointer<UInt8>) -> Bool {
+        let length = expected.count
+        guard ensure(length + 2), let a = expected.baseAddress ?? bytes.baseAddress, let b = bytes.baseAddress,
+            bytesEqual(a, b + index + 1, length), bytes[index + 1 + length] == UInt8(ascii: "\"")
+        else { return false }
+        index += length + 2
+        return true
+    }
+
     /// Scans a string starting at its opening quote; returns the content's bounds and whether it has escapes.
+    ///
+    /// The bounds are valid until the next scan (a streamed window may slide then).
     mutating func scanString() throws(JSONShapeError) -> (Int, Int, Bool) {
         index += 1
-        let start = index
+        tokenStart = index
+        defer { tokenStart = -1 }
         var escaped = false
-        while index < bytes.count {
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII.
+            if let base = bytes.baseAddress {
+                while index + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let special =
+                        hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+                        | ((word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080)
+                        | (word & 0x8080_8080_8080_8080)
+                    if special == 0 {
+                        index += 8
+                        continue
+                    }
+                    // The lowest flagged byte is a real one (borrows only flag bytes above it).
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
+            }
+            guard index < bytes.count || refill() else { break }
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
                 index += 1
-                return (start, index - 1, escaped)
+                return (tokenStart, index - 1, escaped)
             }
             if c == UInt8(ascii: "\\") {
                 escaped = true
@@ -278,6 +437,7 @@ struct Cursor {
             if c < 0x20 { throw error(expected: "'\"' or a character (control characters must be escaped)") }
             if c >= 0x80 {
                 // RFC 8259 §8.1: text is UTF-8; an invalid sequence is an error at its place, never a U+FFFD.
+                _ = ensure(4)
                 guard let length = UTF8Validation.sequenceLength(in: bytes, at: index) else {
                     throw error(expected: "valid UTF-8 (RFC 8259)")
                 }
@@ -315,16 +475,15 @@ struct Cursor {
     }
 
     mutating func scanLiteral(_ literal: StaticString) throws(JSONShapeError) {
-        let start = index
         let count = literal.utf8CodeUnitCount
         let text = literal.utf8Start
+        _ = ensure(count)
         for offset in 0..<count {
-            guard let c = peek(), c == text[offset] else {
-                index = start
+            guard index + offset < bytes.count, bytes[index + offset] == text[offset] else {
                 throw error(expected: "a JSON value")
             }
-            index += 1
         }
+        index += count
     }
 
     func depthError(_ limit: Int) -> JSONShapeError {
@@ -335,18 +494,23 @@ struct Cursor {
 
     /// An error at the current index: line and column, and what is there.
     func error(expected: String) -> JSONShapeError {
-        var line = firstLine
-        var lineStart = 0
+        var line = firstLine + (source?.droppedLines ?? 0)
+        var lineStart = -(source?.droppedColumn ?? 0)
         let end = min(index, bytes.count)
         for i in 0..<end where bytes[i] == 0x0A {
             line += 1
             lineStart = i + 1
         }
-        return JSONShapeError(
+        var error = JSONShapeError(
             location: .lineColumn(line: line, column: end - lineStart + 1),
             expected: expected,
             found: describeByte(at: index)
         )
+        if let failure = source?.failure {
+            error.expected = "a readable file"
+            error.found = failure
+        }
+        return error
     }
 
     private func describeByte(at position: Int) -> String {
@@ -361,10 +525,27 @@ struct Cursor {
     }
 }
 
+/// The high bit of each zero byte of `x` is set (exact for the lowest zero byte; a borrow may flag a byte
+/// above it).
+@inline(__always) private func hasZeroByte(_ x: UInt64) -> UInt64 {
+    (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+}
+
 /// The UTF-8 bytes of a JSON string's content with its escapes resolved (the content was validated).
 func unescapeJSONString(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(raw.count)
+    [UInt8](unsafeUninitializedCapacity: raw.count) { buffer, count in
+        count = unescapeJSONString(raw, into: buffer)
+    }
+}
+
+/// Writes the content of a validated JSON string with its escapes resolved into `out` (at least `raw.count`
+/// bytes: resolving escapes never lengthens a string); returns the length written.
+func unescapeJSONString(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var written = 0
+    @inline(__always) func put(_ byte: UInt8) {
+        out[written] = byte
+        written += 1
+    }
     var i = 0
     func hex4(_ at: Int) -> UInt32 {
         var value: UInt32 = 0
@@ -378,18 +559,18 @@ func unescapeJSONString(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     while i < raw.count {
         let c = raw[i]
         guard c == UInt8(ascii: "\\"), i + 1 < raw.count else {
-            out.append(c)
+            put(c)
             i += 1
             continue
         }
         let e = raw[i + 1]
         i += 2
         switch e {
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "b"): put(0x08)
+        case UInt8(ascii: "f"): put(0x0C)
+        case UInt8(ascii: "n"): put(0x0A)
+        case UInt8(ascii: "r"): put(0x0D)
+        case UInt8(ascii: "t"): put(0x09)
         case UInt8(ascii: "u"):
             var scalar = hex4(i)
             i += 4
@@ -402,10 +583,10 @@ func unescapeJSONString(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
                     i += 6
                 }
             }
-            let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-            out.append(contentsOf: String(Character(value)).utf8)
-        default: out.append(e)
+            // A lone surrogate becomes U+FFFD (3 bytes, from the escape's 6).
+            for byte in UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")! { put(byte) }
+        default: put(e)
         }
     }
-    return out
+    return written
 }

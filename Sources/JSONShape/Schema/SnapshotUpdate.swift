@@ -26,9 +26,7 @@ extension SchemaSnapshot {
         recordingEnums: Bool = false
     ) throws(JSONShapeError) {
         var inference = ShapeInference(options: InferenceOptions(detectsEnums: true))
-        for sample in samples {
-            try inference.addSample(sample.json, file: sample.file)
-        }
+        try inference.addSamples(Array(samples))
         let shape = inference.shape
         self.init(
             shape: recordingEnums ? shape : shape.keepingEnums(presentIn: previous?.shape ?? .empty),

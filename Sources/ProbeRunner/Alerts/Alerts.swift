@@ -38,22 +38,62 @@ public struct AlertEvent: Sendable, Hashable {
 
 /// When an endpoint's state changes: alerts are sent on transitions only, never again for the same outage.
 ///
-/// An endpoint goes **down** in the round its failures in a row reach `downAfter`, and **recovers** in the round
-/// its passes in a row reach `successThreshold` after a run of at least `downAfter` failures. The outcomes come
+/// An endpoint goes **down** in the round its failures in a row reach `downAfter` while it is up, and
+/// **recovers** in the round its passes in a row reach `successThreshold` while it is down. The outcomes come
 /// from the history file as well as this process, so a probe started by cron every 15 minutes alerts once per
-/// outage, as a long-running `--every` does.
+/// outage, as a long-running `--every` does. The status page finds its incidents with the same ``Tracker``.
 public enum AlertTransitions {
-    /// The state change the last outcome makes, if any.
+    /// The state change the last outcome makes, if any: ``Tracker`` replayed over `outcomes`, starting up.
     ///
     /// - Parameters:
     ///   - outcomes: the endpoint's rounds, oldest first, `true` for passed; the last is this round's.
     public static func change(outcomes: [Bool], downAfter: Int, successThreshold: Int) -> AlertEvent.State? {
-        guard let last = outcomes.last else { return nil }
-        let trailing = outcomes.reversed().prefix { $0 == last }.count
-        if !last { return trailing == downAfter ? .down : nil }
-        guard trailing == successThreshold else { return nil }
-        let failuresBefore = outcomes.dropLast(trailing).reversed().prefix { !$0 }.count
-        return failuresBefore >= downAfter ? .recovered : nil
+        var tracker = Tracker(downAfter: downAfter, successThreshold: successThreshold)
+        var change: AlertEvent.State?
+        for passed in outcomes { change = tracker.record(passed: passed) }
+        return change
+    }
+
+    /// One endpoint's up/down state, fed one round at a time: the one rule for down and recovered.
+    ///
+    /// ```swift
+    /// var tracker = AlertTransitions.Tracker(downAfter: 2, successThreshold: 1)
+    /// tracker.record(passed: false)  // nil: one failure
+    /// tracker.record(passed: false)  // .down
+    /// tracker.record(passed: true)   // .recovered
+    /// ```
+    public struct Tracker: Sendable, Hashable {
+        public let downAfter: Int
+        public let successThreshold: Int
+        /// Whether the endpoint is down: it went down and has not recovered since.
+        public private(set) var isDown = false
+        /// Failed rounds in a row, the last round included (0 after a pass).
+        public private(set) var failuresInARow = 0
+        /// Passing rounds in a row, the last round included (0 after a failure).
+        public private(set) var passesInARow = 0
+
+        /// A tracker of an endpoint that is up; `downAfter` and `successThreshold` are at least 1.
+        public init(downAfter: Int, successThreshold: Int) {
+            self.downAfter = max(1, downAfter)
+            self.successThreshold = max(1, successThreshold)
+        }
+
+        /// Adds a round; returns the state change it makes, if any.
+        @discardableResult
+        public mutating func record(passed: Bool) -> AlertEvent.State? {
+            if passed {
+                passesInARow += 1
+                failuresInARow = 0
+                guard isDown, passesInARow == successThreshold else { return nil }
+                isDown = false
+                return .recovered
+            }
+            failuresInARow += 1
+            passesInARow = 0
+            guard !isDown, failuresInARow == downAfter else { return nil }
+            isDown = true
+            return .down
+        }
     }
 }
 

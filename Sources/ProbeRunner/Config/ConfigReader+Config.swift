@@ -223,6 +223,10 @@ extension ConfigReader {
                 guard let follows = boolean(value) else { throw error(value, keyPath, expected: "true or false") }
                 endpoint.followsRedirects = follows
             case "tls": endpoint.tls = try tlsSettings(value, keyPath, over: endpoint.tls)
+            case "interval":
+                let interval = try duration(value, keyPath)
+                guard interval >= .seconds(1) else { throw error(value, keyPath, expected: "a duration of 1s or more") }
+                endpoint.interval = interval
             case "auth":
                 // The credential goes in the Authorization header (the redactor masks it wherever it appears).
                 for existing in headers.keys where existing.lowercased() == "authorization" { headers[existing] = nil }

@@ -16,7 +16,7 @@ struct ConfigReader {
     static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "tls", "expect"]
     static let endpointKeys = [
         "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "maxBodySize",
-        "followRedirects", "auth", "tls", "expect",
+        "followRedirects", "auth", "interval", "tls", "expect",
     ]
     static let tlsKeys = ["expiresIn", "caFile", "clientCertificate", "clientKey", "insecure"]
     static let authKeys = ["basic", "bearer"]

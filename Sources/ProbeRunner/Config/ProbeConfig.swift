@@ -134,6 +134,10 @@ public struct EndpointConfig: Sendable, Hashable {
     public var followsRedirects: Bool = true
     /// `tls:`: the certificate's expiry budget, a CA file, a client certificate (mTLS), `insecure`.
     public var tls = TLSSettings()
+    /// How often the endpoint is probed (`interval: 1h`), when less often than every round: a round probes it
+    /// only when this long has passed since it was last probed (by this process, or as the history file
+    /// says), so a cron job every 5 minutes can check a certificate hourly. `nil`: every round.
+    public var interval: Duration?
     public var expectations: Expectations
     /// The 1-based line of the endpoint in the config file, for messages (`nil` when built in code).
     public var line: Int?

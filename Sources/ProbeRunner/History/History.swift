@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 import HTTPFixtures
 
@@ -200,18 +201,44 @@ public struct HistoryFile: Sendable {
 }
 
 /// One run as the history file keeps it.
+///
+/// Per endpoint: passed, p95 and p50 (ms, `null` with no response); when it failed, the categories of its failed
+/// checks (`failures`) and the first failed check (`message`, up to ``maximumMessageLength`` characters); when its
+/// snapshot drifted, the first ``maximumDriftLines`` changes (`drift`). Lines written before `p50`, `failures`,
+/// `message` and `drift` existed read with them empty.
 public struct HistoryRecord: Sendable, Hashable, Codable {
     public var startedAt: Date
     public var passed: Bool
     /// Per endpoint: passed, p95 (ms, `nil` with no response).
     public var endpoints: [String: EndpointSummary]
 
+    /// The longest `message` kept, in characters.
+    public static let maximumMessageLength = 200
+    /// The most `drift` lines kept an endpoint.
+    public static let maximumDriftLines = 5
+
     public struct EndpointSummary: Sendable, Hashable, Codable {
         public var passed: Bool
         public var p95: Double?
-        public init(passed: Bool, p95: Double?) {
+        /// The median latency (ms), `nil` with no response or in a line written before it was recorded.
+        public var p50: Double?
+        /// The categories of the failed checks, sorted (`http-status`, `timeout`); empty when it passed.
+        public var failures: [String]
+        /// The first failed check, `name: message`; `nil` when it passed.
+        public var message: String?
+        /// Schema drift against the snapshot, one change a line (`breaking /id type-changed: string → integer`).
+        public var drift: [String]
+
+        public init(
+            passed: Bool, p95: Double?, p50: Double? = nil, failures: [String] = [], message: String? = nil,
+            drift: [String] = []
+        ) {
             self.passed = passed
             self.p95 = p95
+            self.p50 = p50
+            self.failures = failures
+            self.message = message
+            self.drift = drift
         }
     }
 
@@ -221,20 +248,37 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
         self.endpoints = endpoints
     }
 
-    /// The record of a run: whether it and each endpoint passed, and each endpoint's p95.
+    /// The record of a run: whether it and each endpoint passed, each endpoint's p95 and p50, and why it failed.
     public init(_ result: ProbeRunResult) {
         var endpoints: [String: EndpointSummary] = [:]
         for endpoint in result.endpoints {
-            endpoints[endpoint.name] = EndpointSummary(passed: endpoint.passed, p95: endpoint.latency?.p95)
+            let failed = endpoint.checks.filter { !$0.passed }
+            let message = failed.first.map { check in check.message.map { "\(check.name): \($0)" } ?? check.name }
+            endpoints[endpoint.name] = EndpointSummary(
+                passed: endpoint.passed, p95: endpoint.latency?.p95, p50: endpoint.latency?.p50,
+                failures: Set(failed.map { ($0.category ?? .other).rawValue }).sorted(),
+                message: message.map { String($0.prefix(Self.maximumMessageLength)) },
+                drift: endpoint.schemaChanges.prefix(Self.maximumDriftLines).map(ReportText.describe))
         }
         self.init(startedAt: result.startedAt, passed: result.passed, endpoints: endpoints)
     }
 
-    /// The file's line for this record (no line feed): compact JSON, keys sorted, p95 to 0.001 ms.
+    /// The file's line for this record (no line feed): compact JSON, keys sorted, latencies to 0.001 ms.
     var line: String {
+        func milliseconds(_ value: Double?) -> JSONValue {
+            value.flatMap { $0.isFinite ? .number(ReportText.trimmed($0)) : nil } ?? .null
+        }
         let endpointMembers: [(key: String, value: JSONValue)] = endpoints.map { name, summary in
-            let p95: JSONValue = summary.p95.flatMap { $0.isFinite ? .number(ReportText.trimmed($0)) : nil } ?? .null
-            return (name, .object([("passed", .bool(summary.passed)), ("p95", p95)]))
+            var members: [(key: String, value: JSONValue)] = [
+                ("passed", .bool(summary.passed)), ("p95", milliseconds(summary.p95)),
+            ]
+            if let p50 = summary.p50, p50.isFinite { members.append(("p50", milliseconds(p50))) }
+            if !summary.failures.isEmpty {
+                members.append(("failures", .array(summary.failures.map(JSONValue.string))))
+            }
+            if let message = summary.message { members.append(("message", .string(message))) }
+            if !summary.drift.isEmpty { members.append(("drift", .array(summary.drift.map(JSONValue.string)))) }
+            return (name, .object(members))
         }
         let document = JSONValue.object([
             ("version", .number("1")),
@@ -247,23 +291,85 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
 
     /// Reads a line; `nil` when it is not a whole record.
     init?(line: ArraySlice<UInt8>) {
-        guard let document = try? JSONValue(parsing: Data(line)),
-            case .string(let started)? = document["startedAt"], let startedAt = ReportText.parseTimestamp(started),
-            case .bool(let passed)? = document["passed"],
-            case .object(let members)? = document["endpoints"]
-        else { return nil }
+        guard let record = try? Self(parsing: line) else { return nil }
+        self = record
+    }
+
+    /// Why a line is not a record: a JSON Pointer into it, what was expected there and what was found.
+    struct LineProblem: Error {
+        var pointer: String
+        var expected: String
+        var found: String
+        /// The JSON syntax error, when the line is not JSON (`pointer` is then empty).
+        var syntax: JSONSyntaxError?
+    }
+
+    /// Reads a line, or says what is wrong with it.
+    init(parsing line: ArraySlice<UInt8>) throws(LineProblem) {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: Data(line))
+        } catch {
+            throw LineProblem(pointer: "", expected: error.expected, found: error.found, syntax: error)
+        }
+        func found(_ value: JSONValue?) -> String { value?.briefDescription ?? "nothing" }
+        guard case .string(let started)? = document["startedAt"], let startedAt = ReportText.parseTimestamp(started)
+        else {
+            throw LineProblem(
+                pointer: "/startedAt", expected: "an ISO 8601 time (2026-11-22T18:00:00Z)",
+                found: found(document["startedAt"]))
+        }
+        guard case .bool(let passed)? = document["passed"] else {
+            throw LineProblem(pointer: "/passed", expected: "true or false", found: found(document["passed"]))
+        }
+        guard case .object(let members)? = document["endpoints"] else {
+            throw LineProblem(
+                pointer: "/endpoints", expected: "an object of endpoints", found: found(document["endpoints"]))
+        }
         var endpoints: [String: EndpointSummary] = [:]
         for (name, value) in members {
-            guard case .bool(let endpointPassed)? = value["passed"] else { return nil }
-            var p95: Double?
-            switch value["p95"] {
-            case .number(let literal)?:
-                guard let number = Double(literal) else { return nil }
-                p95 = number
-            case .null?, nil: p95 = nil
-            default: return nil
+            let at = "/endpoints/" + JSONPointer.escape(name)
+            guard case .bool(let endpointPassed)? = value["passed"] else {
+                throw LineProblem(pointer: at + "/passed", expected: "true or false", found: found(value["passed"]))
             }
-            endpoints[name] = EndpointSummary(passed: endpointPassed, p95: p95)
+            func milliseconds(_ key: String) throws(LineProblem) -> Double? {
+                switch value[key] {
+                case .number(let literal)?:
+                    guard let number = Double(literal), number.isFinite else {
+                        throw LineProblem(pointer: at + "/" + key, expected: "milliseconds", found: literal)
+                    }
+                    return number
+                case .null?, nil: return nil
+                case let other?:
+                    throw LineProblem(pointer: at + "/" + key, expected: "milliseconds or null", found: found(other))
+                }
+            }
+            func strings(_ key: String) throws(LineProblem) -> [String] {
+                switch value[key] {
+                case nil, .null?: return []
+                case .array(let items)?:
+                    var texts: [String] = []
+                    for (index, item) in items.enumerated() {
+                        guard case .string(let text) = item else {
+                            throw LineProblem(
+                                pointer: "\(at)/\(key)/\(index)", expected: "a string", found: found(item))
+                        }
+                        texts.append(text)
+                    }
+                    return texts
+                case let other?:
+                    throw LineProblem(pointer: at + "/" + key, expected: "an array of strings", found: found(other))
+                }
+            }
+            var message: String?
+            switch value["message"] {
+            case nil, .null?: message = nil
+            case .string(let text)?: message = text
+            case let other?: throw LineProblem(pointer: at + "/message", expected: "a string", found: found(other))
+            }
+            endpoints[name] = EndpointSummary(
+                passed: endpointPassed, p95: try milliseconds("p95"), p50: try milliseconds("p50"),
+                failures: try strings("failures"), message: message, drift: try strings("drift"))
         }
         self.init(startedAt: startedAt, passed: passed, endpoints: endpoints)
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HTTPFixtures
 
 /// Where one `--report KIND[=PATH]` goes: a file, or standard output when `path` is `nil`.
@@ -41,7 +41,11 @@ public struct ProbeSession: Sendable {
     /// Recent rounds per endpoint (`true`: passed), oldest first, from the history and this process: what alert
     /// transitions are judged on.
     public private(set) var outcomes: [String: [Bool]] = [:]
+    /// When each endpoint was last probed, from the history file (read once) and this process's rounds: what
+    /// an endpoint's `interval` is measured from.
+    public private(set) var lastProbed: [String: Date] = [:]
     private var historyLoaded = false
+    private var lastProbedLoaded = false
 
     public init(
         runner: ProbeRunner, only: [String] = [], history: HistoryFile? = nil, pushGateway: PushgatewayClient? = nil
@@ -63,11 +67,43 @@ public struct ProbeSession: Sendable {
     /// The counts of every round of this session (the Prometheus counters of a long-running `--every`).
     public private(set) var totals = RunningTotals()
 
+    /// The endpoints a round at `now` probes: every endpoint without an `interval`, and those whose interval
+    /// has passed since they were last probed (or that never were). Endpoints named with `--only` are always
+    /// due: the user asked for them.
+    ///
+    /// - Parameters:
+    ///   - now: the round's start.
+    ///   - tick: the time between rounds (`--every`); an interval may end up to half a tick early, so a 5m
+    ///     interval on a 1m tick is probed every 5th round, not every 6th. Without a tick (one round, as cron
+    ///     starts it), a tenth of the interval.
+    /// - Throws: the history file's errors.
+    public mutating func dueEndpoints(at now: Date = Date(), tick: Duration? = nil) throws -> [String] {
+        let endpoints = runner.config.endpoints
+        guard only.isEmpty else { return only }
+        guard endpoints.contains(where: { $0.interval != nil }) else { return endpoints.map(\.name) }
+        if !lastProbedLoaded, let history {
+            // The last few thousand rounds: a day of rounds a minute apart.
+            for record in try history.read(last: 2_000).records {
+                for name in record.endpoints.keys where record.startedAt > lastProbed[name] ?? .distantPast {
+                    lastProbed[name] = record.startedAt
+                }
+            }
+        }
+        lastProbedLoaded = true
+        return endpoints.filter { endpoint in
+            guard let interval = endpoint.interval, let last = lastProbed[endpoint.name] else { return true }
+            let early = tick.map { $0 / 2 } ?? interval / 10
+            return now.timeIntervalSince(last) + early.timeInterval >= interval.timeInterval
+        }.map(\.name)
+    }
+
     /// One round. Reads the history the first time (consecutive failures, the regression baseline),
     /// appends this round to it, pushes metrics.
     ///
+    /// - Parameter endpoints: the endpoints to probe (``dueEndpoints(at:tick:)``); `nil` for every endpoint
+    ///   (or those of `only`).
     /// - Throws: the history file's errors (reading or appending).
-    public mutating func round() async throws -> Round {
+    public mutating func round(endpoints: [String]? = nil) async throws -> Round {
         var records: [HistoryRecord] = []
         var warnings: [String] = []
         if let history {
@@ -88,7 +124,8 @@ public struct ProbeSession: Sendable {
                 }
             }
         }
-        var result = await runner.run(only: only, previousFailures: consecutiveFailures)
+        var result = await runner.run(only: endpoints ?? only, previousFailures: consecutiveFailures)
+        for endpoint in result.endpoints { lastProbed[endpoint.name] = result.startedAt }
         if history != nil {
             result.regressions = RegressionDetector.regressions(
                 in: result, history: records, policy: runner.config.regression)

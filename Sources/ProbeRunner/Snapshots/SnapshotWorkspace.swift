@@ -92,20 +92,35 @@ package struct SnapshotWorkspace {
         return try UsageManifest(decoding: Self.read(url.path), file: "\(base)/\(key).usage.json")
     }
 
-    /// Snapshots whose endpoint has no fixture, as paths.
+    /// Snapshots whose endpoint has no fixture, as paths. A snapshot that `openapi import` wrote from a spec
+    /// (listed in the `operations.json` beside it) is not an orphan: it comes from the spec, not from fixtures.
     package func orphanedSnapshots() -> [String] {
         let keys = Set(endpoints.map(\.key))
         guard let enumerator = FileManager.default.enumerator(at: snapshotsDirectory, includingPropertiesForKeys: nil)
         else { return [] }
         let base = snapshotsDirectory.path
-        var orphans: [String] = []
-        for case let url as URL in enumerator where url.lastPathComponent.hasSuffix(".schema.json") {
+        var candidates: [String] = []
+        var specDerived = Set<String>()
+        for case let url as URL in enumerator {
             let path = url.standardizedFileURL.path
             guard path.hasPrefix(base + "/") else { continue }
-            let key = String(path.dropFirst(base.count + 1).dropLast(".schema.json".count))
-            if !keys.contains(key) { orphans.append(snapshotPath(for: key)) }
+            let relative = String(path.dropFirst(base.count + 1))
+            if url.lastPathComponent.hasSuffix(".schema.json") {
+                candidates.append(String(relative.dropLast(".schema.json".count)))
+            } else if url.lastPathComponent == OperationsFile.fileName {
+                let folder = relative.dropLast(OperationsFile.fileName.count)
+                specDerived.formUnion(Self.specSnapshots(inOperationsFile: url).map { folder + $0 })
+            }
         }
-        return orphans.sorted()
+        return candidates.filter { !keys.contains($0) && !specDerived.contains($0) }.map(snapshotPath(for:)).sorted()
+    }
+
+    /// The snapshot names (`searchRecipes`, without `.schema.json`) an operations file lists, when
+    /// `openapi import` wrote it; none for any other file.
+    static func specSnapshots(inOperationsFile url: URL) -> [String] {
+        guard let file = try? OperationsFile.read(url, displayName: url.path) else { return [] }
+        return file.operations.flatMap(\.snapshots).filter { $0.hasSuffix(".schema.json") }
+            .map { String($0.dropLast(".schema.json".count)) }
     }
 }
 

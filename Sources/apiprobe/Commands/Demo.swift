@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import HTTPFixtures
+import OpenAPISupport
 import ProbeRunner
 import RecipesServer
 
@@ -201,8 +202,10 @@ struct DemoRun {
         text += "  apiprobe.yml                     the probe config (baseURL from RECIPES_PORT)\n"
         text += "  Stubs/recipes/*.json             the fixtures, re-recorded from the drifted API\n"
         text += "  Snapshots/recipes/*.schema.json  the schemas recorded from the contract\n"
+        text += "  openapi/recipes.yaml             the API's OpenAPI description\n"
         text += "Next, try:\n"
         text += "  apiprobe snapshot check --stubs \(path)/Stubs --snapshots \(path)/Snapshots\n"
+        text += "  apiprobe openapi check \(path)/openapi/recipes.yaml --stubs \(path)/Stubs\n"
         text += "  apiprobe demo --serve                     (prints its port; --drifted for the drifted API)\n"
         text += "  RECIPES_PORT=<port> apiprobe run --config \(path)/apiprobe.yml\n"
         text += "  apiprobe record --config \(path)/apiprobe.yml --snapshots   (with RECIPES_PORT set)\n"
@@ -256,14 +259,35 @@ struct DemoRun {
         out.write(RecordCommand.text(for: rerecorded, on: out))
         out.write("\n" + out.styled("Checking the re-recorded fixtures (apiprobe snapshot check):", .bold) + "\n")
         let driftHolds = try snapshotCheck()
+        out.write(
+            "\n" + out.styled("Checking them against the API's OpenAPI description (apiprobe openapi check):", .bold)
+                + "\n")
+        let specHolds = try await openAPICheck()
 
         let probeCaught = healthy.passed && !drifted.passed
         let checkCaught = contractHolds && !driftHolds
         let fixturesChanged = rerecorded.endpoints.contains { $0.outcome == .changed }
         out.write(
             "\nDrift caught by the probe: \(probeCaught ? "yes" : "no"); by the snapshot check: "
-                + "\(checkCaught ? "yes" : "no"); re-recorded fixtures changed: \(fixturesChanged ? "yes" : "no").\n")
-        return probeCaught && checkCaught && fixturesChanged
+                + "\(checkCaught ? "yes" : "no"); by the OpenAPI check: \(specHolds ? "no" : "yes"); "
+                + "re-recorded fixtures changed: \(fixturesChanged ? "yes" : "no").\n")
+        return probeCaught && checkCaught && !specHolds && fixturesChanged
+    }
+
+    /// What `apiprobe openapi check openapi/recipes.yaml --stubs Stubs` does, on the demo's folder (the
+    /// description written there first): the library's check, printed as the command prints it; `true` when it
+    /// passed.
+    private func openAPICheck() async throws -> Bool {
+        let specURL = folder.appendingPathComponent("openapi/recipes.yaml")
+        try AtomicFile.write(Data(Self.recipesSpec.utf8), to: specURL, displayName: "openapi/recipes.yaml")
+        let store = OpenAPISpec.fixtures(of: "recipes", in: folder.appendingPathComponent("Stubs"))
+        let root = folder
+        let report = try await onLargeStack {
+            try OpenAPISpec(contentsOf: specURL, displayName: "openapi/recipes.yaml")
+                .check(store, redactor: Terminal.redactor, displayRoot: root)
+        }
+        out.write(OpenAPICheckCommand.text(for: report, on: out, limit: 4))
+        return report.passed
     }
 
     /// What `apiprobe snapshot check` does, on the demo's folders: the library's check, printed as the command

@@ -10,8 +10,11 @@ struct OpenAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openapi",
         abstract:
-            "Import an OpenAPI 3.0/3.1 description as snapshots, check fixtures against it, or diff two versions.",
-        subcommands: [OpenAPIImportCommand.self, OpenAPICheckCommand.self, OpenAPIDiffCommand.self]
+            "Import an OpenAPI 3.0/3.1 description as snapshots, check fixtures against it, diff two versions, or "
+            + "export one from the fixtures.",
+        subcommands: [
+            OpenAPIImportCommand.self, OpenAPICheckCommand.self, OpenAPIDiffCommand.self, OpenAPIExportCommand.self,
+        ]
     )
 }
 
@@ -103,6 +106,10 @@ struct OpenAPICheckCommand: AsyncParsableCommand {
             templates matched). Its path and query parameters and JSON request body must fit, its response status \
             must be declared and its JSON body must fit that status's schema. A fixture that matches no operation \
             is a violation (no-operation) and is listed as unmatched.
+
+            When the stubs folder holds a folder named after the API (--api, by default the description's file \
+            name without extension: Stubs/recipes for recipes.yaml), only the fixtures in it are checked: the \
+            other folders are other APIs' fixtures.
             """
     )
 
@@ -112,29 +119,45 @@ struct OpenAPICheckCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The folder of recorded fixtures (every *.json below it).")
     var stubs = "Stubs"
 
+    @Option(
+        name: .long,
+        help: "The API's folder name in the stubs folder (default: the description's file name without extension).")
+    var api: String?
+
     @Option(name: .long, help: "Output format: text or json.")
     var format: ReportFormat = .text
 
     func run() async throws {
         let specURL = URL(fileURLWithPath: spec)
-        let store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
+        let store = OpenAPISpec.fixtures(
+            of: api ?? specURL.deletingPathExtension().lastPathComponent,
+            in: URL(fileURLWithPath: stubs, isDirectory: true))
         let report = try await onLargeStack {
             try OpenAPISpec(contentsOf: specURL).check(store, redactor: Terminal.redactor)
         }
         let out = Terminal.standardOutput
         switch format {
-        case .json:
-            out.write(String(decoding: report.jsonReport(), as: UTF8.self))
-        case .text:
-            var text = ""
-            for violation in report.violations { text += out.styled("violation ", .red) + "\(violation)\n" }
-            for file in report.unmatched { text += out.styled("unmatched ", .yellow) + file + "\n" }
-            text +=
-                "\(report.fixtureCount) fixtures, \(report.operationCount) operations: "
-                + "\(report.violations.count) violations, \(report.unmatched.count) unmatched\n"
-            out.write(text)
+        case .json: out.write(String(decoding: report.jsonReport(), as: UTF8.self))
+        case .text: out.write(Self.text(for: report, on: out))
         }
         if !report.passed { throw ChecksFailed() }
+    }
+
+    /// The text report: a line per violation (the first `limit` of them, when given) and unmatched fixture, then
+    /// the counts.
+    static func text(for report: SpecCheckReport, on out: Terminal, limit: Int? = nil) -> String {
+        var text = ""
+        for violation in report.violations.prefix(limit ?? .max) {
+            text += out.styled("violation ", .red) + "\(violation)\n"
+        }
+        if let limit, report.violations.count > limit {
+            text += "… and \(report.violations.count - limit) more (apiprobe openapi check lists them all)\n"
+        }
+        for file in report.unmatched { text += out.styled("unmatched ", .yellow) + file + "\n" }
+        text +=
+            "\(report.fixtureCount) fixtures, \(report.operationCount) operations: "
+            + "\(report.violations.count) violations, \(report.unmatched.count) unmatched\n"
+        return text
     }
 }
 
@@ -187,5 +210,54 @@ struct OpenAPIDiffCommand: AsyncParsableCommand {
             out.write(text)
         }
         if diff.hasBreakingChanges { throw ChecksFailed() }
+    }
+}
+
+/// `apiprobe openapi export`
+struct OpenAPIExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write an OpenAPI 3.1 description of the recorded fixtures and their snapshots.",
+        discussion: """
+            Paths come from the fixtures' URLs: a segment holding an id (digits, a UUID, a token with digits) \
+            becomes a {parameter} where several recorded paths differ only there. Each method and path is an \
+            operation, named after its fixtures' endpoint; it lists the path and query parameters seen, a JSON \
+            request body, and every recorded status with its schema as a shared component (a 2xx schema is the \
+            endpoint's snapshot when there is one). The same fixtures give the same bytes; secrets are masked.
+            """
+    )
+
+    @Option(name: .long, help: "The folder of recorded fixtures (every *.json below it).")
+    var stubs = "Stubs"
+
+    @Option(name: .long, help: "The folder of schema snapshots.")
+    var snapshots = "Snapshots"
+
+    @Option(name: .long, help: "The document's info.title (default: the stubs folder's name).")
+    var title: String?
+
+    @Option(name: .long, help: "The file to write (JSON); standard output when left out.")
+    var output: String?
+
+    func run() async throws {
+        let stubsURL = URL(fileURLWithPath: stubs, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: stubsURL.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw FixtureError(
+                file: stubs, position: .file, expected: "a folder of fixtures",
+                found: isDirectory.boolValue ? "a file" : "no such folder")
+        }
+        let export = try SpecExport(
+            stubs: FixtureStore(directory: stubsURL), snapshots: URL(fileURLWithPath: snapshots, isDirectory: true),
+            title: title ?? stubsURL.standardizedFileURL.lastPathComponent, redactor: Terminal.redactor)
+        guard let output else {
+            Terminal.standardOutput.write(String(decoding: export.data, as: UTF8.self))
+            return
+        }
+        let url = URL(fileURLWithPath: output)
+        try AtomicFile.write(export.data, to: url, displayName: displayPath(url))
+        Terminal.standardOutput.write(
+            "wrote   \(displayPath(url)): \(export.operationCount) operations from \(export.fixtureCount) fixtures\n")
     }
 }

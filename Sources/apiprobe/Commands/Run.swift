@@ -127,11 +127,18 @@ struct RunCommand: AsyncParsableCommand {
                     labels: Dictionary(pushLabels.map { ($0.name, $0.value) }) { $1 })
             }
         )
-        let count = only.isEmpty ? probeConfig.endpoints.count : only.count
         var summary = StepSummary()
 
         guard let interval = every else {
-            let result = try await round(&session, count: count, destinations: destinations, summary: &summary)
+            let due = try dueEndpoints(&session, tick: nil)
+            guard !due.isEmpty else {
+                Terminal.standardError.write(
+                    "apiprobe run: no endpoint is due: each has an interval that has not passed since its last probe"
+                        + " in \(history ?? "the history")\n")
+                return
+            }
+            let result = try await round(
+                &session, endpoints: due, destinations: destinations, summary: &summary)
             if !result.passed { throw ChecksFailed() }
             return
         }
@@ -140,22 +147,35 @@ struct RunCommand: AsyncParsableCommand {
         while !stop.isSet {
             // --every is measured start to start: a round that takes 1.5 s of a 2 s interval waits 0.5 s.
             let started = clock.now
-            _ = try await round(&session, count: count, destinations: destinations, summary: &summary)
+            // Endpoints with an `interval` of their own are probed in the rounds where it has passed.
+            let due = try dueEndpoints(&session, tick: interval)
+            if !due.isEmpty {
+                _ = try await round(&session, endpoints: due, destinations: destinations, summary: &summary)
+            }
             await stop.wait(
                 for: ProbeSession.delayBeforeNextRound(
                     interval: ProbeSession.jittered(interval), elapsed: clock.now - started))
         }
     }
 
+    private func dueEndpoints(_ session: inout ProbeSession, tick: Duration?) throws -> [String] {
+        do {
+            return try session.dueEndpoints(at: Date(), tick: tick)
+        } catch {
+            throw ValidationError("--history \(history ?? ""): \(error)")
+        }
+    }
+
     /// One round: progress on a terminal, the reports, the step summary.
     private func round(
-        _ session: inout ProbeSession, count: Int, destinations: [ReportDestination], summary: inout StepSummary
+        _ session: inout ProbeSession, endpoints: [String], destinations: [ReportDestination],
+        summary: inout StepSummary
     ) async throws -> ProbeRunResult {
         let progress = Terminal.standardError
-        if progress.isTerminal { progress.write("apiprobe: probing \(count) endpoint(s)…") }
+        if progress.isTerminal { progress.write("apiprobe: probing \(endpoints.count) endpoint(s)…") }
         let round: ProbeSession.Round
         do {
-            round = try await session.round()
+            round = try await session.round(endpoints: endpoints)
         } catch {
             if progress.isTerminal { progress.write("\r\u{1B}[K") }
             throw ValidationError("--history \(history ?? ""): \(error)")

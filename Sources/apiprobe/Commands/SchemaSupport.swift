@@ -24,7 +24,8 @@ enum SchemaInput {
                     found: "no samples (an empty file)")
             }
         } else {
-            try inference.addSample(try read(path), file: path)
+            // Streamed: a 50 MB response is read in about a megabyte of memory.
+            try inference.addSample(contentsOf: url, file: path)
         }
     }
 

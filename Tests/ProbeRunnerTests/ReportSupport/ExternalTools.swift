@@ -30,10 +30,14 @@ enum ExternalTools {
     static var pushgateway: URL? { find("prometheus-pushgateway") ?? find("pushgateway") }
 
     /// Records that `name` is missing: a failure under CI, a known issue elsewhere.
-    static func recordMissing(_ name: String, package: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// `brewFormula` is what to install on macOS (default: `prometheus` or `pushgateway`).
+    static func recordMissing(
+        _ name: String, package: String, brewFormula: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let formula = brewFormula ?? (package == "prometheus" ? "prometheus" : "pushgateway")
         let message =
             "\(name) is not on PATH; install it with apt-get install -y \(package) (.ci/run does) "
-            + "or on macOS brew install \(package == "prometheus" ? "prometheus" : "pushgateway")"
+            + "or on macOS brew install \(formula)"
         if isCI {
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         } else {

@@ -1,0 +1,193 @@
+import APIProbeShared
+public import Foundation
+import HTTPFixtures
+public import HTTPStubs
+import JSONShape
+
+/// The operations of an API, as `apiprobe openapi import` wrote them from its OpenAPI description:
+/// `Snapshots/<api>/operations.json`.
+///
+/// ```swift
+/// expectRequestsConform(stubs.requests, to: .operations(of: "recipes"))
+/// ```
+public struct APIOperations: Sendable {
+    let api: String
+    let snapshots: URL?
+
+    /// The operations file of `api`, `Snapshots/<api>/operations.json`, in the nearest `Snapshots/` folder
+    /// above the calling test file (beside the nearest `Stubs/`) unless `snapshots` names the folder.
+    public static func operations(of api: String, in snapshots: URL? = nil) -> APIOperations {
+        APIOperations(api: api, snapshots: snapshots)
+    }
+}
+
+/// Checks that every request a client made (through a `StubSet`: `stubs.requests`) is one the API's OpenAPI
+/// description allows: an operation with its method and path exists, its required path, query and header
+/// parameters are sent, no query parameter it does not declare is sent, each parameter's value and the JSON
+/// body fit their schemas.
+///
+/// Each failing request is reported once, with the request, the operation and the JSON Pointer of what is
+/// wrong (`/query/<name>`, `/path/<name>`, `/header/<name>`, `/body/…`):
+///
+/// ```swift
+/// let stubs = StubSet()
+/// stubs.stub(RequestMatcher(), response: .json(.object([])))
+/// let session = URLSession(configuration: stubs.sessionConfiguration())
+/// _ = try await session.data(from: URL(string: "https://recipes.example.com/api/search?q=chicken&sort=rank")!)
+/// expectRequestsConform(stubs.requests, to: .operations(of: "recipes"))
+/// ```
+/// ```
+/// GET https://recipes.example.com/api/search?q=chicken&sort=rank: GET /api/search: /query/sort: query parameter "sort" is not declared
+/// POST https://recipes.example.com/api/rate: no such operation in Snapshots/recipes/operations.json
+/// ```
+public func expectRequestsConform(
+    _ requests: [StubRequest],
+    to operations: APIOperations,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    if let failure = verifyRequestsConform(requests, to: operations, filePath: filePath) {
+        reportFailure(failure, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+}
+
+/// The pure verifier behind ``expectRequestsConform(_:to:fileID:filePath:line:column:)``: the failure
+/// message, one line per problem, or `nil` when every request conforms.
+public func verifyRequestsConform(
+    _ requests: [StubRequest], to operations: APIOperations, filePath: StaticString = #filePath
+) -> String? {
+    guard let folder = operations.snapshots ?? snapshotsFolder(relativeTo: filePath) else {
+        return "\(filePath): expected a folder named Snapshots or Stubs in one of its parent folders, found none"
+    }
+    let url = folder.appendingPathComponent(operations.api, isDirectory: true)
+        .appendingPathComponent(OperationsFile.fileName)
+    let shown = displayPath(url)
+    let file: OperationsFile
+    do {
+        guard let read = try OperationsFile.read(url, displayName: shown) else {
+            return "\(shown): expected the operations file of \(operations.api) (apiprobe openapi import SPEC "
+                + "--api \(operations.api) writes it), found no such file"
+        }
+        file = read
+    } catch {
+        return error.description
+    }
+    // Credentials in a URL (user-info, `api_key=…`) are masked; the messages hold no other values.
+    let redactor = Redactor()
+    var lines: [String] = []
+    for request in requests {
+        let target = "\(request.method) \(redactor.redactURL(request.url.absoluteString))"
+        guard let (operation, pathValues) = file.operation(method: request.method, url: request.url.absoluteString)
+        else {
+            lines.append("\(target): no such operation in \(shown)")
+            continue
+        }
+        for problem in RequestChecker.problems(of: request, against: operation, pathValues: pathValues) {
+            lines.append("\(target): \(operation.name): \(problem)")
+        }
+    }
+    return lines.isEmpty ? nil : lines.joined(separator: "\n")
+}
+
+/// The parameter and body checks of one request, through JSONShape's conformance check.
+enum RequestChecker {
+    static func problems(
+        of request: StubRequest, against operation: OperationsFile.Operation, pathValues: [String: String]
+    )
+        -> [String]
+    {
+        var problems: [String] = []
+        let query = request.queryItems
+        for parameter in operation.parameters {
+            let place = "/\(parameter.location)/" + JSONPointer.escape(parameter.name)
+            var values: [String]
+            switch parameter.location {
+            case "path": values = pathValues[parameter.name].map { [$0] } ?? []
+            case "query": values = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+            case "header":
+                guard !["accept", "content-type", "authorization"].contains(parameter.name.lowercased()) else {
+                    continue
+                }
+                values = request.header(parameter.name).map { [$0] } ?? []
+            default: continue
+            }
+            if values.isEmpty {
+                if parameter.isRequired {
+                    problems.append(
+                        "\(place): required \(parameter.location) parameter \"\(parameter.name)\" is missing")
+                }
+                continue
+            }
+            guard let schema = parameter.schema else { continue }
+            for text in values {
+                for message in conformance(of: parameterValue(text, schema: schema), to: schema) {
+                    problems.append("\(place): \(parameter.location) parameter \"\(parameter.name)\": \(message)")
+                }
+            }
+        }
+        let declared = Set(operation.parameters.filter { $0.location == "query" }.map(\.name))
+        var reported = Set<String>()
+        for item in query where !declared.contains(item.name) && reported.insert(item.name).inserted {
+            problems.append(
+                "/query/\(JSONPointer.escape(item.name)): query parameter \"\(item.name)\" is not declared")
+        }
+        if let body = operation.requestBody {
+            if let data = request.body, !data.isEmpty {
+                if let schema = body.schema {
+                    if (try? JSONValue(parsing: data)) == nil {
+                        problems.append("/body: expected a JSON request body, found \(data.count) bytes of other data")
+                    } else {
+                        for message in conformance(of: data, to: schema, at: "/body") { problems.append(message) }
+                    }
+                }
+            } else if body.isRequired {
+                problems.append("/body: the request body is required")
+            }
+        }
+        return problems
+    }
+
+    /// A parameter's text as JSON of the type its schema names (`2` → an integer).
+    static func parameterValue(_ text: String, schema: JSONValue) -> Data {
+        var types: [String] = []
+        switch schema["type"] {
+        case .string(let name)?: types = [name]
+        case .array(let names)?: types = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        default: break
+        }
+        if types.contains("integer") || types.contains("number"), Double(text) != nil,
+            (try? JSONValue(parsing: Data(text.utf8))) != nil
+        {
+            return Data(text.utf8)
+        }
+        if types.contains("boolean"), text == "true" || text == "false" { return Data(text.utf8) }
+        return JSONValue.string(text).serialized()
+    }
+
+    /// The ways `data` breaks `schema` (a schema in the snapshot format): `<pointer>: <change>`, or the
+    /// change alone when `prefix` is nil and the value is a scalar.
+    static func conformance(of data: Data, to schema: JSONValue, at prefix: String? = nil) -> [String] {
+        let diff: SchemaDiff
+        do {
+            diff = try SchemaSnapshot(decoding: schema.serialized(), file: "operations.json").conformance(of: data)
+        } catch {
+            return ["\(prefix ?? ""): cannot check: \(error)"]
+        }
+        return diff.changes.filter { $0.severity == .breaking }.map { change in
+            let detail = describe(change)
+            guard let prefix else { return detail }
+            return "\(prefix)\(change.path): \(detail)"
+        }
+    }
+
+    private static func describe(_ change: SchemaChange) -> String {
+        switch (change.before, change.after) {
+        case (let before?, let after?): return "expected \(before), found \(after) (\(change.kind))"
+        case (let before?, nil): return "expected \(before), found none (\(change.kind))"
+        case (nil, let after?): return "\(change.kind): \(after)"
+        case (nil, nil): return "\(change.kind)"
+        }
+    }
+}
