@@ -238,7 +238,11 @@ struct TLSProbeTests {
         ),
         (
             "{clientCertificate: client.pem, clientKey: ca.pem}", "ca.pem",
-            "endpoints.a.tls.clientKey: expected a PEM private key in ca.pem, found text that is not valid PEM"
+            "endpoints.a.tls.clientKey: expected a PEM private key in ca.pem, found a PEM CERTIFICATE instead"
+        ),
+        (
+            "{caFile: leaf.key}", "leaf.key",
+            "endpoints.a.tls.caFile: expected a PEM file of certificates in leaf.key, found a PEM PRIVATE KEY instead"
         ),
         (
             "{clientCertificate: client.pem}", "{clientCertificate",

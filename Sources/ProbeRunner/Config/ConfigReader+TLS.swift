@@ -94,7 +94,14 @@ extension ConfigReader {
         } catch let configError as ProbeConfigError {
             throw configError
         } catch {
-            throw self.error(node, path, expected: "\(what) in \(name)", found: "text that is not valid PEM")
+            // PEM of another kind (a key where a certificate belongs, or the reverse) says which it is.
+            let text = String(decoding: bytes.prefix(64 << 10), as: UTF8.self)
+            let label = text.range(of: "-----BEGIN ").map { text[$0.upperBound...].prefix { $0 != "-" && $0 != "\n" } }
+            let wanted = privateKey ? "PRIVATE KEY" : "CERTIFICATE"
+            let found =
+                label.map { $0.hasSuffix(wanted) ? "text that is not valid PEM" : "a PEM \($0) instead" }
+                ?? "text that is not valid PEM"
+            throw self.error(node, path, expected: "\(what) in \(name)", found: found)
         }
         return bytes
     }
