@@ -18,6 +18,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        // The probe runner's HTTP client: phase timings (DNS, connect, TLS, first byte) and the server's certificates,
+        // which URLSession on Linux does not give. Only ProbeRunner (and so the tool) links them.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // Documentation only (`swift package generate-documentation`); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -35,7 +41,14 @@ let package = Package(
         // MARK: Probe runner, sample client, demo server, command-line tool
         .target(
             name: "ProbeRunner",
-            dependencies: ["HTTPFixtures", "JSONShape", "APIProbeShared", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "HTTPFixtures", "JSONShape", "APIProbeShared", .product(name: "Yams", package: "Yams"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         // OpenAPISupport reads OpenAPI 3.0 and 3.1 documents (JSON or YAML) into JSONShape snapshots and checks
         // fixtures against them. Only the command-line tool uses it: no product depends on OpenAPIKit.
@@ -103,7 +116,11 @@ let package = Package(
         .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
         .testTarget(
             name: "ProbeRunnerTests",
-            dependencies: ["ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared", "HTTPFixtures"]
+            dependencies: [
+                "ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared", "HTTPFixtures",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .testTarget(name: "RecipesAPITests", dependencies: ["RecipesAPI", "HTTPStubs", "ContractTesting"]),
         .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),

@@ -133,6 +133,14 @@ if let probeStats {
             probeStats.p50, probeStats.p50 - 200, probeStats.min, probeStats.max,
             accuracy.endpoints[0].timeToFirstByte?.p50 ?? .nan))
     print("    within 2 ms of truth: \(abs(probeStats.p50 - 200) <= 2 ? "yes" : "NO")")
+    if let phases = accuracy.endpoints[0].phases {
+        let parts = PhaseTimings.names.map { name in
+            String(format: "%@ %.2f", name, phases.phases[name]?.p50 ?? .nan)
+        }
+        print(
+            "    phases p50 (ms): \(parts.joined(separator: ", ")); \(phases.reusedConnections) of \(phases.count) samples reused the connection"
+        )
+    }
     let url = slow.baseURL.appendingPathComponent("api/get").absoluteString + "?rId=35382"
     if let curl = curlTimes(URL(string: url)!, count: samples) {
         let curlP50 = median(curl)

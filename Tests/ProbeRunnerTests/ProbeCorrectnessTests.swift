@@ -112,34 +112,6 @@ struct ProbeCorrectnessTests {
 
     // MARK: TLS
 
-    /// What swift-corelibs-foundation reports for libcurl's TLS failures: NSURLErrorUnknown, curl's text.
-    static let curlTLSFailures = [
-        "SSL certificate problem: self-signed certificate",
-        "SSL certificate problem: certificate has expired",
-        "SSL: no alternative certificate subject name matches target host name 'localhost'",
-        "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:443",
-        "TLS connect error: error:0A000410:SSL routines::sslv3 alert handshake failure",
-    ]
-
-    @Test(arguments: curlTLSFailures)
-    func aTLSFailureAsLinuxReportsItIsClassifiedTLS(_ text: String) {
-        let error = NSError(
-            domain: NSURLErrorDomain, code: NSURLErrorUnknown, userInfo: [NSLocalizedDescriptionKey: text])
-        let failure = FailureClassification.classify(
-            error, timedOut: false, byDeadline: false, url: "https://127.0.0.1:8443/", timeout: .seconds(5))
-        #expect(failure == ProbeFailure(category: .tls, message: "TLS failed (https://127.0.0.1:8443/): \(text)"))
-    }
-
-    @Test(arguments: [
-        URLError.Code.serverCertificateUntrusted, .serverCertificateHasBadDate, .secureConnectionFailed,
-        .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-    ])
-    func aTLSFailureAsApplePlatformsReportItIsClassifiedTLS(_ code: URLError.Code) {
-        let failure = FailureClassification.classify(
-            URLError(code), timedOut: false, byDeadline: false, url: "https://a.test/", timeout: .seconds(5))
-        #expect(failure.category == .tls)
-    }
-
     static let openssl = "/usr/bin/openssl"
 
     /// A real self-signed certificate (made by `openssl req -x509`), served by `openssl s_server` on loopback.

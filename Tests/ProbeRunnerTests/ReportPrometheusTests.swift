@@ -112,7 +112,7 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("prometheus")
 
     /// The shipped rules load in Prometheus and fire as their unit tests say (down, failing checks, breaking
-    /// drift, a stale probe), on the metric names the Prometheus report writes.
+    /// drift, a stale probe, an expiring certificate), on the metric names the Prometheus report writes.
     @Test func theShippedAlertingRulesAreValidAndFireAsTested() async throws {
         guard let promtool = ExternalTools.find("promtool") else {
             ExternalTools.recordMissing("promtool", package: "prometheus")
@@ -121,7 +121,7 @@ import Testing
         let rules = Self.folder.appendingPathComponent("apiprobe-rules.yml").path
         let check = try await ExternalTools.run(promtool, ["check", "rules", rules], input: "")
         #expect(check.status == 0, "\(check.output)")
-        #expect(check.output.contains("SUCCESS: 5 rules found"), "\(check.output)")
+        #expect(check.output.contains("SUCCESS: 6 rules found"), "\(check.output)")
         let test = try await ExternalTools.run(
             promtool, ["test", "rules", Self.folder.appendingPathComponent("apiprobe-rules.test.yml").path], input: "")
         #expect(test.status == 0, "\(test.output)")
@@ -136,5 +136,15 @@ import Testing
             #expect(text.contains(metric))
             #expect(exposition.contains("# TYPE \(metric) "), "\(metric) is not in the report")
         }
+        // The certificate rule's metric, as the report writes it for an https endpoint.
+        var secured = SampleRuns.green
+        try #require(!secured.endpoints.isEmpty)
+        secured.endpoints[0].tls = TLSReport(
+            subject: "CN=a", issuer: "CN=b", notBefore: Date(timeIntervalSince1970: 0),
+            notAfter: Date(timeIntervalSince1970: 2_000_000_000), verified: true, insecure: false)
+        #expect(text.contains("apiprobe_tls_cert_expiry_timestamp_seconds"))
+        #expect(
+            Report.render(secured, as: .prometheus).contains(
+                "# TYPE apiprobe_tls_cert_expiry_timestamp_seconds gauge"))
     }
 }

@@ -73,13 +73,15 @@ extension ProbeConfig {
                 file: file ?? url.path, line: nil, key: "(file)", expected: "a readable config file",
                 found: "\(error.localizedDescription)")
         }
-        return try parse(data, environment: environment, file: file ?? url.path)
+        return try parse(
+            data, environment: environment, file: file ?? url.path, directory: url.deletingLastPathComponent())
     }
 
-    /// Parses config text; see ``load(contentsOf:environment:file:)``.
-    public static func parse(_ data: Data, environment: [String: String], file: String) throws(ProbeConfigError)
-        -> ProbeConfig
-    {
+    /// Parses config text; see ``load(contentsOf:environment:file:)``. Files the config names (`tls.caFile`) are
+    /// read relative to `directory` (the current folder when `nil`).
+    public static func parse(
+        _ data: Data, environment: [String: String], file: String, directory: URL? = nil
+    ) throws(ProbeConfigError) -> ProbeConfig {
         guard let text = String(validating: data, as: UTF8.self) else {
             // The place of the first byte that is not UTF-8: its line, and its column in bytes.
             var line = 1
@@ -108,7 +110,7 @@ extension ProbeConfig {
         let substituted = try EnvironmentSubstitution.apply(
             to: text, environment: environment, file: file, substituted: &secrets)
         do {
-            var config = try parse(substituted: substituted, file: file)
+            var config = try parse(substituted: substituted, file: file, directory: directory)
             config.environmentSecrets = secrets
             return config
         } catch {
@@ -122,7 +124,9 @@ extension ProbeConfig {
         }
     }
 
-    private static func parse(substituted: String, file: String) throws(ProbeConfigError) -> ProbeConfig {
+    private static func parse(substituted: String, file: String, directory: URL?) throws(ProbeConfigError)
+        -> ProbeConfig
+    {
         let root: Node?
         do {
             root = try Yams.compose(yaml: substituted)
@@ -137,6 +141,6 @@ extension ProbeConfig {
                 file: file, line: nil, key: "(file)", expected: "a mapping with api, baseURL and endpoints",
                 found: "an empty document")
         }
-        return try ConfigReader(file: file).config(root)
+        return try ConfigReader(file: file, directory: directory).config(root)
     }
 }

@@ -138,6 +138,7 @@ extension ConfigReader {
             case "timeout": defaults.timeout = try duration(value, keyPath)
             case "retries": defaults.retries = try integer(value, keyPath, in: 0...10)
             case "maxBodySize": defaults.maxBodySize = try size(value, keyPath)
+            case "tls": defaults.tls = try tlsSettings(value, keyPath, over: defaults.tls)
             case "expect": expect = try expectations(value, keyPath)
             default: break
             }
@@ -163,6 +164,7 @@ extension ConfigReader {
         var endpoint = EndpointConfig(
             name: name, path: "", headers: [:], samples: config.defaults.samples, timeout: config.defaults.timeout,
             retries: config.defaults.retries, maxBodySize: config.defaults.maxBodySize, line: node.mark?.line)
+        endpoint.tls = config.defaults.tls
         var headers = config.defaults.headers
         var expect = PartialExpectations()
         var location: (key: String, node: Node)?
@@ -220,6 +222,7 @@ extension ConfigReader {
             case "followRedirects":
                 guard let follows = boolean(value) else { throw error(value, keyPath, expected: "true or false") }
                 endpoint.followsRedirects = follows
+            case "tls": endpoint.tls = try tlsSettings(value, keyPath, over: endpoint.tls)
             case "interval":
                 let interval = try duration(value, keyPath)
                 guard interval >= .seconds(1) else { throw error(value, keyPath, expected: "a duration of 1s or more") }

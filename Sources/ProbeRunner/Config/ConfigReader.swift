@@ -6,16 +6,19 @@ import Yams
 /// line and column, the key path (`endpoints.search.expect.latency[0]`) and what was expected.
 struct ConfigReader {
     let file: String
+    /// The folder files named in the config (`tls.caFile`) are relative to; the current folder when `nil`.
+    var directory: URL? = nil
 
     static let topKeys = [
         "api", "baseURL", "stubs", "snapshots", "concurrency", "rateLimit", "deadline", "downAfter",
         "successThreshold", "alerts", "regression", "redact", "defaults", "endpoints",
     ]
-    static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "expect"]
+    static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "tls", "expect"]
     static let endpointKeys = [
         "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "maxBodySize",
-        "followRedirects", "auth", "interval", "expect",
+        "followRedirects", "auth", "interval", "tls", "expect",
     ]
+    static let tlsKeys = ["expiresIn", "caFile", "clientCertificate", "clientKey", "insecure"]
     static let authKeys = ["basic", "bearer"]
     static let expectKeys = ["status", "headers", "body", "schema", "latency"]
     static let regressionKeys = ["window", "factor", "minimumRuns", "minimumSlowdown"]

@@ -90,6 +90,8 @@ public struct EndpointDefaults: Sendable, Hashable {
     public var retries: Int
     /// The largest response body read, in bytes (`nil`: the command's default).
     public var maxBodySize: Int?
+    /// `tls:` settings every endpoint starts from (an endpoint's own `tls:` keys replace these key by key).
+    public var tls = TLSSettings()
     public var expectations: Expectations
 
     public init(
@@ -130,6 +132,8 @@ public struct EndpointConfig: Sendable, Hashable {
     /// Whether a 3xx response with a `Location` is followed (the default); `false` makes the 3xx the answer, so
     /// `status: 301` can be expected.
     public var followsRedirects: Bool = true
+    /// `tls:`: the certificate's expiry budget, a CA file, a client certificate (mTLS), `insecure`.
+    public var tls = TLSSettings()
     /// How often the endpoint is probed (`interval: 1h`), when less often than every round: a round probes it
     /// only when this long has passed since it was last probed (by this process, or as the history file
     /// says), so a cron job every 5 minutes can check a certificate hourly. `nil`: every round.

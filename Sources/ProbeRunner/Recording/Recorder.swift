@@ -196,13 +196,13 @@ public struct Recorder: Sendable {
         while true {
             if let limiter, await !limiter.acquire(host: request.url?.host ?? "", deadline: deadline) {
                 return Attempt(
-                    response: nil, body: Data(), error: URLError(.timedOut), timedOut: true, cutByDeadline: true,
+                    response: nil, body: Data(), error: RequestTimedOut(), timedOut: true, cutByDeadline: true,
                     latency: .zero)
             }
             let attempt = await loader.send(
                 request, timeout: endpoint.timeout, deadline: deadline,
                 maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRecordBodyLimit,
-                followsRedirects: endpoint.followsRedirects)
+                followsRedirects: endpoint.followsRedirects, tls: endpoint.tls)
             guard attempt.error != nil, !attempt.timedOut, !(attempt.error is BodyTooLarge), retries < endpoint.retries
             else { return attempt }
             let pause = Duration.milliseconds(100 << min(retries, 6))
@@ -332,18 +332,17 @@ public struct Recorder: Sendable {
         redactor.redactURL(url)
     }
 
+    /// A transport error in a few words (the category's rule is ``FailureClassification``'s).
     private static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain {
-            switch nsError.code {
-            case NSURLErrorCannotConnectToHost: return "connection refused"
-            case NSURLErrorTimedOut: return "timed out"
-            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "host not found"
-            case NSURLErrorNetworkConnectionLost: return "connection lost"
-            default: break
-            }
+        let failure = FailureClassification.classify(
+            error, timedOut: false, byDeadline: false, url: "", timeout: .zero)
+        switch failure.category {
+        case .refused: return "connection refused"
+        case .dns: return "host not found"
+        case .connection: return "connection lost"
+        case .tls: return "TLS failed: \(failure.tlsReason ?? .handshake)"
+        default: return failure.message
         }
-        return nsError.localizedDescription
     }
 
 }

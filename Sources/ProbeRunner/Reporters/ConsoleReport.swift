@@ -24,7 +24,9 @@ enum ConsoleReport {
             var rows: [[Cell]] = [header(style)]
             var details: [Int: [String]] = [:]
             for endpoint in result.endpoints {
-                details[rows.count] = detailLines(endpoint, style: style)
+                details[rows.count] = detailLines(
+                    endpoint, style: style, now: result.startedAt,
+                    slow: result.regressions.contains { $0.endpoint == endpoint.name })
                 rows.append(row(endpoint, style: style))
             }
             let table = Table(rows: rows, rightAligned: [2, 4, 5, 6, 7, 8, 9, 10])
@@ -77,12 +79,25 @@ enum ConsoleReport {
         return [Cell(mark, width: 1)] + plain.map { Cell($0, width: visibleWidth($0)) }
     }
 
-    private static func detailLines(_ endpoint: EndpointResult, style: Style) -> [String] {
+    /// The URL, failed checks, schema changes; the TLS state when it is not plain (insecure, failed, or an expiry
+    /// budget); the phases of a slow endpoint (a latency budget failed, or a regression); a redirect chain.
+    private static func detailLines(_ endpoint: EndpointResult, style: Style, now: Date, slow: Bool) -> [String] {
         let indent = "     "
         var lines: [String] = []
         let failedChecks = endpoint.checks.filter { !$0.passed }
+        let isSlow = slow || failedChecks.contains { $0.category == .latencyBudget }
         if !endpoint.passed || !endpoint.schemaChanges.isEmpty {
             lines.append(indent + style.dim("\(clean(endpoint.method)) \(clean(endpoint.url))"))
+        }
+        if let tls = endpoint.tls, tls.insecure || !tls.verified || !endpoint.passed {
+            let text = "TLS " + clean(ReportText.tlsSummary(tls, at: now))
+            lines.append(indent + (tls.insecure || !tls.verified ? style.yellow(text) : style.dim(text)))
+        }
+        if isSlow, let phases = endpoint.phases {
+            lines.append(indent + style.dim("phases " + ReportText.phaseBreakdown(phases)))
+        }
+        if let chain = endpoint.samples.first(where: { !$0.redirects.isEmpty })?.redirects {
+            lines.append(indent + style.dim("redirected " + chain.map(clean).joined(separator: " → ")))
         }
         for check in failedChecks {
             var line = "\(style.red("✗")) \(clean(check.name))"

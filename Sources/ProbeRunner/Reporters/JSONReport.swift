@@ -13,7 +13,11 @@ import JSONShape
 /// Keys sorted, two-space indent, trailing newline; milliseconds rounded to 0.1. Additive fields: `durationMs`,
 /// `configFile`, `hitDeadline`, `regressions` at the top; per endpoint `method`, `url`, `timeToFirstByteMs`,
 /// `retries`, `rateLimited`, `redirects`, `consecutiveFailures`, `down`, `failureCategory`, `schemaChanges`
-/// (the change objects of `schema diff --format json`); per check `category`.
+/// (the change objects of `schema diff --format json`), `phasesMs` (statistics per phase: `dns`, `connect`, `tls`,
+/// `processing`, `transfer`), `reusedConnections`, `tls` (the leaf certificate's `subject`, `issuer`, `notBefore`,
+/// `notAfter`, `expiresInDays`, `verified`, `insecure`, `failure`; `null` for http), `sampleDetails` (each sample's
+/// `status`, `latencyMs`, `timeToFirstByteMs`, `phasesMs`, `connectionReused`, `redirects`, `failureCategory`,
+/// `tlsFailure`); per check `category`.
 enum JSONReport {
     static func render(_ result: ProbeRunResult) -> String {
         String(decoding: document(result).serialized(pretty: true, sortedKeys: true), as: UTF8.self) + "\n"
@@ -26,14 +30,14 @@ enum JSONReport {
             ("durationMs", milliseconds(result.duration.milliseconds)),
             ("configFile", .string(result.configFile)),
             ("hitDeadline", .bool(result.hitDeadline)),
-            ("endpoints", .array(result.endpoints.map(endpoint))),
+            ("endpoints", .array(result.endpoints.map { endpoint($0, startedAt: result.startedAt) })),
             ("regressions", .array(result.regressions.map(regression))),
         ])
     }
 
-    private static func endpoint(_ endpoint: EndpointResult) -> JSONValue {
+    private static func endpoint(_ endpoint: EndpointResult, startedAt: Date) -> JSONValue {
         let codes = endpoint.statusCodes.sorted { $0.key < $1.key }
-        return .object([
+        var members: [(key: String, value: JSONValue)] = [
             ("name", .string(endpoint.name)),
             ("passed", .bool(endpoint.passed)),
             ("samples", integer(endpoint.samples.count)),
@@ -51,7 +55,52 @@ enum JSONReport {
             ("down", .bool(endpoint.isDown)),
             ("failureCategory", endpoint.failureCategory.map { .string($0.rawValue) } ?? .null),
             ("schemaChanges", .array(endpoint.schemaChanges.map(change))),
+        ]
+        members.append(("phasesMs", endpoint.phases.map(phaseStats) ?? .null))
+        members.append(("reusedConnections", integer(endpoint.phases?.reusedConnections ?? 0)))
+        members.append(("tls", endpoint.tls.map { tls($0, at: startedAt) } ?? .null))
+        members.append(("sampleDetails", .array(endpoint.samples.map(sample))))
+        return .object(members)
+    }
+
+    private static func phaseStats(_ phases: PhaseStats) -> JSONValue {
+        .object(
+            PhaseTimings.names.map { name -> (key: String, value: JSONValue) in
+                (name, phases.phases[name].map(stats) ?? .null)
+            })
+    }
+
+    private static func phaseTimings(_ phases: PhaseTimings) -> JSONValue {
+        .object(
+            phases.named.map { phase -> (key: String, value: JSONValue) in
+                (phase.name, milliseconds(phase.duration.milliseconds))
+            })
+    }
+
+    private static func tls(_ tls: TLSReport, at now: Date) -> JSONValue {
+        .object([
+            ("subject", .string(tls.subject)),
+            ("issuer", .string(tls.issuer)),
+            ("notBefore", .string(ReportText.timestamp(tls.notBefore))),
+            ("notAfter", .string(ReportText.timestamp(tls.notAfter))),
+            ("expiresInDays", .number(ReportText.decimal(tls.daysUntilExpiry(from: now)))),
+            ("verified", .bool(tls.verified)),
+            ("insecure", .bool(tls.insecure)),
+            ("failure", tls.failure.map { .string($0.rawValue) } ?? .null),
         ])
+    }
+
+    private static func sample(_ sample: Sample) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        members.append(("status", sample.status.map(integer) ?? .null))
+        members.append(("latencyMs", milliseconds(sample.latency.milliseconds)))
+        members.append(("timeToFirstByteMs", sample.timeToFirstByte.map { milliseconds($0.milliseconds) } ?? .null))
+        members.append(("phasesMs", sample.phases.map(phaseTimings) ?? .null))
+        members.append(("connectionReused", .bool(sample.phases?.connectionReused ?? false)))
+        members.append(("redirects", .array(sample.redirects.map(JSONValue.string))))
+        members.append(("failureCategory", sample.failure.map { .string($0.category.rawValue) } ?? .null))
+        members.append(("tlsFailure", sample.failure?.tlsReason.map { .string($0.rawValue) } ?? .null))
+        return .object(members)
     }
 
     private static func stats(_ stats: LatencyStats) -> JSONValue {

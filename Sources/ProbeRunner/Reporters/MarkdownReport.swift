@@ -62,6 +62,45 @@ enum MarkdownReport {
             }
         }
         if !drift.isEmpty { lines += ["", "### Schema drift", ""] + drift }
+        let secured = result.endpoints.filter { $0.tls != nil }
+        if !secured.isEmpty {
+            lines += ["", "### TLS", "", "| endpoint | certificate | expires | verified |", "|---|---|---|---|"]
+            for endpoint in secured {
+                guard let tls = endpoint.tls else { continue }
+                let days = ReportText.decimal(tls.daysUntilExpiry(from: result.startedAt))
+                let verified =
+                    tls.insecure
+                    ? "⚠️ no (insecure: true)"
+                    : tls.verified ? "✅ yes" : "❌ no (\(escape(tls.failure?.rawValue ?? "handshake")))"
+                lines.append(
+                    "| \(escape(endpoint.name)) | \(escape(tls.subject)) | \(ReportText.timestamp(tls.notAfter)) (\(days) days) "
+                        + "| \(verified) |")
+            }
+        }
+        let timed = result.endpoints.filter { $0.phases != nil }
+        if !timed.isEmpty {
+            lines += [
+                "", "### Phases (p50)", "",
+                "| endpoint | dns | connect | tls | processing | transfer | reused connections |",
+                "|---|--:|--:|--:|--:|--:|--:|",
+            ]
+            for endpoint in timed {
+                guard let phases = endpoint.phases else { continue }
+                let cells = PhaseTimings.names.map { milliseconds(phases.phases[$0]?.p50) }
+                lines.append(
+                    "| \(escape(endpoint.name)) | " + cells.joined(separator: " | ")
+                        + " | \(phases.reusedConnections) of \(phases.count) |")
+            }
+        }
+        let redirected = result.endpoints.compactMap { endpoint in
+            endpoint.samples.first { !$0.redirects.isEmpty }.map { (endpoint.name, $0.redirects) }
+        }
+        if !redirected.isEmpty {
+            lines += ["", "### Redirects", ""]
+            lines += redirected.map { name, chain in
+                "- **\(escape(name))**: " + chain.map(escape).joined(separator: " → ")
+            }
+        }
         if !result.regressions.isEmpty {
             lines += ["", "### Regressions", ""]
             lines += result.regressions.map { "- **\(escape($0.endpoint))**: \(ReportText.describe($0))" }

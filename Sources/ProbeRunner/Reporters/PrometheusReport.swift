@@ -53,6 +53,30 @@ enum PrometheusReport {
                 withFirstByte, \.timeToFirstByte
             )
         }
+        phaseSummary(&writer, endpoints.filter { $1.phases != nil })
+        let secured = endpoints.filter { $1.tls != nil }
+        if !secured.isEmpty {
+            // blackbox_exporter's probe_ssl_earliest_cert_expiry, per endpoint.
+            writer.family(
+                "apiprobe_tls_cert_expiry_timestamp_seconds", .gauge,
+                "When the server's leaf certificate expires (notAfter), in seconds since the epoch.")
+            for (name, endpoint) in secured {
+                writer.sample(
+                    "apiprobe_tls_cert_expiry_timestamp_seconds", ["endpoint": name],
+                    (endpoint.tls?.notAfter.timeIntervalSince1970 ?? 0).rounded())
+            }
+            writer.family(
+                "apiprobe_tls_verified", .gauge,
+                "Whether the certificate chain led to a trusted root and named the host (0 with insecure: true).")
+            for (name, endpoint) in secured {
+                writer.sample("apiprobe_tls_verified", ["endpoint": name], endpoint.tls?.verified == true ? 1 : 0)
+            }
+            writer.family(
+                "apiprobe_tls_insecure", .gauge, "Whether the endpoint is probed with insecure: true (not verified).")
+            for (name, endpoint) in secured {
+                writer.sample("apiprobe_tls_insecure", ["endpoint": name], endpoint.tls?.insecure == true ? 1 : 0)
+            }
+        }
         // Counters count every round of the process (`options.totals`), or this run's when there is one run.
         let counts = endpoints.map { name, endpoint in
             (
@@ -142,6 +166,39 @@ enum PrometheusReport {
             let count = values?.count ?? 0
             writer.sample(family + "_sum", ["endpoint": name], seconds((values?.mean ?? 0) * Double(count)))
             writer.sample(family + "_count", ["endpoint": name], Double(count))
+        }
+    }
+
+    /// `apiprobe_request_phase_duration_seconds{phase}`: `apiprobe_request_duration_seconds` split as blackbox_exporter's
+    /// `probe_http_duration_seconds{phase}` splits it (a family of its own, so summing the total's series never
+    /// counts a phase twice); and how many samples reused a connection (their dns, connect and tls are zero).
+    private static func phaseSummary(_ writer: inout Writer, _ endpoints: [(String, EndpointResult)]) {
+        guard !endpoints.isEmpty else { return }
+        let family = "apiprobe_request_phase_duration_seconds"
+        writer.family(
+            family, .summary,
+            "Request latency by phase (dns, connect, tls, processing, transfer), over the run's answered samples.")
+        for (name, endpoint) in endpoints {
+            guard let phases = endpoint.phases else { continue }
+            for phase in PhaseTimings.names {
+                guard let values = phases.phases[phase] else { continue }
+                let quantiles = [("0.5", values.p50), ("0.9", values.p90), ("0.95", values.p95), ("0.99", values.p99)]
+                for (quantile, milliseconds) in quantiles {
+                    writer.sample(
+                        family, ["endpoint": name, "phase": phase, "quantile": quantile], seconds(milliseconds))
+                }
+                writer.sample(
+                    family + "_sum", ["endpoint": name, "phase": phase], seconds(values.mean * Double(values.count)))
+                writer.sample(family + "_count", ["endpoint": name, "phase": phase], Double(values.count))
+            }
+        }
+        writer.family(
+            "apiprobe_reused_connection_samples", .gauge,
+            "Samples of this run sent on a kept-alive connection (their dns, connect and tls phases are zero).")
+        for (name, endpoint) in endpoints {
+            writer.sample(
+                "apiprobe_reused_connection_samples", ["endpoint": name],
+                Double(endpoint.phases?.reusedConnections ?? 0))
         }
     }
 

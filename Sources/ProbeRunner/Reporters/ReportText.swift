@@ -51,6 +51,26 @@ enum ReportText {
         return date.addingTimeInterval(fraction)
     }
 
+    /// `p50 dns 0.1, connect 0.3, tls 2.1, processing 200.4, transfer 0.2 ms; 4 of 5 samples reused a connection`.
+    static func phaseBreakdown(_ phases: PhaseStats) -> String {
+        let parts = PhaseTimings.names.map { name in "\(name) \(decimal(phases.phases[name]?.p50 ?? 0))" }
+        var text = "p50 " + parts.joined(separator: ", ") + " ms"
+        if phases.reusedConnections > 0 {
+            text += "; \(phases.reusedConnections) of \(count(phases.count, "sample")) reused a connection"
+        }
+        return text
+    }
+
+    /// `verified, expires 2027-01-01T00:00:00Z (in 38.0 days)`, `NOT VERIFIED (insecure: true), expires …`.
+    static func tlsSummary(_ tls: TLSReport, at now: Date) -> String {
+        let state =
+            tls.insecure
+            ? "not verified (insecure: true)" : tls.verified ? "verified" : "failed (\(tls.failure ?? .handshake))"
+        let days = tls.daysUntilExpiry(from: now)
+        let when = days < 0 ? "\(decimal(-days)) days ago" : "in \(decimal(days)) days"
+        return "\(state), certificate \(tls.subject) expires \(timestamp(tls.notAfter)) (\(when))"
+    }
+
     /// `value` rounded to `places` decimals, always with that many decimals: `12.0`, `0.05`. Not locale dependent.
     static func decimal(_ value: Double, places: Int = 1) -> String {
         guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-Inf" : "+Inf") }

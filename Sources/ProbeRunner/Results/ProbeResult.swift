@@ -49,6 +49,10 @@ public struct EndpointResult: Sendable, Hashable {
     public var checks: [CheckResult]
     /// Schema drift found against the endpoint's snapshot (empty when none or no snapshot).
     public var schemaChanges: [SchemaChange]
+    /// Phase timings (DNS, connect, TLS, processing, transfer) over the answered samples.
+    public var phases: PhaseStats?
+    /// What the TLS handshake showed (`https` endpoints that completed one).
+    public var tls: TLSReport?
     /// Consecutive failed rounds so far, this one included (0 when this round passed).
     public var consecutiveFailures: Int
     /// Whether the endpoint counts as down: `consecutiveFailures >= downAfter`.
@@ -64,8 +68,12 @@ public struct EndpointResult: Sendable, Hashable {
         checks: [CheckResult],
         schemaChanges: [SchemaChange] = [],
         consecutiveFailures: Int = 0,
-        isDown: Bool = false
+        isDown: Bool = false,
+        phases: PhaseStats? = nil,
+        tls: TLSReport? = nil
     ) {
+        self.phases = phases
+        self.tls = tls
         self.name = name
         self.method = method
         self.url = url
@@ -109,7 +117,11 @@ public struct Sample: Sendable, Hashable {
     /// Retries made after transport errors.
     public var retries: Int
     /// The final URL when the request was redirected.
-    public var redirectedTo: String?
+    public var redirectedTo: String? { redirects.last }
+    /// Every URL the redirects led to, in order, when they were followed (credentials in queries redacted).
+    public var redirects: [String]
+    /// Where the time went (`nil` when nothing was sent).
+    public var phases: PhaseTimings?
     /// 429 or 503 with `Retry-After`.
     public var wasRateLimited: Bool
     /// The transport error, classified, when there was no response.
@@ -121,16 +133,18 @@ public struct Sample: Sendable, Hashable {
         timeToFirstByte: Duration? = nil,
         bytes: Int = 0,
         retries: Int = 0,
-        redirectedTo: String? = nil,
+        redirects: [String] = [],
         wasRateLimited: Bool = false,
-        failure: ProbeFailure? = nil
+        failure: ProbeFailure? = nil,
+        phases: PhaseTimings? = nil
     ) {
+        self.redirects = redirects
+        self.phases = phases
         self.status = status
         self.latency = latency
         self.timeToFirstByte = timeToFirstByte
         self.bytes = bytes
         self.retries = retries
-        self.redirectedTo = redirectedTo
         self.wasRateLimited = wasRateLimited
         self.failure = failure
     }
@@ -141,10 +155,13 @@ public struct ProbeFailure: Sendable, Hashable, CustomStringConvertible {
     public var category: FailureCategory
     /// `connection refused by 127.0.0.1:9`
     public var message: String
+    /// Why TLS failed, when the category is `tls`.
+    public var tlsReason: TLSFailureReason?
 
-    public init(category: FailureCategory, message: String) {
+    public init(category: FailureCategory, message: String, tlsReason: TLSFailureReason? = nil) {
         self.category = category
         self.message = message
+        self.tlsReason = tlsReason
     }
 
     public var description: String { "\(category): \(message)" }
@@ -269,9 +286,17 @@ extension ProbeRunResult {
             endpoint.url = redactor.redactURL(endpoint.url)
             endpoint.samples = endpoint.samples.map { sample in
                 var sample = sample
-                sample.redirectedTo = sample.redirectedTo.map { redactor.redactURL($0) }
-                sample.failure = sample.failure.map { ProbeFailure(category: $0.category, message: mask($0.message)) }
+                sample.redirects = sample.redirects.map { redactor.redactURL($0) }
+                sample.failure = sample.failure.map {
+                    ProbeFailure(category: $0.category, message: mask($0.message), tlsReason: $0.tlsReason)
+                }
                 return sample
+            }
+            endpoint.tls = endpoint.tls.map { tls in
+                var tls = tls
+                tls.subject = mask(tls.subject)
+                tls.issuer = mask(tls.issuer)
+                return tls
             }
             endpoint.checks = endpoint.checks.map { check in
                 CheckResult(

@@ -20,10 +20,16 @@ struct ExpectationEvaluator {
     var endpoint: EndpointConfig
     var directory: URL
 
-    func checks(samples: [Sample], responses: [ReceivedResponse?]) -> (checks: [CheckResult], changes: [SchemaChange]) {
+    /// - Parameters:
+    ///   - tls: for an `https` endpoint, what its handshakes showed (`.some(nil)`: none completed); `nil` for `http`.
+    ///   - now: the time certificate expiry is judged at.
+    func checks(
+        samples: [Sample], responses: [ReceivedResponse?], tls: TLSReport?? = nil, now: Date = Date()
+    ) -> (checks: [CheckResult], changes: [SchemaChange]) {
         let expect = endpoint.expectations
         var checks: [CheckResult] = []
         checks.append(reachable(samples))
+        if case .some(let report) = tls { checks += tlsChecks(report, samples: samples, now: now) }
 
         let answered = samples.filter { $0.status != nil }
         let unexpected = answered.filter { !expect.status.accepts($0.status ?? 0) }
@@ -95,6 +101,44 @@ struct ExpectationEvaluator {
                 CheckResult(name: name, passed: passed, message: message, category: passed ? nil : .latencyBudget))
         }
         return (checks, changes)
+    }
+
+    /// `tls` (the chain verified and the host name matched, or verification off with `insecure: true`) and, with
+    /// `tls.expiresIn`, `tls expiresIn > 14d` on the leaf certificate's notAfter.
+    private func tlsChecks(_ report: TLSReport?, samples: [Sample], now: Date) -> [CheckResult] {
+        var checks: [CheckResult] = []
+        let failure = samples.compactMap(\.failure).first { $0.category == .tls }
+        if let failure {
+            checks.append(CheckResult(name: "tls", passed: false, message: failure.message, category: .tls))
+        } else if let report {
+            let validity =
+                "the certificate (\(report.subject)) expires \(ReportText.timestamp(report.notAfter)), in "
+                + "\(ReportText.decimal(report.daysUntilExpiry(from: now))) days"
+            let message =
+                report.insecure
+                ? "not verified (insecure: true); \(validity)" : "chain and host name verified; \(validity)"
+            checks.append(CheckResult(name: "tls", passed: true, message: message))
+        } else {
+            checks.append(
+                CheckResult(name: "tls", passed: false, message: "no TLS handshake completed", category: .tls))
+        }
+        if let minimum = endpoint.tls.minimumValidity {
+            let name = "tls expiresIn \(endpoint.tls.expiresInText ?? formatDuration(minimum))"
+            if let report {
+                let left = report.notAfter.timeIntervalSince(now)
+                let days = ReportText.decimal(left / 86_400)
+                let passed = left > minimum.timeInterval
+                let message =
+                    left < 0
+                    ? "the certificate expired \(ReportText.timestamp(report.notAfter)) (\(days) days)"
+                    : "the certificate expires \(ReportText.timestamp(report.notAfter)), in \(days) days"
+                checks.append(CheckResult(name: name, passed: passed, message: message, category: passed ? nil : .tls))
+            } else {
+                checks.append(
+                    CheckResult(name: name, passed: false, message: "no certificate was seen", category: .tls))
+            }
+        }
+        return checks
     }
 
     private func budgetLabel(_ p: Double) -> String { p == p.rounded() ? String(Int(p)) : String(p) }

@@ -1,11 +1,17 @@
 import Foundation
 import HTTPFixtures
+import NIOCore
+import NIOHTTP1
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// Transport errors as a person reads them: DNS, refused, timeout, TLS, connection.
+/// Transport errors as a person reads them: DNS, refused, timeout, TLS (with its reason), connection.
 enum FailureClassification {
     static func classify(_ error: any Error, timedOut: Bool, byDeadline: Bool, url: String, timeout: Duration)
         -> ProbeFailure
@@ -19,41 +25,28 @@ enum FailureClassification {
         if byDeadline {
             return ProbeFailure(category: .timeout, message: "cut off by the run's deadline (\(url))")
         }
-        if timedOut {
+        if timedOut || error is RequestTimedOut {
             return ProbeFailure(category: .timeout, message: "no complete response within \(formatDuration(timeout))")
         }
-        let code = (error as? URLError)?.code ?? URLError.Code(rawValue: (error as NSError).code)
-        let detail = (error as NSError).localizedDescription
-        switch code {
-        case .cannotFindHost, .dnsLookupFailed:
-            return ProbeFailure(category: .dns, message: "host not found (\(url)): \(detail)")
-        case .cannotConnectToHost:
+        switch error {
+        case let error as HostNotFound:
+            return ProbeFailure(category: .dns, message: "host not found (\(url)): \(error.detail)")
+        case let error as TLSConnectionError:
+            return ProbeFailure(category: .tls, message: "TLS failed (\(url)): \(error)", tlsReason: error.reason)
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
             return ProbeFailure(category: .refused, message: "connection refused (\(url))")
-        case .timedOut:
+        case is ChannelError where "\(error)".contains("connectTimeout"):
             return ProbeFailure(category: .timeout, message: "no complete response within \(formatDuration(timeout))")
-        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-            .clientCertificateRequired:
-            return ProbeFailure(category: .tls, message: "TLS failed (\(url)): \(detail)")
-        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .notConnectedToInternet,
-            .zeroByteResource, .cannotDecodeRawData, .cannotDecodeContentData, .resourceUnavailable:
-            return ProbeFailure(category: .connection, message: "connection lost mid-response (\(url)): \(detail)")
+        case is HTTPParserError:
+            return ProbeFailure(category: .connection, message: "not an HTTP response (\(url)): \(error)")
+        case is ConnectionLost:
+            return ProbeFailure(category: .connection, message: "connection lost mid-response (\(url)): \(error)")
         default:
-            // swift-corelibs-foundation maps every libcurl TLS failure (an untrusted or expired certificate, a
-            // name mismatch, a failed handshake) to NSURLErrorUnknown and keeps only curl's text, which names
-            // SSL, TLS or the certificate.
-            if Self.isTLSDescription(detail) {
-                return ProbeFailure(category: .tls, message: "TLS failed (\(url)): \(detail)")
+            if let failure = TLSVerification.classify(error) {
+                return ProbeFailure(
+                    category: .tls, message: "TLS failed (\(url)): \(failure)", tlsReason: failure.reason)
             }
-            return ProbeFailure(category: .connection, message: "\(detail) (\(url))")
+            return ProbeFailure(category: .connection, message: "\(error) (\(url))")
         }
-    }
-
-    /// Whether libcurl's error text is about TLS: `SSL certificate problem: self-signed certificate`,
-    /// `SSL: no alternative certificate subject name matches target host name '…'`,
-    /// `OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to …`, `TLS connect error: …`.
-    static func isTLSDescription(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return ["ssl", "tls", "certificate", "x509"].contains { lower.contains($0) }
     }
 }

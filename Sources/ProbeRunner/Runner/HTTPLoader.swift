@@ -1,8 +1,22 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOTLS
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What one HTTP attempt gave: a response and its body, or a transport error; with its timing.
@@ -15,7 +29,15 @@ struct Attempt: Sendable {
     var cutByDeadline: Bool
     var latency: Duration
     var timeToFirstByte: Duration?
-    var redirectedTo: URL?
+    /// Every URL a redirect led to, in order (the last is where the answer came from).
+    var redirects: [URL] = []
+    /// Where the time went; `nil` when nothing was sent.
+    var phases: PhaseTimings?
+    /// The server's certificate and its verification (https only).
+    var tls: TLSReport?
+
+    /// The final URL when the request was redirected.
+    var redirectedTo: URL? { redirects.last }
 }
 
 /// A response body larger than the endpoint's `maxBodySize`: reading stopped at the limit.
@@ -24,244 +46,718 @@ struct BodyTooLarge: Error, Sendable, Hashable {
     var limit: Int
 }
 
-/// Sends requests on one ephemeral session (no cache, no cookies) through a delegate, so the time to the
-/// response head is seen, redirects are followed and noted, and a whole-request timeout can cut a body
-/// that trickles in.
-final class HTTPLoader: @unchecked Sendable {
-    private let session: URLSession
-    private let delegate: LoaderDelegate
+/// The host name did not resolve.
+struct HostNotFound: Error, Sendable, CustomStringConvertible {
+    var host: String
+    var detail: String
+    var description: String { "\(host): \(detail)" }
+}
+
+/// The connection closed before the response was complete.
+struct ConnectionLost: Error, Sendable, CustomStringConvertible {
+    var description: String { "the connection closed before the response was complete" }
+}
+
+/// The per-request timeout or the round's deadline cut the attempt.
+struct RequestTimedOut: Error, Sendable {}
+
+/// A TLS connection that failed, with the reason (``TLSFailureReason``) and the library's words.
+struct TLSConnectionError: Error, Sendable, CustomStringConvertible {
+    var reason: TLSFailureReason
+    var detail: String
+    var description: String { detail.isEmpty ? reason.rawValue : "\(reason): \(detail)" }
+}
+
+/// Sends requests over SwiftNIO: no cache, no cookies, redirects followed and noted, a whole-request timeout that
+/// cuts a body trickling in, and each phase timed (DNS, connect, TLS handshake, waiting, transfer). Connections are
+/// kept alive and reused per host (and per TLS settings); a reused connection's dns/connect/tls phases are zero.
+///
+/// URLSession on Linux (libcurl underneath) reports none of the phases nor the server's certificate, which the
+/// `tls:` checks need: hence a client of our own on the event loops SwiftNIO already brings.
+final class HTTPLoader: Sendable {
+    private let pool: ConnectionPool
+    private let contexts = TLSContextCache()
+    /// The most redirects followed for one request (as curl's `--max-redirs` would be set).
+    static let maximumRedirects = 10
 
     init(maximumConnectionsPerHost: Int) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpMaximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
-        configuration.timeoutIntervalForResource = 7 * 24 * 3_600
-        delegate = LoaderDelegate()
-        #if canImport(FoundationNetworking)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: SerialDelegateQueue())
-        #else
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        #endif
+        pool = ConnectionPool(maximumIdlePerKey: max(1, maximumConnectionsPerHost))
     }
 
-    /// Ends the session once its tasks are done (breaks the session–delegate cycle).
-    func close() { session.finishTasksAndInvalidate() }
+    /// Closes the idle connections.
+    func close() { pool.closeAll() }
 
     /// One attempt: cut after `timeout`, or at `deadline` when that comes first; a body longer than
     /// `maxBodySize` bytes (announced by `Content-Length`, or read so far) stops the transfer there and fails
     /// the attempt with ``BodyTooLarge``, so memory stays bounded whatever the server sends.
     func send(
         _ request: URLRequest, timeout: Duration, deadline: ContinuousClock.Instant, maxBodySize: Int,
-        followsRedirects: Bool = true
+        followsRedirects: Bool = true, tls: TLSSettings = TLSSettings()
     ) async -> Attempt {
-        let clock = ContinuousClock()
-        var request = request
-        let now = clock.now
+        let now = ContinuousClock.now
         let limit = min(timeout, deadline - now)
         let cutByDeadline = deadline - now < timeout
-        // The watchdog below cuts the request exactly; URLSession's own (idle) timeout is only a backstop,
-        // in whole seconds above the limit: swift-corelibs-foundation truncates it to whole seconds, so
-        // 0.6 s would become an immediate timeout.
-        let backstop = (limit.timeInterval + 1).rounded(.up)
-        // Set only when it changes: a URLRequest copies its storage on every write.
-        if request.timeoutInterval != backstop { request.timeoutInterval = backstop }
-        let task = session.dataTask(with: request)
         return await withCheckedContinuation { continuation in
-            let state = TaskState(start: clock.now, limit: maxBodySize, continuation: continuation)
-            state.followsRedirects = followsRedirects
-            delegate.register(task.taskIdentifier, state)
-            task.resume()
-            let identifier = task.taskIdentifier
-            let watchdog = DispatchWorkItem { [weak task, weak delegate] in
-                if delegate?.markTimedOut(identifier, byDeadline: cutByDeadline) == true { task?.cancel() }
+            let exchange = AttemptState(
+                start: now, end: now + limit, limit: maxBodySize, followsRedirects: followsRedirects, tls: tls,
+                continuation: continuation)
+            // The watchdog: a task on an event loop, removed (and its references let go) when the attempt ends
+            // first, so thousands of short requests do not keep their state until their timeouts would have passed.
+            let watchdog = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(
+                in: .nanoseconds(Int64(max(0, limit.timeInterval) * 1e9))
+            ) { exchange.timeOut(byDeadline: cutByDeadline) }
+            exchange.setWatchdog(watchdog)
+            perform(request, exchange: exchange, mayReuse: true)
+        }
+    }
+
+    /// One hop of the exchange: on a kept-alive connection when there is one, else on a new one.
+    private func perform(_ request: URLRequest, exchange: AttemptState, mayReuse: Bool) {
+        guard let url = request.url, let target = Target(url) else {
+            exchange.fail(HostNotFound(host: request.url?.absoluteString ?? "", detail: "not an http(s) URL"))
+            return
+        }
+        let key = PoolKey(target: target, settings: target.isTLS ? exchange.tls.connectionKey : nil)
+        if mayReuse, let connection = pool.take(key) {
+            exchange.beginHop(phases: PhaseTimings(connectionReused: true), tls: connection.tls)
+            connection.channel.eventLoop.execute {
+                self.send(request, target: target, on: connection, key: key, exchange: exchange, reused: true)
             }
-            delegate.setWatchdog(identifier, watchdog)
-            DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval, execute: watchdog)
+            return
         }
-    }
-}
-
-#if canImport(FoundationNetworking)
-/// The loader's delegate queue on Linux: the session's delegate calls run in order on one serial dispatch
-/// queue, without an `Operation` each.
-///
-/// swift-corelibs-foundation sends every delegate call (three a request: the response head, the body,
-/// the end) through `OperationQueue.addOperation`, whose bookkeeping cost the runner about a tenth of its
-/// request rate beside a bare `session.data(for:)`, which gets one call. Every way in is overridden, so
-/// calls stay in order whichever corelibs uses; `LoaderDelegate` is thread-safe and needs no more.
-final class SerialDelegateQueue: OperationQueue, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "apiprobe.loader.delegate")
-
-    override init() {
-        super.init()
-        maxConcurrentOperationCount = 1
-    }
-
-    override func addOperation(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
-    }
-
-    override func addOperation(_ operation: Operation) {
-        let transfer = Unchecked(value: [operation])
-        queue.async { transfer.value.forEach { $0.start() } }
-    }
-
-    override func addOperations(_ operations: [Operation], waitUntilFinished wait: Bool) {
-        let transfer = Unchecked(value: operations)
-        let run: @Sendable () -> Void = { transfer.value.forEach { $0.start() } }
-        if wait { queue.sync(execute: run) } else { queue.async(execute: run) }
-    }
-
-    /// Operations cross to the queue that runs them, and only it touches them.
-    private struct Unchecked<Value>: @unchecked Sendable {
-        let value: Value
-    }
-}
-#endif
-
-/// One task's progress, filled in by the delegate.
-final class TaskState: @unchecked Sendable {
-    let start: ContinuousClock.Instant
-    var firstByte: ContinuousClock.Instant?
-    var response: HTTPURLResponse?
-    var body = Data()
-    var redirectedTo: URL?
-    /// `false` (an endpoint's `followRedirects: false`): a 3xx response is the answer.
-    var followsRedirects = true
-    var timedOut = false
-    var cutByDeadline = false
-    /// The most body bytes kept; more cancels the task.
-    let limit: Int
-    var tooLarge = false
-    var watchdog: DispatchWorkItem?
-    var continuation: CheckedContinuation<Attempt, Never>?
-
-    init(start: ContinuousClock.Instant, limit: Int, continuation: CheckedContinuation<Attempt, Never>) {
-        self.start = start
-        self.limit = limit
-        self.continuation = continuation
-    }
-}
-
-final class LoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var states: [Int: TaskState] = [:]
-
-    func register(_ identifier: Int, _ state: TaskState) {
-        lock.withLock { states[identifier] = state }
-    }
-
-    /// The timer that cuts the task; cancelled when the task ends first.
-    func setWatchdog(_ identifier: Int, _ watchdog: DispatchWorkItem) {
-        let finished: Bool = lock.withLock {
-            guard let state = states[identifier] else { return true }
-            state.watchdog = watchdog
-            return false
-        }
-        if finished { watchdog.cancel() }
-    }
-
-    private func state(_ identifier: Int) -> TaskState? { lock.withLock { states[identifier] } }
-
-    /// Marks a task as cut by a timeout; `false` when it already finished.
-    func markTimedOut(_ identifier: Int, byDeadline: Bool) -> Bool {
-        lock.withLock {
-            guard let state = states[identifier] else { return false }
-            state.timedOut = true
-            state.cutByDeadline = byDeadline
-            return true
+        let dnsStart = ContinuousClock.now
+        DispatchQueue.global().async {
+            let resolved = Self.resolve(target.host, port: target.port)
+            let dns = ContinuousClock.now - dnsStart
+            switch resolved {
+            case .failure(let error): exchange.fail(error)
+            case .success(let addresses):
+                self.connect(
+                    request, target: target, key: key, addresses: addresses[...], dns: dns, exchange: exchange)
+            }
         }
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    private func connect(
+        _ request: URLRequest, target: Target, key: PoolKey, addresses: ArraySlice<SocketAddress>, dns: Duration,
+        exchange: AttemptState
     ) {
-        var announcedTooLarge = false
-        if let state = state(dataTask.taskIdentifier) {
-            lock.withLock {
-                state.firstByte = ContinuousClock.now
-                state.response = response as? HTTPURLResponse
-                if response.expectedContentLength > Int64(state.limit) {
-                    state.tooLarge = true
-                    announcedTooLarge = true
+        guard let address = addresses.first, !exchange.isFinished else { return }
+        let connectStart = ContinuousClock.now
+        let remaining = exchange.remaining
+        ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connectTimeout(.nanoseconds(Int64(max(1, remaining.timeInterval * 1e9))))
+            .connect(to: address)
+            .whenComplete { result in
+                switch result {
+                case .failure(let error):
+                    if addresses.count > 1 {
+                        self.connect(
+                            request, target: target, key: key, addresses: addresses.dropFirst(), dns: dns,
+                            exchange: exchange)
+                    } else {
+                        exchange.fail(error)
+                    }
+                case .success(let channel):
+                    let connect = ContinuousClock.now - connectStart
+                    guard exchange.adopt(channel) else { return }
+                    self.secure(
+                        channel, request: request, target: target, key: key,
+                        phases: PhaseTimings(dns: dns, connect: connect), exchange: exchange)
+                }
+            }
+    }
+
+    /// The TLS handshake (https), then the HTTP handlers; on the channel's event loop.
+    private func secure(
+        _ channel: any Channel, request: URLRequest, target: Target, key: PoolKey, phases: PhaseTimings,
+        exchange: AttemptState
+    ) {
+        guard target.isTLS else {
+            finishSetUp(
+                channel, request: request, target: target, key: key, phases: phases, tls: nil, exchange: exchange)
+            return
+        }
+        let handshakeStart = ContinuousClock.now
+        let verification = TLSVerification(host: target.host, settings: exchange.tls)
+        do {
+            let context = try contexts.context(for: exchange.tls)
+            let handler: NIOSSLClientHandler
+            let serverName = target.isIPAddress ? nil : target.host
+            if verification.verifiesItself {
+                handler = try NIOSSLClientHandler(
+                    context: context, serverHostname: serverName,
+                    customVerificationCallback: { certificates, promise in
+                        verification.verify(certificates, promise: promise)
+                    })
+            } else {
+                handler = try NIOSSLClientHandler(context: context, serverHostname: serverName)
+            }
+            let handshake = channel.eventLoop.makePromise(of: Void.self)
+            try channel.pipeline.syncOperations.addHandler(handler)
+            try channel.pipeline.syncOperations.addHandler(HandshakeWaiter(promise: handshake))
+            let boundHandler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+            handshake.futureResult.whenComplete { result in
+                let handler = boundHandler.value
+                switch result {
+                case .failure(let error):
+                    exchange.beginHop(phases: phases, tls: verification.report(peer: handler))
+                    exchange.fail(verification.failure(for: error))
+                case .success:
+                    var phases = phases
+                    phases.tls = ContinuousClock.now - handshakeStart
+                    let report = verification.report(peer: handler)
+                    self.finishSetUp(
+                        channel, request: request, target: target, key: key, phases: phases, tls: report,
+                        exchange: exchange)
+                }
+            }
+        } catch {
+            exchange.fail(TLSConnectionError(reason: .handshake, detail: "\(error)"))
+        }
+    }
+
+    private func finishSetUp(
+        _ channel: any Channel, request: URLRequest, target: Target, key: PoolKey, phases: PhaseTimings,
+        tls: TLSReport?, exchange: AttemptState
+    ) {
+        do {
+            try channel.pipeline.syncOperations.addHTTPClientHandlers()
+            let handler = ClientHandler()
+            try channel.pipeline.syncOperations.addHandler(handler)
+            let connection = Connection(channel: channel, handler: handler, tls: tls)
+            pool.forgetWhenClosed(connection, key: key)
+            exchange.beginHop(phases: phases, tls: tls)
+            send(request, target: target, on: connection, key: key, exchange: exchange, reused: false)
+        } catch {
+            exchange.fail(error)
+        }
+    }
+
+    /// Writes the request on `connection` (on its event loop) and handles the answer: the next hop of a redirect,
+    /// the connection back to the pool, or a retry on a new connection when a kept-alive one turned out closed.
+    private func send(
+        _ request: URLRequest, target: Target, on connection: Connection, key: PoolKey, exchange: AttemptState,
+        reused: Bool
+    ) {
+        guard exchange.adopt(connection.channel) else {
+            connection.channel.close(promise: nil)
+            return
+        }
+        connection.handler.start(request: request, target: target, exchange: exchange) { outcome in
+            switch outcome {
+            case .staleConnection where reused:
+                // The server closed the kept-alive connection before this request reached it: a new one.
+                self.perform(request, exchange: exchange, mayReuse: false)
+            case .staleConnection:
+                exchange.fail(ConnectionLost())
+            case .failed(let error):
+                connection.channel.close(promise: nil)
+                exchange.fail(error)
+            case .complete(let head, let body, let keepAlive):
+                if keepAlive {
+                    exchange.release(connection.channel)
+                    self.pool.put(connection, key: key)
+                } else {
+                    connection.channel.close(promise: nil)
+                }
+                let response = HTTPURLResponse(
+                    url: request.url ?? URL(fileURLWithPath: "/"), statusCode: Int(head.status.code),
+                    httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
+                    headerFields: Self.headerFields(head.headers))
+                if exchange.followsRedirects, let next = Self.redirect(from: request, head: head),
+                    exchange.redirectCount < Self.maximumRedirects
+                {
+                    exchange.noteRedirect(to: next.url)
+                    self.perform(next, exchange: exchange, mayReuse: true)
+                } else {
+                    exchange.succeed(response, body: body)
                 }
             }
         }
-        if announcedTooLarge {
-            completionHandler(.cancel)
-            dataTask.cancel()
-        } else {
-            completionHandler(.allow)
-        }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let state = state(dataTask.taskIdentifier) else { return }
-        let overLimit: Bool = lock.withLock {
-            guard !state.tooLarge else { return false }
-            guard state.body.count + data.count <= state.limit else {
-                state.tooLarge = true
-                state.body = Data()
-                return true
+    /// The request a 3xx with a `Location` leads to: 301/302/303 turn a POST into a GET without a body (as
+    /// browsers, curl and URLSession do), 307/308 keep it; credentials are not carried to another host.
+    static func redirect(from request: URLRequest, head: HTTPResponseHead) -> URLRequest? {
+        let code = Int(head.status.code)
+        guard [301, 302, 303, 307, 308].contains(code), let location = head.headers.first(name: "location"),
+            let base = request.url, let next = URL(string: location, relativeTo: base)?.absoluteURL,
+            let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        var redirected = request
+        redirected.url = next
+        let method = request.httpMethod ?? "GET"
+        if code == 303 || ((code == 301 || code == 302) && method == "POST") {
+            if method != "HEAD" { redirected.httpMethod = "GET" }
+            redirected.httpBody = nil
+            redirected.setValue(nil, forHTTPHeaderField: "Content-Type")
+        }
+        if next.host?.lowercased() != base.host?.lowercased() {
+            for name in ["Authorization", "Cookie", "Proxy-Authorization"] {
+                redirected.setValue(nil, forHTTPHeaderField: name)
             }
-            state.body.append(data)
-            return false
         }
-        // Cancelling waits for the session's own queue, which is busy reading while a fast body streams in:
-        // cancel from elsewhere, so this queue goes on dropping what arrives meanwhile instead of piling it up.
-        if overLimit { DispatchQueue.global().async { dataTask.cancel() } }
+        return redirected
     }
 
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    /// Headers as Foundation's dictionary: a name that repeats is joined with ", ".
+    static func headerFields(_ headers: HTTPHeaders) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in headers {
+            if let existing = fields.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }) {
+                fields[existing.key] = existing.value + ", " + value
+            } else {
+                fields[name] = value
+            }
+        }
+        return fields
+    }
+
+    /// The host's addresses by `getaddrinfo` (called off the event loops and the cooperative pool).
+    static func resolve(_ host: String, port: Int) -> Result<[SocketAddress], any Error> {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Darwin)
+        hints.ai_socktype = SOCK_STREAM
+        #else
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            return .failure(HostNotFound(host: host, detail: String(cString: gai_strerror(status))))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var seen: Set<String> = []
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = cursor {
+            if let pointer = entry.pointee.ai_addr,
+                let address = try? SocketAddress(pointer: pointer, length: entry.pointee.ai_addrlen),
+                seen.insert("\(address)").inserted
+            {
+                addresses.append(address)
+            }
+            cursor = entry.pointee.ai_next
+        }
+        // IPv4 first: a server on 127.0.0.1 is the common case for `localhost`, and a refused ::1 costs a round.
+        addresses.sort { ($0.protocol == .inet ? 0 : 1) < ($1.protocol == .inet ? 0 : 1) }
+        guard !addresses.isEmpty else { return .failure(HostNotFound(host: host, detail: "no address")) }
+        return .success(addresses)
+    }
+}
+
+extension SocketAddress {
+    /// A socket address from a `sockaddr` of `getaddrinfo`.
+    fileprivate init(pointer: UnsafeMutablePointer<sockaddr>, length: socklen_t) throws {
+        switch Int32(pointer.pointee.sa_family) {
+        case AF_INET:
+            let ipv4 = UnsafeRawPointer(pointer).load(as: sockaddr_in.self)
+            self = SocketAddress(ipv4, host: "")
+        case AF_INET6:
+            let ipv6 = UnsafeRawPointer(pointer).load(as: sockaddr_in6.self)
+            self = SocketAddress(ipv6, host: "")
+        default:
+            throw HostNotFound(host: "", detail: "an address family other than IPv4 and IPv6")
+        }
+    }
+}
+
+/// Scheme, host and port of a URL.
+struct Target: Sendable, Hashable {
+    var isTLS: Bool
+    var host: String
+    var port: Int
+
+    init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", var host = url.host,
+            !host.isEmpty
+        else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        isTLS = scheme == "https"
+        self.host = host
+        port = url.port ?? (isTLS ? 443 : 80)
+    }
+
+    var isIPAddress: Bool { Self.isIPAddress(host) }
+
+    static func isIPAddress(_ host: String) -> Bool {
+        var ipv4 = in_addr()
+        var ipv6 = in6_addr()
+        return inet_pton(AF_INET, host, &ipv4) == 1 || inet_pton(AF_INET6, host, &ipv6) == 1
+    }
+
+    /// The `Host` header: the port only when it is not the scheme's.
+    var hostHeader: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return port == (isTLS ? 443 : 80) ? name : "\(name):\(port)"
+    }
+}
+
+struct PoolKey: Sendable, Hashable {
+    var target: Target
+    var settings: ConnectionSettings?
+}
+
+/// A connection with its HTTP handler and what its handshake showed; the handler is touched on the channel's
+/// event loop only.
+final class Connection: @unchecked Sendable {
+    let channel: any Channel
+    let handler: ClientHandler
+    let tls: TLSReport?
+
+    init(channel: any Channel, handler: ClientHandler, tls: TLSReport?) {
+        self.channel = channel
+        self.handler = handler
+        self.tls = tls
+    }
+}
+
+/// Idle kept-alive connections per host and TLS settings; one closed by the server leaves the pool.
+final class ConnectionPool: Sendable {
+    private let idle = Locked<[PoolKey: [Connection]]>([:])
+    private let maximumIdlePerKey: Int
+
+    init(maximumIdlePerKey: Int) { self.maximumIdlePerKey = maximumIdlePerKey }
+
+    func take(_ key: PoolKey) -> Connection? {
+        idle.withLock { idle in
+            while let connection = idle[key]?.popLast() {
+                if connection.channel.isActive { return connection }
+            }
+            return nil
+        }
+    }
+
+    func put(_ connection: Connection, key: PoolKey) {
+        let kept = idle.withLock { idle -> Bool in
+            guard idle[key, default: []].count < maximumIdlePerKey else { return false }
+            idle[key, default: []].append(connection)
+            return true
+        }
+        if !kept { connection.channel.close(promise: nil) }
+    }
+
+    /// Once `connection` closes (the server ended it while idle), it leaves the pool; registered once per connection.
+    func forgetWhenClosed(_ connection: Connection, key: PoolKey) {
+        connection.channel.closeFuture.whenComplete { _ in
+            self.idle.withLock { idle in idle[key]?.removeAll { $0 === connection } }
+        }
+    }
+
+    func closeAll() {
+        let all = idle.withLock { idle in
+            defer { idle = [:] }
+            return idle.values.flatMap { $0 }
+        }
+        for connection in all { connection.channel.close(promise: nil) }
+    }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// One attempt's progress across its hops; finished exactly once (a response, an error or the timeout).
+final class AttemptState: @unchecked Sendable {
+    let start: ContinuousClock.Instant
+    /// When the watchdog cuts the attempt.
+    let end: ContinuousClock.Instant
+    /// The most body bytes kept.
+    let limit: Int
+    let followsRedirects: Bool
+    let tls: TLSSettings
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Attempt, Never>?
+    private var watchdog: Scheduled<Void>?
+    private var channel: (any Channel)?
+    private var phases: PhaseTimings?
+    private var hopPhases = PhaseTimings()
+    private var redirects: [URL] = []
+    private var tlsReport: TLSReport?
+    private var firstByte: ContinuousClock.Instant?
+    private var sentAt: ContinuousClock.Instant?
+    private var finished = false
+
+    init(
+        start: ContinuousClock.Instant, end: ContinuousClock.Instant, limit: Int, followsRedirects: Bool,
+        tls: TLSSettings, continuation: CheckedContinuation<Attempt, Never>
     ) {
-        guard let state = state(task.taskIdentifier) else {
-            completionHandler(request)
-            return
-        }
-        let follows = lock.withLock { () -> Bool in
-            if state.followsRedirects { state.redirectedTo = request.url }
-            return state.followsRedirects
-        }
-        completionHandler(follows ? request : nil)
+        self.start = start
+        self.end = end
+        self.limit = limit
+        self.followsRedirects = followsRedirects
+        self.tls = tls
+        self.continuation = continuation
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let end = ContinuousClock.now
-        let finished: (TaskState, CheckedContinuation<Attempt, Never>, DispatchWorkItem?)? = lock.withLock {
-            guard let state = states.removeValue(forKey: task.taskIdentifier), let continuation = state.continuation
-            else { return nil }
-            state.continuation = nil
-            return (state, continuation, state.watchdog)
+    var isFinished: Bool { lock.withLock { finished } }
+    var redirectCount: Int { lock.withLock { redirects.count } }
+    /// What is left of the attempt's time (the watchdog cuts it exactly; this bounds a connect).
+    var remaining: Duration { end - ContinuousClock.now }
+
+    func setWatchdog(_ item: Scheduled<Void>) {
+        let done = lock.withLock {
+            if !finished { watchdog = item }
+            return finished
         }
-        guard let (state, continuation, watchdog) = finished else { return }
+        if done { item.cancel() }
+    }
+
+    /// Makes `channel` the one a timeout closes; `false` (and the channel closed) when the attempt already ended.
+    func adopt(_ channel: any Channel) -> Bool {
+        let done = lock.withLock {
+            if !finished { self.channel = channel }
+            return finished
+        }
+        if done { channel.close(promise: nil) }
+        return !done
+    }
+
+    /// The channel went back to the pool: a timeout no longer closes it.
+    func release(_ channel: any Channel) {
+        lock.withLock { if self.channel === channel { self.channel = nil } }
+    }
+
+    func beginHop(phases: PhaseTimings, tls: TLSReport?) {
+        lock.withLock {
+            hopPhases = phases
+            if let tls { tlsReport = tls }
+        }
+    }
+
+    func requestSent() { lock.withLock { sentAt = ContinuousClock.now } }
+
+    func headReceived() {
+        let now = ContinuousClock.now
+        lock.withLock {
+            firstByte = now
+            hopPhases.processing = now - (sentAt ?? now)
+        }
+    }
+
+    /// The hop ended (its body read): its phases join the attempt's.
+    func hopEnded() {
+        let now = ContinuousClock.now
+        lock.withLock {
+            hopPhases.transfer = now - (firstByte ?? now)
+            phases = phases.map { $0.adding(hopPhases) } ?? hopPhases
+            hopPhases = PhaseTimings()
+        }
+    }
+
+    func noteRedirect(to url: URL?) {
+        guard let url else { return }
+        lock.withLock { redirects.append(url) }
+    }
+
+    func succeed(_ response: HTTPURLResponse?, body: Data) {
+        finish { attempt in
+            attempt.response = response
+            attempt.body = body
+        }
+    }
+
+    func fail(_ error: any Error) {
+        finish { attempt in attempt.error = error }
+    }
+
+    func timeOut(byDeadline: Bool) {
+        let channel = lock.withLock { self.channel }
+        finish { attempt in
+            attempt.error = RequestTimedOut()
+            attempt.timedOut = true
+            attempt.cutByDeadline = byDeadline
+        }
+        channel?.close(promise: nil)
+    }
+
+    private func finish(_ fill: (inout Attempt) -> Void) {
+        let end = ContinuousClock.now
+        let taken: (CheckedContinuation<Attempt, Never>, Attempt, Scheduled<Void>?)? = lock.withLock {
+            guard !finished, let continuation else { return nil }
+            finished = true
+            self.continuation = nil
+            var attempt = Attempt(
+                response: nil, body: Data(), error: nil, timedOut: false, cutByDeadline: false, latency: end - start,
+                timeToFirstByte: firstByte.map { $0 - start }, redirects: redirects,
+                phases: phases ?? (hopPhases == PhaseTimings() ? nil : hopPhases), tls: tlsReport)
+            fill(&attempt)
+            let timer = watchdog
+            watchdog = nil
+            channel = nil
+            return (continuation, attempt, timer)
+        }
+        guard let (continuation, attempt, watchdog) = taken else { return }
         watchdog?.cancel()
-        let response = (task.response as? HTTPURLResponse) ?? state.response
-        let (tooLarge, cutTimedOut): (Bool, Bool) = lock.withLock { (state.tooLarge, state.timedOut) }
-        if tooLarge {
-            let attempt = Attempt(
-                response: nil, body: Data(), error: BodyTooLarge(limit: state.limit), timedOut: false,
-                cutByDeadline: false, latency: end - state.start,
-                timeToFirstByte: state.firstByte.map { $0 - state.start }, redirectedTo: state.redirectedTo)
-            continuation.resume(returning: attempt)
+        continuation.resume(returning: attempt)
+    }
+}
+
+/// Passes on the end of the TLS handshake (or its failure) to a promise.
+final class HandshakeWaiter: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private var promise: EventLoopPromise<Void>?
+
+    init(promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? TLSUserEvent, case .handshakeCompleted = event {
+            promise?.succeed()
+            promise = nil
+            context.pipeline.syncOperations.removeHandler(self, promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise?.fail(error)
+        promise = nil
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise?.fail(NIOSSLError.handshakeFailed(.sslError([])))
+        promise = nil
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        promise?.fail(ConnectionLost())
+        promise = nil
+    }
+}
+
+/// Reads one response at a time on a connection, keeping at most the exchange's limit of body bytes.
+final class ClientHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    enum Outcome {
+        case complete(HTTPResponseHead, Data, keepAlive: Bool)
+        /// A kept-alive connection closed before a byte of the response came.
+        case staleConnection
+        case failed(any Error)
+    }
+
+    private var context: ChannelHandlerContext?
+    private var exchange: AttemptState?
+    private var completion: ((Outcome) -> Void)?
+    private var head: HTTPResponseHead?
+    private var body = Data()
+    private var discardingBody = false
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    /// Sends `request` (on the event loop); `completion` gets the outcome once.
+    func start(
+        request: URLRequest, target: Target, exchange: AttemptState, completion: @escaping (Outcome) -> Void
+    ) {
+        guard let context, context.channel.isActive else {
+            completion(.staleConnection)
             return
         }
-        let timedOut = cutTimedOut || (error as? URLError)?.code == .timedOut
-        let attempt = Attempt(
-            response: error == nil ? response : nil,
-            body: error == nil ? state.body : Data(),
-            error: error,
-            timedOut: error != nil && timedOut,
-            cutByDeadline: error != nil && state.cutByDeadline,
-            latency: end - state.start,
-            timeToFirstByte: state.firstByte.map { $0 - state.start },
-            redirectedTo: state.redirectedTo
-        )
-        continuation.resume(returning: attempt)
+        self.exchange = exchange
+        self.completion = completion
+        head = nil
+        body = Data()
+        discardingBody = false
+        let url = request.url
+        var uri = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true) }?.percentEncodedPath ?? "/"
+        if uri.isEmpty { uri = "/" }
+        if let query = url.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: true) })?.percentEncodedQuery {
+            uri += "?" + query
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: target.hostHeader)
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where name.lowercased() != "host" {
+            headers.add(name: name, value: value)
+        }
+        if !headers.contains(name: "User-Agent") {
+            headers.add(name: "User-Agent", value: "apiprobe/\(apiprobeVersion)")
+        }
+        if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "*/*") }
+        let payload = request.httpBody ?? Data()
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        if !payload.isEmpty || [.POST, .PUT, .PATCH].contains(method) {
+            headers.replaceOrAdd(name: "Content-Length", value: String(payload.count))
+        }
+        let requestHead = HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: headers)
+        exchange.requestSent()
+        context.write(wrapOutboundOut(.head(requestHead)), promise: nil)
+        if !payload.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: payload)))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let exchange else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let response):
+            head = response
+            exchange.headReceived()
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > exchange.limit {
+                finish(.failed(BodyTooLarge(limit: exchange.limit)))
+                context.close(promise: nil)
+            }
+        case .body(let buffer):
+            guard !discardingBody else { return }
+            if body.count + buffer.readableBytes > exchange.limit {
+                discardingBody = true
+                body = Data()
+                finish(.failed(BodyTooLarge(limit: exchange.limit)))
+                context.close(promise: nil)
+                return
+            }
+            buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        case .end:
+            guard let head else { return }
+            exchange.hopEnded()
+            let keepAlive =
+                head.isKeepAlive
+                && !(head.headers.first(name: "connection")?.lowercased().contains("close") ?? false)
+            let body = self.body
+            self.body = Data()
+            self.head = nil
+            finish(.complete(head, body, keepAlive: keepAlive))
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish(head == nil && body.isEmpty && isQuietClose(error) ? .staleConnection : .failed(error))
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(head == nil ? .staleConnection : .failed(ConnectionLost()))
+        context.fireChannelInactive()
+    }
+
+    /// A connection reset or unclean TLS shutdown before any answer: the server had closed the idle connection.
+    private func isQuietClose(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return [ECONNRESET, EPIPE].contains(error.errnoCode) }
+        if let error = error as? NIOSSLError, case .uncleanShutdown = error { return true }
+        return false
+    }
+
+    private func finish(_ outcome: Outcome) {
+        guard let completion else { return }
+        self.completion = nil
+        exchange = nil
+        completion(outcome)
     }
 }

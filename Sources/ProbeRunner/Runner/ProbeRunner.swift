@@ -105,27 +105,36 @@ private struct Context: Sendable {
         var samples: [Sample] = []
         var responses: [ReceivedResponse?] = []
         var cut = false
+        var tls: TLSReport?
         samples.reserveCapacity(endpoint.samples)
         for _ in 0..<endpoint.samples {
-            let (sample, response, hitDeadline) = await takeSample(request, endpoint: endpoint, url: url)
+            let (sample, response, hitDeadline, report) = await takeSample(request, endpoint: endpoint, url: url)
             samples.append(sample)
             responses.append(response)
             cut = cut || hitDeadline
+            if let report { tls = report }
+        }
+        if var report = tls, let reason = samples.compactMap({ $0.failure?.tlsReason }).first {
+            report.verified = false
+            report.failure = reason
+            tls = report
         }
         let evaluator = ExpectationEvaluator(endpoint: endpoint, directory: directory)
-        let (checks, changes) = evaluator.checks(samples: samples, responses: responses)
+        let isTLS = request.url?.scheme?.lowercased() == "https"
+        let (checks, changes) = evaluator.checks(
+            samples: samples, responses: responses, tls: isTLS ? .some(tls) : .none, now: Date())
         let answered = samples.filter { $0.status != nil }
         let result = EndpointResult(
             name: endpoint.name, method: endpoint.method, url: url, samples: samples,
             latency: LatencyStats(durations: answered.map(\.latency)),
             timeToFirstByte: LatencyStats(durations: answered.compactMap(\.timeToFirstByte)),
-            checks: checks, schemaChanges: changes)
+            checks: checks, schemaChanges: changes, phases: PhaseStats(answered.compactMap(\.phases)), tls: tls)
         return (result, cut)
     }
 
     /// One sample: an attempt, retried after transport errors and waited out after rate limiting.
     func takeSample(_ request: URLRequest, endpoint: EndpointConfig, url: String) async -> (
-        Sample, ReceivedResponse?, Bool
+        Sample, ReceivedResponse?, Bool, TLSReport?
     ) {
         var retries = 0
         var rateLimitRetries = 0
@@ -141,7 +150,7 @@ private struct Context: Sendable {
             let attempt = await loader.send(
                 request, timeout: endpoint.timeout, deadline: deadline,
                 maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRunBodyLimit,
-                followsRedirects: endpoint.followsRedirects)
+                followsRedirects: endpoint.followsRedirects, tls: endpoint.tls)
             if let error = attempt.error {
                 let failure = FailureClassification.classify(
                     error, timedOut: attempt.timedOut, byDeadline: attempt.cutByDeadline, url: url,
@@ -155,12 +164,15 @@ private struct Context: Sendable {
                 }
                 let sample = Sample(
                     status: nil, latency: attempt.latency, timeToFirstByte: attempt.timeToFirstByte,
-                    retries: retries, wasRateLimited: wasRateLimited, failure: failure)
-                return (sample, nil, attempt.cutByDeadline)
+                    retries: retries, wasRateLimited: wasRateLimited, failure: failure, phases: attempt.phases)
+                return (sample, nil, attempt.cutByDeadline, attempt.tls)
             }
             guard let response = attempt.response else {
                 let failure = ProbeFailure(category: .connection, message: "no HTTP response (\(url))")
-                return (Sample(status: nil, latency: attempt.latency, retries: retries, failure: failure), nil, false)
+                return (
+                    Sample(status: nil, latency: attempt.latency, retries: retries, failure: failure), nil, false,
+                    attempt.tls
+                )
             }
             let status = response.statusCode
             let retryAfter = status == 429 || status == 503 ? Self.retryAfter(response) : nil
@@ -186,20 +198,22 @@ private struct Context: Sendable {
                 redactor.learnBody(attempt.body, contentType: response.value(forHTTPHeaderField: "Content-Type"))
             }
             if endpoint.expectations.headers.isEmpty { headers = [:] }
-            let redirected = attempt.redirectedTo.map { redactor.redactURL($0.absoluteString) }
+            let redirects = attempt.redirects.map { redactor.redactURL($0.absoluteString) }
             let sample = Sample(
                 status: status, latency: attempt.latency, timeToFirstByte: attempt.timeToFirstByte,
-                bytes: attempt.body.count, retries: retries, redirectedTo: redirected,
-                wasRateLimited: limited)
-            return (sample, ReceivedResponse(status: status, headers: headers, body: attempt.body), false)
+                bytes: attempt.body.count, retries: retries, redirects: redirects,
+                wasRateLimited: limited, phases: attempt.phases)
+            return (sample, ReceivedResponse(status: status, headers: headers, body: attempt.body), false, attempt.tls)
         }
     }
 
-    private func deadlineSample(url: String, retries: Int, wasRateLimited: Bool) -> (Sample, ReceivedResponse?, Bool) {
+    private func deadlineSample(url: String, retries: Int, wasRateLimited: Bool) -> (
+        Sample, ReceivedResponse?, Bool, TLSReport?
+    ) {
         let failure = ProbeFailure(category: .timeout, message: "not sent: the run's deadline was reached (\(url))")
         return (
             Sample(status: nil, latency: .zero, retries: retries, wasRateLimited: wasRateLimited, failure: failure),
-            nil, true
+            nil, true, nil
         )
     }
 

@@ -2,6 +2,8 @@ import Foundation
 import HTTPFixtures
 
 #if canImport(Glibc)
+// With SwiftNIO's C modules in the graph, Swift attributes glibc's `struct stat` to CoreFoundation's module.
+import CoreFoundation
 import Glibc
 #elseif canImport(Musl)
 import Musl

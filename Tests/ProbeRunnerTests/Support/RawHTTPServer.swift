@@ -28,6 +28,8 @@ final class RawHTTPServer: @unchecked Sendable {
         case endless(announcedLength: Int?)
         /// Reads the request and never answers, until the client goes away.
         case silent
+        /// A complete `200` (without `Connection: close`), then the connection closed: a keep-alive timeout of zero.
+        case respondAndClose(body: String)
     }
 
     let port: Int
@@ -141,6 +143,9 @@ final class RawHTTPServer: @unchecked Sendable {
                     lock.withLock { sent += chunk.utf8.count }
                 }
                 lock.withLock { ended += 1 }
+                return
+            case .respondAndClose(let body):
+                _ = send(client, "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
                 return
             case .silent:
                 var byte: UInt8 = 0

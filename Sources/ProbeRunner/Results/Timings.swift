@@ -1,0 +1,132 @@
+public import Foundation
+
+/// Where the time of one request went, as blackbox_exporter's `probe_http_duration_seconds{phase}` splits it:
+/// looking up the host, opening the TCP connection, the TLS handshake, waiting for the response head after the
+/// request was sent (`processing`), and reading the body (`transfer`).
+///
+/// A sample that reused a kept-alive connection has zero `dns`, `connect` and `tls` and ``connectionReused`` set.
+/// After redirects, each phase is the sum over the hops. The phases add up to at most the sample's latency (the
+/// rest is the client's own work between them).
+public struct PhaseTimings: Sendable, Hashable {
+    public var dns: Duration
+    public var connect: Duration
+    public var tls: Duration
+    /// From the request sent to the response head.
+    public var processing: Duration
+    /// From the response head to the last body byte.
+    public var transfer: Duration
+    /// No new connection was opened for the sample: every hop went over a kept-alive connection.
+    public var connectionReused: Bool
+
+    public init(
+        dns: Duration = .zero, connect: Duration = .zero, tls: Duration = .zero, processing: Duration = .zero,
+        transfer: Duration = .zero, connectionReused: Bool = false
+    ) {
+        self.dns = dns
+        self.connect = connect
+        self.tls = tls
+        self.processing = processing
+        self.transfer = transfer
+        self.connectionReused = connectionReused
+    }
+
+    /// The phases by name, in the order a request goes through them: `dns`, `connect`, `tls`, `processing`,
+    /// `transfer` (the names reports and metric labels use).
+    public var named: [(name: String, duration: Duration)] {
+        [("dns", dns), ("connect", connect), ("tls", tls), ("processing", processing), ("transfer", transfer)]
+    }
+
+    /// The phase names, in order.
+    public static let names = ["dns", "connect", "tls", "processing", "transfer"]
+
+    /// Each phase's sum with `other`'s; reused only when both were.
+    func adding(_ other: PhaseTimings) -> PhaseTimings {
+        PhaseTimings(
+            dns: dns + other.dns, connect: connect + other.connect, tls: tls + other.tls,
+            processing: processing + other.processing, transfer: transfer + other.transfer,
+            connectionReused: connectionReused && other.connectionReused)
+    }
+}
+
+/// An endpoint's phase timings over its answered samples: statistics per phase, and how many samples reused
+/// a connection.
+public struct PhaseStats: Sendable, Hashable {
+    /// Statistics per phase name (``PhaseTimings/names``), in milliseconds.
+    public var phases: [String: LatencyStats]
+    /// Samples that opened no new connection (their dns, connect and tls are zero).
+    public var reusedConnections: Int
+    /// Samples with phase timings.
+    public var count: Int
+
+    /// `nil` when no sample has phase timings.
+    public init?(_ timings: [PhaseTimings]) {
+        guard !timings.isEmpty else { return nil }
+        var phases: [String: LatencyStats] = [:]
+        for name in PhaseTimings.names {
+            phases[name] = LatencyStats(durations: timings.map { $0.named.first { $0.name == name }!.duration })
+        }
+        self.phases = phases
+        self.reusedConnections = timings.count(where: \.connectionReused)
+        self.count = timings.count
+    }
+}
+
+/// What the TLS handshake of an `https` endpoint showed: the server's leaf certificate and whether it was
+/// verified (the chain up to a trusted root, and the host name).
+public struct TLSReport: Sendable, Hashable {
+    /// The leaf certificate's subject (`CN=api.example.com`).
+    public var subject: String
+    /// The leaf certificate's issuer.
+    public var issuer: String
+    public var notBefore: Date
+    /// When the leaf certificate expires: the value of `apiprobe_tls_cert_expiry_timestamp_seconds`.
+    public var notAfter: Date
+    /// The chain led to a trusted root and the certificate names the host; `false` with ``insecure`` (not checked)
+    /// or when verification failed (``failure`` says why).
+    public var verified: Bool
+    /// `insecure: true`: the certificate was not verified.
+    public var insecure: Bool
+    /// Why verification failed (`expired`, `self-signed`, `unknown-authority`, `name-mismatch`, ...).
+    public var failure: TLSFailureReason?
+
+    public init(
+        subject: String, issuer: String, notBefore: Date, notAfter: Date, verified: Bool, insecure: Bool,
+        failure: TLSFailureReason? = nil
+    ) {
+        self.subject = subject
+        self.issuer = issuer
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.verified = verified
+        self.insecure = insecure
+        self.failure = failure
+    }
+
+    /// Days from `now` until the certificate expires (negative once it has).
+    public func daysUntilExpiry(from now: Date) -> Double { notAfter.timeIntervalSince(now) / 86_400 }
+}
+
+/// Why a TLS connection failed. A struct with static members, so new reasons do not break `switch`es.
+public struct TLSFailureReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The server's certificate is past its notAfter.
+    public static let expired = TLSFailureReason(rawValue: "expired")
+    /// The server's certificate is not valid yet (notBefore in the future).
+    public static let notYetValid = TLSFailureReason(rawValue: "not-yet-valid")
+    /// The server's certificate signs itself and is not trusted.
+    public static let selfSigned = TLSFailureReason(rawValue: "self-signed")
+    /// The chain leads to no trusted root (an unknown CA, a missing intermediate).
+    public static let unknownAuthority = TLSFailureReason(rawValue: "unknown-authority")
+    /// The certificate does not name the host (or IP address) that was asked for.
+    public static let nameMismatch = TLSFailureReason(rawValue: "name-mismatch")
+    /// The server asked for a client certificate and none was given.
+    public static let clientCertificateRequired = TLSFailureReason(rawValue: "client-certificate-required")
+    /// The server refused the client certificate given.
+    public static let clientCertificateRejected = TLSFailureReason(rawValue: "client-certificate-rejected")
+    /// Any other handshake failure (no common protocol or cipher, not TLS at all).
+    public static let handshake = TLSFailureReason(rawValue: "handshake")
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import NIOCore
+import NIOSSL
+import SwiftASN1
+import X509
+
+/// The NIOSSL contexts of a loader, one per connection settings (loading trust roots is not free).
+final class TLSContextCache: Sendable {
+    private let contexts = Locked<[ConnectionSettings: NIOSSLContext]>([:])
+
+    func context(for settings: TLSSettings) throws -> NIOSSLContext {
+        let key = settings.connectionKey
+        if let context = contexts.withLock({ $0[key] }) { return context }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = settings.insecure ? .none : .fullVerification
+        if let ca = settings.caPEM {
+            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(ca))
+        }
+        if let certificate = settings.clientCertificatePEM, let key = settings.clientKeyPEM {
+            configuration.certificateChain = try NIOSSLCertificate.fromPEMBytes(certificate).map { .certificate($0) }
+            configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: key, format: .pem))
+        }
+        let context = try NIOSSLContext(configuration: configuration)
+        contexts.withLock { $0[key] = context }
+        return context
+    }
+}
+
+/// Verifies a server's certificates for one connection and says why they failed: expired, not yet valid,
+/// self-signed, an unknown authority, a name mismatch.
+///
+/// The chain is verified with swift-certificates (RFC 5280 path validation, then the host name by RFC 6125) against
+/// the endpoint's `caFile`, or the system's roots on Linux. BoringSSL alone answers only "certificate verify
+/// failed". On Apple platforms without a `caFile`, the system's verifier (through NIOSSL) decides, and a failure
+/// is named from its message.
+final class TLSVerification: Sendable {
+    let host: String
+    let settings: TLSSettings
+    private let outcome = Locked<(chain: [Certificate], failure: TLSConnectionError?)?>(nil)
+
+    init(host: String, settings: TLSSettings) {
+        self.host = host
+        self.settings = settings
+    }
+
+    /// Whether this verifies the chain itself (a custom verification callback) rather than leaving it to NIOSSL.
+    var verifiesItself: Bool {
+        #if os(Linux)
+        return !settings.insecure
+        #else
+        return !settings.insecure && settings.caPEM != nil
+        #endif
+    }
+
+    /// NIOSSL's custom verification callback: the presented chain, judged on a task.
+    func verify(_ certificates: [NIOSSLCertificate], promise: EventLoopPromise<NIOSSLVerificationResult>) {
+        let chain = certificates.compactMap { try? Certificate(derEncoded: $0.toDERBytes()) }
+        let roots = rootStore()
+        let host = host
+        promise.completeWithTask {
+            let failure = await Self.check(chain, host: host, roots: roots, now: Date())
+            self.outcome.withLock { $0 = (chain, failure) }
+            return failure == nil ? .certificateVerified : .failed
+        }
+    }
+
+    private func rootStore() -> CertificateStore {
+        if let ca = settings.caPEM {
+            let certificates = (try? NIOSSLCertificate.fromPEMBytes(ca)) ?? []
+            return CertificateStore(certificates.compactMap { try? Certificate(derEncoded: $0.toDERBytes()) })
+        }
+        return CertificateStore.systemTrustRoots
+    }
+
+    /// `nil` when `chain` is trusted and names `host`; otherwise why not.
+    static func check(_ chain: [Certificate], host: String, roots: CertificateStore, now: Date) async
+        -> TLSConnectionError?
+    {
+        guard let leaf = chain.first else {
+            return TLSConnectionError(reason: .handshake, detail: "the server sent no certificate")
+        }
+        if now > leaf.notValidAfter {
+            return TLSConnectionError(
+                reason: .expired, detail: "the certificate expired \(ReportText.timestamp(leaf.notValidAfter))")
+        }
+        if now < leaf.notValidBefore {
+            return TLSConnectionError(
+                reason: .notYetValid,
+                detail: "the certificate is valid from \(ReportText.timestamp(leaf.notValidBefore))")
+        }
+        let intermediates = CertificateStore(chain.dropFirst())
+        var chainVerifier = Verifier(rootCertificates: roots) { RFC5280Policy() }
+        if case .couldNotValidate(let failures) = await chainVerifier.validate(
+            leaf: leaf, intermediates: intermediates)
+        {
+            if leaf.issuer == leaf.subject {
+                return TLSConnectionError(
+                    reason: .selfSigned, detail: "the certificate signs itself (\(leaf.subject)) and is not trusted")
+            }
+            let detail = failures.first.map { "\($0.policyFailureReason)" }
+            return TLSConnectionError(
+                reason: .unknownAuthority,
+                detail: detail ?? "no trusted root issued \(leaf.issuer) (\(leaf.subject))")
+        }
+        let isIP = Target.isIPAddress(host)
+        var nameVerifier = Verifier(rootCertificates: roots) {
+            RFC5280Policy()
+            ServerIdentityPolicy(serverHostname: isIP ? nil : host, serverIP: isIP ? host : nil)
+        }
+        if case .couldNotValidate = await nameVerifier.validate(leaf: leaf, intermediates: intermediates) {
+            return TLSConnectionError(
+                reason: .nameMismatch, detail: "the certificate (\(leaf.subject)) does not name \(host)")
+        }
+        return nil
+    }
+
+    /// Why the handshake (or the connection after it) failed: the reason found while verifying, else one named
+    /// from the TLS library's error.
+    func failure(for error: any Error) -> any Error {
+        if let failure = outcome.withLock({ $0?.failure }) { return failure }
+        return Self.classify(error) ?? TLSConnectionError(reason: .handshake, detail: "\(error)")
+    }
+
+    /// A TLS library error as a reason, or `nil` when it is not one: the server's alerts name a missing or refused
+    /// client certificate; BoringSSL names verification failures.
+    static func classify(_ error: any Error) -> TLSConnectionError? {
+        guard error is NIOSSLError || error is BoringSSLError else { return nil }
+        let text = "\(error)"
+        let upper = text.uppercased()
+        let reason: TLSFailureReason
+        if upper.contains("CERTIFICATE_REQUIRED") || upper.contains("PEER_DID_NOT_RETURN_A_CERTIFICATE") {
+            reason = .clientCertificateRequired
+        } else if upper.contains("ALERT_BAD_CERTIFICATE") || upper.contains("ALERT_UNKNOWN_CA")
+            || upper.contains("ALERT_CERTIFICATE_UNKNOWN") || upper.contains("ALERT_ACCESS_DENIED")
+            || upper.contains("ALERT_DECRYPT_ERROR")
+        {
+            reason = .clientCertificateRejected
+        } else if upper.contains("CERTIFICATE_EXPIRED") || upper.contains("CERTIFICATE HAS EXPIRED") {
+            reason = .expired
+        } else if upper.contains("SELF_SIGNED") || upper.contains("SELF-SIGNED") {
+            reason = .selfSigned
+        } else if upper.contains("HOSTNAME") || upper.contains("NAME MISMATCH") {
+            reason = .nameMismatch
+        } else if upper.contains("CERTIFICATE_VERIFY_FAILED") || upper.contains("UNABLE TO GET") {
+            reason = .unknownAuthority
+        } else {
+            reason = .handshake
+        }
+        return TLSConnectionError(reason: reason, detail: text)
+    }
+
+    /// What the handshake showed: the leaf from the verified chain, or (verification left to NIOSSL, or off)
+    /// the peer's certificate.
+    func report(peer handler: NIOSSLClientHandler) -> TLSReport? {
+        let (chain, failure) = outcome.withLock { ($0?.chain, $0?.failure) }
+        let leaf =
+            chain?.first ?? handler.peerCertificate.flatMap { try? Certificate(derEncoded: $0.toDERBytes()) }
+        guard let leaf else { return nil }
+        return TLSReport(
+            subject: "\(leaf.subject)", issuer: "\(leaf.issuer)", notBefore: leaf.notValidBefore,
+            notAfter: leaf.notValidAfter, verified: !settings.insecure && failure == nil, insecure: settings.insecure,
+            failure: failure?.reason)
+    }
+}
