@@ -40,27 +40,9 @@ package enum StatusPageText {
         return "\(total) s"
     }
 
-    /// `text` safe inside HTML and XML text and attribute values.
+    /// `text` safe inside HTML and XML text and attribute values (JUnit's rule: one XML escaping).
     package static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default:
-                // Control characters other than tab and line feed are not allowed in XML.
-                if scalar.value < 0x20, scalar != "\t", scalar != "\n" {
-                    result += "\u{FFFD}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
+        JUnitReport.escape(text, attribute: true)
     }
 }
 
