@@ -76,23 +76,28 @@ let package = Package(
         ),
 
         // MARK: Benchmarks (executables, no products)
+        // BenchmarkSupport: arguments, the clock, the median and peak memory, one copy for every benchmark.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport"),
         .executableTarget(
             name: "StubBenchmark",
-            dependencies: ["HTTPStubs", "HTTPFixtures"],
+            dependencies: ["HTTPStubs", "HTTPFixtures", "BenchmarkSupport"],
             path: "Benchmarks/StubBenchmark"
         ),
         .executableTarget(
-            name: "ShapeBenchmark", dependencies: ["JSONShape", "APIProbeShared"], path: "Benchmarks/ShapeBenchmark"),
+            name: "ShapeBenchmark", dependencies: ["JSONShape", "APIProbeShared", "BenchmarkSupport"],
+            path: "Benchmarks/ShapeBenchmark"),
         .executableTarget(
-            name: "ContractBenchmark", dependencies: ["ContractTesting", "APIProbeShared"],
+            name: "ContractBenchmark", dependencies: ["ContractTesting", "APIProbeShared", "BenchmarkSupport"],
             path: "Benchmarks/ContractBenchmark"),
         .executableTarget(
-            name: "OpenAPIBenchmark", dependencies: ["OpenAPISupport"], path: "Benchmarks/OpenAPIBenchmark"),
+            name: "OpenAPIBenchmark", dependencies: ["OpenAPISupport", "APIProbeShared", "BenchmarkSupport"],
+            path: "Benchmarks/OpenAPIBenchmark"),
         .executableTarget(
-            name: "StatusPageBenchmark", dependencies: ["ProbeRunner"], path: "Benchmarks/StatusPageBenchmark"),
+            name: "StatusPageBenchmark", dependencies: ["ProbeRunner", "APIProbeShared", "BenchmarkSupport"],
+            path: "Benchmarks/StatusPageBenchmark"),
         .executableTarget(
             name: "ProbeBenchmark",
-            dependencies: ["ProbeRunner", "RecipesServer"],
+            dependencies: ["ProbeRunner", "RecipesServer", "BenchmarkSupport"],
             path: "Benchmarks/ProbeBenchmark"
         ),
 

@@ -1,4 +1,5 @@
 import APIProbeShared
+import BenchmarkSupport
 // ContractBenchmark: what ContractTesting's assertions cost over a large suite, measured side by side.
 //
 //   swift run -c release ContractBenchmark [--fixtures 300] [--rounds 7]
@@ -12,14 +13,6 @@ import APIProbeShared
 // (target: expectDecoding ≤ 1.5× plain).
 import ContractTesting
 import Foundation
-
-func argument(_ name: String, default value: Int) -> Int {
-    let args = CommandLine.arguments
-    if let index = args.firstIndex(of: name), index + 1 < args.count, let parsed = Int(args[index + 1]) {
-        return parsed
-    }
-    return value
-}
 
 struct User: Decodable {
     var login: String
@@ -138,11 +131,6 @@ for round in 1...rounds {
             plain * 1000, expect * 1000, expect / plain, coverage * 1000, coverage / plain))
 }
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1
-        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
 let verdict = median(expectRatios)
 print(
     String(

@@ -10,6 +10,8 @@
 // recursively, with nullable fields, formats, enums, allOf and oneOf). The run times the read (parse, OpenAPIKit's
 // check, every schema converted) and the import's files, and reports the peak memory.
 // Targets: under 5 s and under 500 MiB for 10 MB.
+import APIProbeShared
+import BenchmarkSupport
 import Foundation
 import OpenAPISupport
 
@@ -19,37 +21,6 @@ import Glibc
 import Darwin
 #endif
 
-/// SplitMix64: a seeded generator, so every run measures the same description.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func argument(_ name: String, default value: Int) -> Int {
-    let args = CommandLine.arguments
-    if let index = args.firstIndex(of: name), index + 1 < args.count, let parsed = Int(args[index + 1]) {
-        return parsed
-    }
-    return value
-}
-
-func peakResidentMiB() -> Double {
-    var usage = rusage()
-    #if canImport(Glibc)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1024 / 1024
-    #endif
-}
-
 /// A JSON string literal.
 func quoted(_ text: String) -> String { "\"\(text)\"" }
 
@@ -57,7 +28,7 @@ func quoted(_ text: String) -> String { "\"\(text)\"" }
 func reference(_ index: Int) -> String { "{\"$ref\": \"#/components/schemas/S\(index)\"}" }
 
 func makeDescription(operations: Int, schemas: Int) -> Data {
-    var random = SeededGenerator(state: 2_026)
+    var random = SeededGenerator(seed: 2_026)
     var out = #"{"openapi": "3.0.3", "info": {"title": "Generated", "version": "1.0.0"}, "#
     out += #""servers": [{"url": "https://api.example.com/v3"}], "paths": {"#
     let description = String(repeating: "Lorem ipsum dolor sit amet. ", count: 4)

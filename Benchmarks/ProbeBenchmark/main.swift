@@ -13,6 +13,7 @@
 // is: in one process, the server's request handlers would share Swift's cooperative thread pool (two
 // threads on a two-core machine) with the prober, and penalise whichever contender schedules more work
 // there rather than measure it.
+import BenchmarkSupport
 import Foundation
 import ProbeRunner
 import RecipesServer
@@ -83,12 +84,6 @@ func mib(_ value: Double?) -> String { value.map { String(format: "%.1f MiB", $0
 func ms(_ duration: Duration) -> Double {
     let (seconds, attoseconds) = duration.components
     return (Double(seconds) + Double(attoseconds) / 1e18) * 1_000
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1
-        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 func curlTimes(_ url: URL, count: Int) -> [Double]? {

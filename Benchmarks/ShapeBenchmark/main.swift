@@ -8,6 +8,7 @@ import APIProbeShared
 // 2. Inference throughput over ~100 MB of generated API responses versus JSONSerialization parsing the
 //    same bytes (target ratio ≥ 1.0).
 // 3. Diff of two schemas of 10,000 properties (target < 50 ms).
+import BenchmarkSupport
 import Foundation
 import JSONShape
 
@@ -16,16 +17,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// SplitMix64: a seeded generator, so every run measures the same corpus.
-
-func argument(_ name: String, default value: Int) -> Int {
-    let args = CommandLine.arguments
-    if let index = args.firstIndex(of: name), index + 1 < args.count, let parsed = Int(args[index + 1]) {
-        return parsed
-    }
-    return value
-}
 
 let words = [
     "tomato", "basil", "garlic", "onion", "olive oil", "salt", "pepper", "lemon", "chicken", "rice",
@@ -68,39 +59,6 @@ func makeResponse(_ rng: inout SeededGenerator, count: Int, firstID: Int) -> Str
     return out
 }
 
-func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func peakResidentMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        return Double(usage.ru_maxrss) / 1024 / 1024
-        #endif
-    }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
-        return kilobytes / 1024
-    }
-    return 0
-}
-
-/// Resets the peak resident size (Linux ≥ 4.0), so a later phase is measured alone.
-func resetPeak() -> Bool {
-    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-    defer { try? handle.close() }
-    return (try? handle.write(contentsOf: Data("5".utf8))) != nil
-}
-
-func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
-
 let linesMB = argument("--lines-mb", default: 1024)
 let corpusMB = argument("--corpus-mb", default: 100)
 let documentMB = argument("--document-mb", default: 50)
@@ -129,7 +87,7 @@ do {
     }
     try handle.close()
     let before = peakResidentMiB()
-    let reset = resetPeak()
+    let reset = resetPeakResident()
     let start = now()
     var inference = ShapeInference()
     try inference.addJSONLines(contentsOf: url)
@@ -170,7 +128,7 @@ do {
     try handle.write(contentsOf: Data(buffer.utf8))
     written += buffer.utf8.count
     try handle.close()
-    let reset = resetPeak()
+    let reset = resetPeakResident()
     let start = now()
     var inference = ShapeInference()
     try inference.addSample(contentsOf: url)

@@ -7,6 +7,8 @@
 // by side in one run: reading every line of it (HistoryFile.scan, the floor: parsing each line) and building and
 // writing the whole site; their ratio, the peak memory, and the size of what was written.
 // Targets: the site in under 5 s and under 100 MiB for a year of 4 endpoints.
+import APIProbeShared
+import BenchmarkSupport
 import Foundation
 import ProbeRunner
 
@@ -15,41 +17,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-func argument(_ name: String, default value: Int) -> Int {
-    let args = CommandLine.arguments
-    if let index = args.firstIndex(of: name), index + 1 < args.count, let parsed = Int(args[index + 1]) {
-        return parsed
-    }
-    return value
-}
-
-func peakResidentMiB() -> Double {
-    var usage = rusage()
-    #if canImport(Glibc)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1024 / 1024
-    #endif
-}
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
-
-/// SplitMix64: a seeded generator, so every run measures the same history.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let days = argument("--days", default: 365)
 let endpointCount = argument("--endpoints", default: 4)
@@ -62,7 +29,7 @@ let historyURL = folder.appendingPathComponent("history.jsonl")
 // The history, written a megabyte at a time.
 let formatter = ISO8601DateFormatter()
 let start = Date(timeIntervalSince1970: 1_764_000_000)
-var random = SeededGenerator(state: 2_026)
+var random = SeededGenerator(seed: 2_026)
 _ = FileManager.default.createFile(atPath: historyURL.path, contents: nil)
 let handle = try FileHandle(forWritingTo: historyURL)
 var buffer = ""

@@ -10,6 +10,7 @@
 // Concurrent rounds give each task its own session (for every contender): on Linux, a URLProtocol that
 // answers from another thread while other tasks of the same session start can crash
 // swift-corelibs-foundation (URLSession.behaviour(for:) reads the session's task registry off its queue).
+import BenchmarkSupport
 import Foundation
 import HTTPFixtures
 import HTTPStubs
@@ -120,12 +121,6 @@ func measure(_ contender: Contender, count: Int, tasks: Int) async throws -> Mea
     let elapsed = start.duration(to: clock.now)
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return Measurement(rate: Double(count) / seconds, cpuRate: Double(count) / max(processCPUTime() - cpuStart, 1e-6))
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1
-        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 func rate(_ value: Double) -> String { String(format: "%7.0f", value) }
