@@ -169,7 +169,8 @@ struct RunnerTests {
             let health = try #require(result.endpoints.first)
             #expect(health.failureCategory == .timeout)
             let elapsed = ContinuousClock.now - started
-            #expect(elapsed < .seconds(2))
+            // Bounds with a meaning, not a guess at the machine's speed: cut before the server's 3 s answer.
+            #expect(elapsed < .seconds(3))
             #expect(elapsed >= .milliseconds(290))
             #expect(health.samples.first.map { $0.latency >= .milliseconds(290) } == true)
         }
@@ -195,7 +196,7 @@ struct RunnerTests {
         let result = await ProbeRunner(config: config(raw.baseURL, [slow]), directory: URL(fileURLWithPath: "/")).run()
         let sample = try #require(result.endpoints.first?.samples.first)
         #expect(sample.failure?.category == .timeout)
-        #expect(sample.latency < .seconds(1))
+        #expect(sample.latency < .seconds(2))  // the whole body takes 2 s: cut before it ended
         #expect(sample.latency >= .milliseconds(390))
         #expect(!result.hitDeadline)
 
@@ -204,7 +205,7 @@ struct RunnerTests {
         let cut = await ProbeRunner(
             config: config(raw.baseURL, [long], deadline: .milliseconds(600)), directory: URL(fileURLWithPath: "/")
         ).run()
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(2))  // one sample's body alone takes 2 s
         #expect(cut.hitDeadline, "\(cut.endpoints.first?.samples.map { $0.failure?.message ?? "" } ?? [])")
         #expect(cut.endpoints.first?.samples.count == 3)
         #expect(cut.endpoints.first?.samples.allSatisfy { $0.failure?.category == .timeout } == true)
