@@ -129,3 +129,85 @@ struct UsageManifestTests {
         }
     }
 }
+
+/// Large snapshots write a repeated schema once under `$defs` and point at it with `$ref`; reading expands it.
+struct SharedSchemaTests {
+    /// An object of `fields` string fields, as an API's `customer`.
+    func object(_ fields: Int, prefix: String) -> Shape {
+        var shape = Shape(types: .object)
+        for index in 0..<fields {
+            shape.properties["\(prefix)_\(index)"] = Shape(types: [.string, .null], format: .dateTime)
+            shape.required.insert("\(prefix)_\(index)")
+        }
+        return shape
+    }
+
+    /// Many operations' worth of one large object, repeated under every property, as an imported description.
+    func large() -> Shape {
+        let customer = object(40, prefix: "customer")
+        var charge = object(20, prefix: "charge")
+        charge.properties["customer"] = customer
+        var root = Shape(types: .object)
+        for index in 0..<60 {
+            root.properties["field_\(index)"] = index % 2 == 0 ? charge : customer
+        }
+        var list = Shape(types: .array)
+        list.items = charge
+        root.properties["list"] = list
+        return root
+    }
+
+    @Test func aLargeSnapshotSharesRepeatedSchemasAndReadsBackTheSame() throws {
+        let shape = large()
+        let snapshot = SchemaSnapshot(shape: shape, sampleCount: 3)
+        let bytes = snapshot.encoded()
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(##""$defs": {"##))
+        // Each definition is named after the property where it first occurs (keys in file order).
+        #expect(text.contains(##""$ref": "#/$defs/field_0""##))
+        #expect(text.contains(##""$ref": "#/$defs/customer""##))
+        // Written once each: the customer object's first field appears in its definition only.
+        #expect(text.components(separatedBy: #""customer_0": {"#).count == 2)
+        let again = try SchemaSnapshot(decoding: bytes, file: "big.schema.json")
+        #expect(again == snapshot)
+        #expect(again.encoded() == bytes)
+        // In full it would be many times larger.
+        let full = String(decoding: SchemaSnapshot(shape: object(40, prefix: "customer"), sampleCount: 1).encoded(), as: UTF8.self)
+        #expect(bytes.count < full.utf8.count * 10)
+    }
+
+    @Test func aSmallSnapshotIsWrittenInFull() throws {
+        var root = Shape(types: .object)
+        for index in 0..<4 { root.properties["owner_\(index)"] = object(20, prefix: "user") }
+        let text = String(decoding: SchemaSnapshot(shape: root, sampleCount: 1).encoded(), as: UTF8.self)
+        #expect(!text.contains("$defs"))
+        #expect(!text.contains("$ref"))
+    }
+
+    @Test(arguments: [
+        (##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}, "$defs": {}}"##, "/properties/a/$ref",
+         "a reference to a schema under $defs"),
+        (##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}, "$defs": {"loop": {"type": "object", "properties": {"b": {"$ref": "#/$defs/loop"}}}}}"##,
+         "/$defs/loop/properties/b/$ref", "a reference that does not lead back to itself (a snapshot's shape is finite)"),
+        (##"{"type": "object", "properties": {"a": {"$ref": "other.json#/x"}}}"##, "/properties/a/$ref",
+         "a reference to this file's $defs (#/$defs/NAME)"),
+    ])
+    func aBadReferenceIsAnErrorAtItsPointer(text: String, pointer: String, expected: String) {
+        let error = #expect(throws: JSONShapeError.self) {
+            _ = try SchemaSnapshot(decoding: Data(text.utf8), file: "x.schema.json")
+        }
+        #expect(error?.location == .jsonPointer(pointer))
+        #expect(error?.expected == expected)
+        #expect(error?.file == "x.schema.json")
+    }
+
+    @Test func aSchemaFromAnotherToolWithDefsReads() throws {
+        let text = ##"""
+            {"type": "object", "properties": {"a": {"$ref": "#/$defs/point"}, "b": {"type": "array", "items": {"$ref": "#/$defs/point"}}},
+             "$defs": {"point": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]}}}
+            """##
+        let shape = try SchemaSnapshot(decoding: Data(text.utf8)).shape
+        #expect(shape.properties["a"]?.required == ["x"])
+        #expect(shape.properties["b"]?.items == shape.properties["a"])
+    }
+}

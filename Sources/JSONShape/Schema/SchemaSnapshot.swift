@@ -23,6 +23,10 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// The JSON Schema dialect written in `$schema`.
     public static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
+    /// Snapshots of more schemas than this write each repeated part once, under `$defs`, referenced with
+    /// `$ref` (reading expands them); smaller ones are written in full.
+    public static let sharingThreshold = 2_000
+
     public var shape: Shape
     /// How many samples the shape was inferred from (`x-apiprobe.samples`).
     public var sampleCount: Int
@@ -55,7 +59,15 @@ public struct SchemaSnapshot: Sendable, Hashable {
 
     /// The file's bytes: sorted keys, two-space indent, trailing newline.
     public func encoded() -> Data {
-        guard case .object(var members) = Self.tree(for: shape) else { return Data() }
+        let shared =
+            SharedSchemas.count(shape) > Self.sharingThreshold ? SharedSchemas.definitions(for: shape) : [:]
+        guard case .object(var members) = Self.tree(for: shape, shared: shared, isDefinition: true) else {
+            return Data()
+        }
+        if !shared.isEmpty {
+            let definitions = shared.map { ($0.value, Self.tree(for: $0.key, shared: shared, isDefinition: true)) }
+            members.append(("$defs", .object(definitions)))
+        }
         members.append(("$schema", .string(Self.dialect)))
         members.append(("x-apiprobe", .object([("samples", .number(String(sampleCount)))])))
         return Data(JSONTree.object(members).fileBytes)
@@ -114,11 +126,16 @@ public struct SchemaSnapshot: Sendable, Hashable {
                 samples = value
             }
         }
-        self.init(shape: try Self.shape(from: tree, at: ""), sampleCount: samples)
+        let expander = SharedSchemaExpander(root: tree)
+        self.init(shape: try Self.shape(from: tree, at: "", expander: expander), sampleCount: samples)
     }
 
-    /// The schema of a shape (no `$schema` nor `x-apiprobe`).
-    static func tree(for shape: Shape) -> JSONTree {
+    /// The schema of a shape (no `$schema` nor `x-apiprobe`); a part in `shared` is a `$ref` to its definition
+    /// (the shape itself too, unless `isDefinition`).
+    static func tree(for shape: Shape, shared: [Shape: String] = [:], isDefinition: Bool = false) -> JSONTree {
+        if !isDefinition, !shared.isEmpty, let name = shared[shape] {
+            return .object([("$ref", .string("#/$defs/" + JSONPointer.escape(name)))])
+        }
         var members: [(String, JSONTree)] = []
         let names = shape.types.names
         if names.count == 1 {
@@ -128,9 +145,11 @@ public struct SchemaSnapshot: Sendable, Hashable {
         }
         if shape.types.contains(.object) {
             if let value = shape.additionalProperties {
-                members.append(("additionalProperties", tree(for: value)))
+                members.append(("additionalProperties", Self.tree(for: value, shared: shared)))
             } else {
-                members.append(("properties", .object(shape.properties.map { ($0.key, tree(for: $0.value)) })))
+                members.append(
+                    ("properties", .object(shape.properties.map { ($0.key, Self.tree(for: $0.value, shared: shared)) }))
+                )
                 if !shape.required.isEmpty {
                     let sorted = shape.required.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                     members.append(("required", .array(sorted.map(JSONTree.string))))
@@ -138,7 +157,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
             }
         }
         if shape.types.contains(.array), let items = shape.items {
-            members.append(("items", tree(for: items)))
+            members.append(("items", Self.tree(for: items, shared: shared)))
         }
         if shape.types.contains(.string) {
             if let format = shape.format { members.append(("format", .string(format.rawValue))) }
@@ -152,7 +171,9 @@ public struct SchemaSnapshot: Sendable, Hashable {
     }
 
     /// The shape of a schema at `pointer`.
-    static func shape(from tree: JSONTree, at pointer: String, depth: Int = 0) throws(JSONShapeError) -> Shape {
+    static func shape(
+        from tree: JSONTree, at pointer: String, depth: Int = 0, expander: SharedSchemaExpander? = nil
+    ) throws(JSONShapeError) -> Shape {
         guard depth <= Self.maximumSchemaDepth else {
             throw JSONShapeError(
                 location: .jsonPointer(pointer),
@@ -166,6 +187,14 @@ public struct SchemaSnapshot: Sendable, Hashable {
                 expected: "a schema object",
                 found: tree.typeDescription
             )
+        }
+        if let reference = members.first(where: { $0.0 == "$ref" })?.1 {
+            guard let expander else {
+                throw JSONShapeError(
+                    location: .jsonPointer(pointer + "/$ref"), expected: "a schema without references",
+                    found: reference.typeDescription)
+            }
+            return try expander.shape(for: reference, at: pointer + "/$ref", depth: depth)
         }
         var shape = Shape()
         for (key, value) in members {
@@ -215,7 +244,8 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     shape.properties[name] = try Self.shape(
                         from: schema,
                         at: here + "/" + JSONPointer.escape(name),
-                        depth: depth + 1
+                        depth: depth + 1,
+                        expander: expander
                     )
                 }
             case "required":
@@ -237,10 +267,11 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     shape.required.insert(name)
                 }
             case "items":
-                shape.items = try Self.shape(from: value, at: here, depth: depth + 1)
+                shape.items = try Self.shape(from: value, at: here, depth: depth + 1, expander: expander)
             case "additionalProperties":
                 if case .bool = value { continue }  // `true`/`false`: a record, as JSON Schema tools write it
-                shape.additionalProperties = try Self.shape(from: value, at: here, depth: depth + 1)
+                shape.additionalProperties = try Self.shape(
+                    from: value, at: here, depth: depth + 1, expander: expander)
             case "format":
                 guard case .string(let name) = value else {
                     throw JSONShapeError(
