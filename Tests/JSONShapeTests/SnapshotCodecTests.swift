@@ -172,7 +172,8 @@ struct SharedSchemaTests {
         #expect(again == snapshot)
         #expect(again.encoded() == bytes)
         // In full it would be many times larger.
-        let full = String(decoding: SchemaSnapshot(shape: object(40, prefix: "customer"), sampleCount: 1).encoded(), as: UTF8.self)
+        let full = String(
+            decoding: SchemaSnapshot(shape: object(40, prefix: "customer"), sampleCount: 1).encoded(), as: UTF8.self)
         #expect(bytes.count < full.utf8.count * 10)
     }
 
@@ -185,12 +186,20 @@ struct SharedSchemaTests {
     }
 
     @Test(arguments: [
-        (##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}, "$defs": {}}"##, "/properties/a/$ref",
-         "a reference to a schema under $defs"),
-        (##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}, "$defs": {"loop": {"type": "object", "properties": {"b": {"$ref": "#/$defs/loop"}}}}}"##,
-         "/$defs/loop/properties/b/$ref", "a reference that does not lead back to itself (a snapshot's shape is finite)"),
-        (##"{"type": "object", "properties": {"a": {"$ref": "other.json#/x"}}}"##, "/properties/a/$ref",
-         "a reference to this file's $defs (#/$defs/NAME)"),
+        (
+            ##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}, "$defs": {}}"##,
+            "/properties/a/$ref",
+            "a reference to a schema under $defs"
+        ),
+        (
+            ##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}, "$defs": {"loop": {"type": "object", "properties": {"b": {"$ref": "#/$defs/loop"}}}}}"##,
+            "/$defs/loop/properties/b/$ref",
+            "a reference that does not lead back to itself (a snapshot's shape is finite)"
+        ),
+        (
+            ##"{"type": "object", "properties": {"a": {"$ref": "other.json#/x"}}}"##, "/properties/a/$ref",
+            "a reference to this file's $defs (#/$defs/NAME)"
+        ),
     ])
     func aBadReferenceIsAnErrorAtItsPointer(text: String, pointer: String, expected: String) {
         let error = #expect(throws: JSONShapeError.self) {
