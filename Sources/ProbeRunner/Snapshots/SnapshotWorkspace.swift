@@ -1,3 +1,4 @@
+import APIProbeShared
 package import Foundation
 package import HTTPFixtures
 package import JSONShape
@@ -45,10 +46,10 @@ package struct SnapshotWorkspace {
         store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
         snapshotsDirectory = URL(fileURLWithPath: snapshots, isDirectory: true).standardizedFileURL
         snapshotsArgument = snapshotsLabel ?? snapshots
-        for endpoint in try store.endpoints() {
-            skipped += endpoint.skipped
-            endpoints.append(
-                Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.body.serialized(), $0.file) }))
+        let found = try store.endpoints()
+        for endpoint in found { skipped += endpoint.skipped }
+        endpoints = found.parallelMap { endpoint in
+            Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.body.serialized(), $0.file) })
         }
     }
 
@@ -180,18 +181,25 @@ extension SnapshotWorkspace {
     package func check() throws(JSONShapeError) -> SnapshotCheckResult {
         var result = SnapshotCheckResult(skipped: skipped)
         var changes: [SchemaChange] = []
-        for endpoint in endpoints {
+        // Each endpoint on its own core (reading its snapshot, inferring, diffing), then gathered in order.
+        let workspace = self
+        let compared = try endpoints.parallelMap { endpoint throws(JSONShapeError) -> (SchemaSnapshot?, SchemaDiff?) in
+            guard endpoint.sampleCount > 0, let old = try workspace.existingSnapshot(for: endpoint.key) else {
+                return (nil, nil)
+            }
+            let inferred = try endpoint.snapshot(previous: old).shape
+            return (old, SchemaDiff(from: old.shape, to: inferred, usage: try workspace.usage(for: endpoint.key)))
+        }
+        for (endpoint, (old, diff)) in zip(endpoints, compared) {
             let file = snapshotPath(for: endpoint.key)
             guard endpoint.sampleCount > 0 else {
                 result.endpoints.append((endpoint.key, file, .noSamples))
                 continue
             }
-            guard let old = try existingSnapshot(for: endpoint.key) else {
+            guard old != nil, let diff else {
                 result.endpoints.append((endpoint.key, file, .missing))
                 continue
             }
-            let inferred = try endpoint.snapshot(previous: old).shape
-            let diff = SchemaDiff(from: old.shape, to: inferred, usage: try usage(for: endpoint.key))
             if diff.changes.isEmpty {
                 result.endpoints.append((endpoint.key, file, .matched(samples: endpoint.sampleCount)))
             } else {

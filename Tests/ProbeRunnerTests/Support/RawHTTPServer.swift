@@ -89,15 +89,20 @@ final class RawHTTPServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// Stops accepting. The socket is only shut down here; the accept loop closes it when `accept` fails, so
+    /// its number cannot be reused by another test's socket while the loop may still call `accept` on it (the
+    /// loop would then take that test's connections).
     func stop() {
         shutdown(socket, Int32(SHUT_RDWR))
-        close(socket)
     }
 
     private func acceptLoop() {
         while true {
             let client = accept(socket, nil, nil)
-            guard client >= 0 else { return }
+            guard client >= 0 else {
+                close(socket)
+                return
+            }
             var noSigPipe: Int32 = 1
             #if canImport(Darwin)
             setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
