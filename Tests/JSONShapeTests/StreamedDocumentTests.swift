@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import JSONShape
 import Testing
@@ -135,5 +136,23 @@ struct ConcurrentSamplesTests {
             try inference.addSamples(samples, maximumConcurrency: 4)
         }
         #expect(error?.description == "first-bad.json:1:8: expected a JSON value, found '}'")
+    }
+}
+
+/// APIProbeShared's `parallelMap`: `map`'s result, and the first error in order.
+struct ParallelMapTests {
+    struct Odd: Error, Equatable { var value: Int }
+
+    @Test func parallelMapKeepsTheOrderAndThrowsTheFirstErrorInOrder() throws {
+        let numbers = Array(0..<1_000)
+        #expect(numbers.parallelMap { $0 * 2 } == numbers.map { $0 * 2 })
+        let error = #expect(throws: Odd.self) {
+            _ = try numbers.parallelMap { value throws(Odd) -> Int in
+                if value == 901 || value == 7 { throw Odd(value: value) }
+                return value
+            }
+        }
+        #expect(error == Odd(value: 7))
+        #expect([Int]().parallelMap { $0 } == [])
     }
 }
