@@ -164,30 +164,11 @@ extension OpenAPISpec {
             query = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         }
         for parameter in operation.parameters where parameter.location == "path" || parameter.location == "query" {
-            let place = "/\(parameter.location)/" + JSONPointer.escape(parameter.name)
             let values =
                 parameter.location == "path"
                 ? pathValues[parameter.name].map { [$0] } ?? []
                 : query.filter { $0.0 == parameter.name }.map(\.1)
-            if values.isEmpty {
-                if parameter.isRequired {
-                    problems.append(
-                        SchemaProblem(
-                            pointer: place, kind: .parameter,
-                            message: "required \(parameter.location) parameter \"\(parameter.name)\" is missing"))
-                }
-                continue
-            }
-            guard let schema = parameter.schema else { continue }
-            for text in values {
-                let value = Self.parameterValue(text, shape: parameter.shape)
-                for problem in validator.problems(of: value, against: schema, direction: .request) {
-                    problems.append(
-                        SchemaProblem(
-                            pointer: place + problem.pointer, kind: .parameter,
-                            message: "\(parameter.location) parameter \"\(parameter.name)\": \(problem.message)"))
-                }
-            }
+            problems += valueProblems(parameter, values.isEmpty ? nil : values, validator)
         }
         let declared = Set(operation.parameters.filter { $0.location == "query" }.map(\.name))
         var reported = Set<String>()
@@ -210,23 +191,37 @@ extension OpenAPISpec {
         for parameter in operation.parameters where parameter.location == "header" {
             let lower = parameter.name.lowercased()
             guard !["accept", "content-type", "authorization"].contains(lower) else { continue }
-            let place = "/header/" + JSONPointer.escape(parameter.name)
-            guard let text = headers.first(where: { $0.key.lowercased() == lower })?.value else {
-                if parameter.isRequired {
-                    problems.append(
-                        SchemaProblem(
-                            pointer: place, kind: .parameter,
-                            message: "required header parameter \"\(parameter.name)\" is missing"))
-                }
-                continue
-            }
-            guard let schema = parameter.schema, text != RedactionPolicy.default.marker else { continue }
+            let text = headers.first(where: { $0.key.lowercased() == lower })?.value
+            // Sent, but masked by the redactor: present, and not checked against the schema.
+            problems += valueProblems(
+                parameter, text.map { $0 == RedactionPolicy.default.marker ? [] : [$0] }, validator)
+        }
+        return problems
+    }
+
+    /// One parameter's problems, wherever it goes (path, query, header): missing when required and not sent
+    /// (`values` is `nil`), and each value sent against its schema.
+    private func valueProblems(_ parameter: SpecParameter, _ values: [String]?, _ validator: SchemaValidator)
+        -> [SchemaProblem]
+    {
+        let place = "/\(parameter.location)/" + JSONPointer.escape(parameter.name)
+        guard let values else {
+            guard parameter.isRequired else { return [] }
+            return [
+                SchemaProblem(
+                    pointer: place, kind: .parameter,
+                    message: "required \(parameter.location) parameter \"\(parameter.name)\" is missing")
+            ]
+        }
+        guard let schema = parameter.schema else { return [] }
+        var problems: [SchemaProblem] = []
+        for text in values {
             let value = Self.parameterValue(text, shape: parameter.shape)
             for problem in validator.problems(of: value, against: schema, direction: .request) {
                 problems.append(
                     SchemaProblem(
                         pointer: place + problem.pointer, kind: .parameter,
-                        message: "header parameter \"\(parameter.name)\": \(problem.message)"))
+                        message: "\(parameter.location) parameter \"\(parameter.name)\": \(problem.message)"))
             }
         }
         return problems
