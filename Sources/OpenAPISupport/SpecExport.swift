@@ -87,11 +87,7 @@ public struct SpecExport: Sendable {
                 let last = endpoint.split(separator: "/").last.map(String.init) ?? endpoint
                 id = Self.componentName(last)
             }
-            if usedIDs.contains(id) {
-                var counter = 2
-                while usedIDs.contains("\(id)-\(counter)") { counter += 1 }
-                id = "\(id)-\(counter)"
-            }
+            id = UniqueName.first(id) { usedIDs.contains($0) }
             usedIDs.insert(id)
             let operation = try Self.operation(
                 id: id, template: template, fixtures: fixtures, snapshots: snapshots, components: &components)
@@ -151,12 +147,7 @@ public struct SpecExport: Sendable {
             if let existing = schemas.first(where: { $0.schema == schema }) {
                 return .object([("$ref", .string("#/components/schemas/" + existing.name))])
             }
-            var unique = name
-            var counter = 2
-            while schemas.contains(where: { $0.name == unique }) {
-                unique = "\(name)-\(counter)"
-                counter += 1
-            }
+            let unique = UniqueName.first(name) { candidate in schemas.contains { $0.name == candidate } }
             schemas.append((unique, schema))
             return .object([("$ref", .string("#/components/schemas/" + unique))])
         }

@@ -108,12 +108,9 @@ struct OperationReader {
                     parameters.removeAll { $0.location == own.location && $0.name == own.name }
                     parameters.append(own)
                 }
-                var id = operation["operationId"]?.stringValue ?? Self.derivedID(method: method, path: template)
-                if usedIDs.contains(id) {
-                    var counter = 2
-                    while usedIDs.contains("\(id)-\(counter)") { counter += 1 }
-                    id = "\(id)-\(counter)"
-                }
+                let id = UniqueName.first(
+                    operation["operationId"]?.stringValue ?? Self.derivedID(method: method, path: template)
+                ) { usedIDs.contains($0) }
                 usedIDs.insert(id)
                 operations.append(
                     SpecOperation(

@@ -74,13 +74,7 @@ enum SharedSchemas {
         var used = Set<String>()
         for (shape, name) in firstSeen
         where (occurrences[shape] ?? 0) > 1 && (sizes[shape] ?? 0) >= minimumSharedSize && names[shape] == nil {
-            let base = name.isEmpty ? "schema" : name
-            var unique = base
-            var suffix = 2
-            while used.contains(unique) {
-                unique = "\(base)-\(suffix)"
-                suffix += 1
-            }
+            let unique = UniqueName.first(name.isEmpty ? "schema" : name) { used.contains($0) }
             used.insert(unique)
             names[shape] = unique
         }

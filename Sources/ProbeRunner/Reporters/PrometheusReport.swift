@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import JSONShape
 
@@ -211,12 +212,7 @@ enum PrometheusReport {
     private static func uniqueNames(_ endpoints: [EndpointResult]) -> [(String, EndpointResult)] {
         var used: Set<String> = []
         return endpoints.map { endpoint in
-            var name = endpoint.name
-            var index = 2
-            while used.contains(name) {
-                name = "\(endpoint.name)#\(index)"
-                index += 1
-            }
+            let name = UniqueName.first(endpoint.name, separator: "#") { used.contains($0) }
             used.insert(name)
             return (name, endpoint)
         }

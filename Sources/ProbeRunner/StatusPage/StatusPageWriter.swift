@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 public import HTTPFixtures
 
@@ -58,12 +59,7 @@ public struct StatusPageWriter: Sendable {
         var names: [String: String] = [:]
         for endpoint in page.endpoints {
             let base = SafePath.fileName(text.plain(endpoint.name), fallback: "endpoint")
-            var name = base
-            var number = 2
-            while taken.contains(name.lowercased()) {
-                name = "\(base)-\(number)"
-                number += 1
-            }
+            let name = UniqueName.first(base) { taken.contains($0.lowercased()) }
             taken.insert(name.lowercased())
             names[endpoint.name] = name
         }

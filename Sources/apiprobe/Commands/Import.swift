@@ -136,13 +136,10 @@ struct ImportHARCommand: AsyncParsableCommand {
                 directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? URL(fileURLWithPath: "Stubs", isDirectory: true).appendingPathComponent(
                     entry.host, isDirectory: true)
-            var url = folder.appendingPathComponent(entry.name + ".json")
-            var suffix = 2
-            while !usedPaths.insert(url.standardizedFileURL.path).inserted {
-                url = folder.appendingPathComponent("\(entry.name)-\(suffix).json")
-                suffix += 1
-            }
-            return (exchange: entry.exchange, url: url, folder: folder)
+            func file(_ name: String) -> URL { folder.appendingPathComponent(name + ".json") }
+            let name = UniqueName.first(entry.name) { usedPaths.contains(file($0).standardizedFileURL.path) }
+            usedPaths.insert(file(name).standardizedFileURL.path)
+            return (exchange: entry.exchange, url: file(name), folder: folder)
         }
         try ImportOptions.write(planned, skipped: archive.skipped, from: file)
     }
