@@ -7,7 +7,7 @@
 /// let types: JSONTypes = [.string, .null]
 /// types.description  // "string|null"
 /// ```
-public struct JSONTypes: OptionSet, Sendable, Hashable, CustomStringConvertible {
+public struct JSONTypes: OptionSet, Sendable, Hashable, CustomStringConvertible, BitwiseCopyable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -105,15 +105,25 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
     }
 
     static func isUUID(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard s.count == 36, s[8] == 45, s[13] == 45, s[18] == 45, s[23] == 45 else { return false }
-        // Every byte a hex digit or a dash, and only those four dashes: one pass without a branch a byte.
-        var outside = false
-        var dashes = 0
-        for c in s {
-            outside = outside || !hexOrDash.contains(c)
-            dashes &+= c == 45 ? 1 : 0
+        guard s.count == 36, s[8] == 45, s[13] == 45, s[18] == 45, s[23] == 45, let base = s.baseAddress else {
+            return false
         }
-        return !outside && dashes == 4
+        // Every byte a hex digit or a dash, and only those four dashes: eight bytes at a time, the last word
+        // overlapping the one before (its new bytes, 32..<36, are then checked for dashes on their own).
+        @inline(__always) func dashesIfHexOrDash(_ offset: Int) -> Int? {
+            let word = Word.load(base + offset)
+            let lower = (word | Word.repeating(0x20)) & Word.repeating(0x7F)
+            let dash = Word.inRange(lower, 0x2D, 0x2D)
+            // `| 0x20` folds A–F onto a–f, and a control byte onto a digit or a dash: controls are excluded.
+            let member =
+                (Word.inRange(lower, 0x30, 0x39) | Word.inRange(lower, 0x61, 0x66) | dash)
+                & Word.inRange(word & Word.repeating(0x7F), 0x20, 0x7F) & ~word
+            return member == Word.highs ? dash.nonzeroBitCount : nil
+        }
+        guard let a = dashesIfHexOrDash(0), let b = dashesIfHexOrDash(8), let c = dashesIfHexOrDash(16),
+            let d = dashesIfHexOrDash(24), dashesIfHexOrDash(28) != nil
+        else { return false }
+        return a + b + c + d == 4 && s[32] != 45 && s[33] != 45 && s[34] != 45 && s[35] != 45
     }
 
     /// A set of bytes as two 64-bit masks over ASCII, tested without a branch a byte; `nonASCII` says whether
@@ -128,17 +138,24 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
             return (c < 64 ? low >> UInt64(c) : high >> UInt64(c &- 64)) & 1 != 0
         }
 
-        /// Whether any byte of `s` is in the set.
-        @inline(__always) func containsAny(of s: UnsafeBufferPointer<UInt8>) -> Bool {
-            for c in s where contains(c) { return true }
-            return false
+        /// Whether any byte of `s` is in the set: `word` tests eight bytes at once (it must agree with the masks),
+        /// the bytes of a string shorter than eight one by one.
+        @inline(__always) func containsAny(of s: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool) -> Bool {
+            guard let base = s.baseAddress else { return false }
+            guard s.count >= 8 else {
+                for c in s where contains(c) { return true }
+                return false
+            }
+            var i = 0
+            while i + 8 <= s.count {
+                if word(Word.load(base + i)) { return true }
+                i += 8
+            }
+            // The last word overlaps the one before.
+            return i < s.count && word(Word.load(base + s.count - 8))
         }
     }
 
-    /// `0`–`9`, `a`–`f`, `A`–`F` and `-`.
-    private static var hexOrDash: ByteSet {
-        ByteSet(low: 0x03FF_2000_0000_0000, high: 0x0000_007E_0000_007E, nonASCII: false)
-    }
     /// Bytes an e-mail address of ours never holds: controls, space, `"`, `(`, `)`, `,`, `:`, `;`, `<`, `>`.
     private static var notInEmail: ByteSet {
         ByteSet(low: 0x5C00_1305_FFFF_FFFF, high: 0x0000_0000_0000_0000, nonASCII: false)
@@ -149,7 +166,14 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
     }
 
     private static func isEmail(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !notInEmail.containsAny(of: s) else { return false }
+        let excluded = notInEmail.containsAny(of: s) { word in
+            let flags =
+                Word.anyBelow(word, 0x21) | Word.any(word, 0x22) | Word.any(word, 0x28) | Word.any(word, 0x29)
+                | Word.any(word, 0x2C) | Word.any(word, 0x3A) | Word.any(word, 0x3B) | Word.any(word, 0x3C)
+                | Word.any(word, 0x3E)
+            return flags != 0
+        }
+        guard !excluded else { return false }
         var at = -1
         for i in 0..<s.count where s[i] == 64 {
             if at >= 0 { return false }
@@ -167,7 +191,13 @@ public struct StringFormat: RawRepresentable, Sendable, Hashable, CustomStringCo
         while i < s.count, isAlpha(s[i]) || isDigit(s[i]) || s[i] == 43 || s[i] == 45 || s[i] == 46 { i += 1 }
         guard i < s.count, s[i] == 58 else { return false }
         let scheme = i
-        guard !notInURI.containsAny(of: s) else { return false }
+        let excluded = notInURI.containsAny(of: s) { word in
+            let flags =
+                word & Word.highs | Word.anyBelow(word, 0x21) | Word.any(word, 0x22) | Word.any(word, 0x3C)
+                | Word.any(word, 0x3E) | Word.any(word, 0x5C) | Word.any(word, 0x7F)
+            return flags != 0
+        }
+        guard !excluded else { return false }
         if i + 3 < s.count, s[i + 1] == 47, s[i + 2] == 47 { return true }  // scheme://authority
         // Schemes without an authority that APIs use.
         var name: [UInt8] = []

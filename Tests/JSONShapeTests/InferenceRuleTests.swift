@@ -79,6 +79,47 @@ struct InferenceRuleTests {
         #expect(try infer(json).items?.format == nil)
     }
 
+    /// The format checks test eight bytes at a time: every character, at every place in the word (and in the
+    /// overlapping last word, and in a string too short for a word), must give what the rule says.
+    @Test func formatChecksAgreeWithTheirRulesForEveryCharacter() {
+        let characters = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) } + ["é", "\u{2028}", "😀"]
+        let notInURI = Set(" \"<>\\\u{7F}".unicodeScalars)
+        let notInEmail = Set(" \"(),:;<>".unicodeScalars)
+        func replacing(_ text: String, at offset: Int, with character: Character) -> String {
+            var characters = Array(text)
+            characters[offset] = character
+            return String(characters)
+        }
+        for character in characters {
+            let scalar = character.unicodeScalars.first!
+            let isControl = scalar.value < 0x20
+            let uriAllows = !isControl && !notInURI.contains(scalar) && scalar.isASCII
+            for (uri, offsets) in [("https://example.com/recipes/12345678", [9, 14, 20, 35]), ("a://bc", [5])] {
+                for offset in offsets {
+                    let text = replacing(uri, at: offset, with: character)
+                    #expect(StringFormat.detect(in: text) == (uriAllows ? .uri : nil), "\(text.debugDescription)")
+                }
+            }
+            let emailAllows = !isControl && !notInEmail.contains(scalar) && character != "@"
+            for (email, offsets) in [("cook.someone@example.com", [1, 7, 9, 22]), ("a@b.cd", [0])] {
+                for offset in offsets {
+                    let text = replacing(email, at: offset, with: character)
+                    let expected: StringFormat? = emailAllows ? .email : nil
+                    #expect(StringFormat.detect(in: text) == expected, "\(text.debugDescription)")
+                }
+            }
+            let uuidAllows = character.isHexDigit && character.isASCII
+            for offset in [0, 7, 9, 15, 25, 31, 33, 35] {
+                let text = replacing("0b0e5a4c-93f5-4f0e-9d63-1c1e4e7a2b10", at: offset, with: character)
+                #expect(StringFormat.detect(in: text) == (uuidAllows ? .uuid : nil), "\(text.debugDescription)")
+            }
+        }
+        // A dash in place of a digit is a fifth dash: no UUID, in each word and in the overlapping last one.
+        #expect(StringFormat.detect(in: "0b0e5a4c-93f5-4f0e-9d63-1c1e4e7a2b-0") == nil)
+        #expect(StringFormat.detect(in: "0b0e5a4c-93f5-4f0e-9d63-1c1e4e7a-b10") == nil)
+        #expect(StringFormat.detect(in: "0b0e-a4c-93f5-4f0e-9d63-1c1e4e7a2b10") == nil)
+    }
+
     @Test func formatSurvivesNullsAndOtherTypes() throws {
         let shape = try infer(#"[null, "2026-11-22", 3, "2026-11-23"]"#)
         #expect(shape.items?.format == .date)

@@ -26,6 +26,72 @@ struct ReaderTests {
         }
     }
 
+    /// Strings are scanned eight bytes at a time: every byte value, at every place in a word (and near the end
+    /// of the document, where fewer than eight bytes are left), must be taken as the rule says.
+    @Test func everyByteAtEveryPlaceInAStringIsReadByTheRule() {
+        // No letter here starts an escape (b, f, n, r, t, u).
+        let letters = Array("acdeghijklmopqsvw".utf8)
+        for byte in 0...255 {
+            for offset in letters.indices {
+                var content = letters
+                content[offset] = UInt8(byte)
+                for (opening, closing) in [(#"{"k":""#, #""}"#), (#"[""#, #""]"#)] {
+                    let result = Result {
+                        try Shape.infer(from: Data(Array(opening.utf8) + content + Array(closing.utf8)))
+                    }
+                    let column = opening.utf8.count + offset + 1
+                    let message: String?
+                    if case .failure(let error) = result { message = "\(error)" } else { message = nil }
+                    switch byte {
+                    case 0x00..<0x20:
+                        let expected = #"expected '"' or a character (control characters must be escaped)"#
+                        #expect(message == "<input>:1:\(column): \(expected), found \(found(byte))")
+                    case 0x22:
+                        // The string ends early: a letter follows where a value may not.
+                        #expect(message?.hasPrefix("<input>:1:\(column + 1): expected ',' or") == true)
+                    case 0x5C where offset == letters.count - 1:
+                        // `\"` is an escape: the string goes on to the end of the input.
+                        #expect(
+                            message?.hasSuffix(#"expected '"' closing the string, found the end of the input"#) == true)
+                    case 0x5C:
+                        let expected = #"expected an escape (\", \\, \/, \b, \f, \n, \r, \t or \u)"#
+                        #expect(
+                            message == "<input>:1:\(column + 1): \(expected), found \(found(Int(letters[offset + 1])))")
+                    case 0x80...:
+                        #expect(message == "<input>:1:\(column): expected valid UTF-8 (RFC 8259), found \(found(byte))")
+                    default:
+                        #expect(message == nil, "byte \(byte) at \(offset)")
+                    }
+                }
+            }
+        }
+        func found(_ byte: Int) -> String {
+            switch byte {
+            case 0x0A: return "a line break"
+            case 0x09: return "a tab"
+            case 0x20..<0x7F: return "'\(Character(Unicode.Scalar(UInt8(byte))))'"
+            default: return "byte 0x" + String(byte, radix: 16, uppercase: true)
+            }
+        }
+    }
+
+    /// Numbers of every length end where their digits end, at every place in a word.
+    @Test func numbersOfEveryLengthAreRead() throws {
+        for length in 1...20 {
+            let digits = String((0..<length).map { Character(String(1 + $0 % 9)) })
+            for (text, types) in [
+                (digits, JSONTypes.integer), ("-" + digits, .integer), (digits + ".5", .number),
+                ("0." + digits, .number), (digits + "e3", .number), (digits + ".25E-2", .number),
+            ] {
+                let shape = try Shape.infer(from: Data(#"{"a":\#(text),"b":\#(text)}"#.utf8))
+                #expect(shape.properties["a"]?.types == types, "\(text)")
+                #expect(shape.properties["b"]?.types == types, "\(text)")
+                let array = try Shape.infer(from: Data("[\(text)]".utf8))
+                #expect(array.items?.types == types, "\(text) at the end of the document")
+            }
+        }
+    }
+
     @Test func integerAndNumberStayApart() throws {
         let shape = try infer(#"{"a": 1, "b": 1.0, "c": 1e5, "d": -0, "e": 12345678901234567890123}"#)
         #expect(shape.properties["a"]?.types == .integer)

@@ -8,12 +8,10 @@
 /// Property presence is counted rather than intersected: a property is required when it was present in
 /// every object seen (`presentCount == objectCount`).
 struct ShapeStore {
-    struct Node {
+    struct Node: BitwiseCopyable {
         var types: JSONTypes = []
         /// The format every string so far fits: an index into ``StringFormat/all``; ``noFormat`` for none.
         var format: UInt8 = ShapeStore.noFormat
-        /// Distinct strings seen; `nil` when enums are not tracked or there were too many.
-        var enumSet: Set<String>?
         var items: Int32 = -1
         var objectCount = 0
         /// Property slots in first-seen order (a list through ``Slot/next``): the usual key order, tried first.
@@ -22,9 +20,9 @@ struct ShapeStore {
         var mapValue: Int32 = -1
     }
 
-    struct Slot {
-        /// The key as it appears in the input (escapes included), at `keyStart` in ``keyBytes``: compared
-        /// byte for byte to skip scanning and hashing it.
+    struct Slot: BitwiseCopyable {
+        /// The key as it appears in the input (escapes included) and its closing quote, at `keyStart` in
+        /// ``keyBytes``: compared in place to skip scanning and hashing it.
         var keyStart: Int
         var keyLength: Int
         var node: Int32
@@ -38,11 +36,16 @@ struct ShapeStore {
     static let noFormat = UInt8.max
     static let root: Int32 = 0
 
-    var nodes: [Node] = []
-    var slots: [Slot] = []
+    var nodes = PlainArray<Node>()
+    var slots = PlainArray<Slot>()
+    /// Each node's distinct strings; `nil` when enums are not tracked or there were too many. (Apart from
+    /// ``Node``, which holds plain values only, so that reading one copies no reference.)
+    var enumSets: [Set<String>?] = []
     /// The decoded key of each slot.
     var keys: [String] = []
-    var keyBytes: [UInt8] = []
+    /// Each slot's raw key and closing quote, then eight zero bytes, so that eight bytes can be read from any
+    /// key's start.
+    var keyBytes = [UInt8](repeating: 0, count: 8)
     /// Each node's slots by key, for keys out of the usual order.
     var lookups: [[String: Int32]] = []
     /// Counts the objects read, so a slot knows whether it was counted in the current one.
@@ -65,9 +68,22 @@ struct ShapeStore {
     }
 
     mutating func addNode() -> Int32 {
-        nodes.append(Node(enumSet: tracksEnums ? [] : nil))
+        nodes.append(Node())
+        enumSets.append(tracksEnums ? [] : nil)
         lookups.append([:])
         return Int32(nodes.count - 1)
+    }
+
+    /// Adds `type` to the types of `node`; a type already there costs no write (and so no uniqueness check).
+    @inline(__always) mutating func addType(at node: Int32, _ type: JSONTypes) {
+        if !nodes[Int(node)].types.contains(type) { nodes[Int(node)].types.insert(type) }
+    }
+
+    /// Gives this copy of the store storage of its own (a copy of an inference shares it until then): called
+    /// before each document is read into it.
+    mutating func makeUnique() {
+        nodes.makeUnique()
+        slots.makeUnique()
     }
 
     /// The node that the items of array node `node` merge into.
@@ -84,8 +100,11 @@ struct ShapeStore {
         let index = Int32(slots.count)
         var text = key
         let isDynamic = text.withUTF8 { isDynamicKeyText($0) }
-        slots.append(Slot(keyStart: keyBytes.count, keyLength: raw.count, node: child, isDynamicKey: isDynamic))
-        keyBytes.append(contentsOf: raw)
+        let start = keyBytes.count - 8
+        slots.append(Slot(keyStart: start, keyLength: raw.count + 1, node: child, isDynamicKey: isDynamic))
+        keyBytes.replaceSubrange(start..., with: raw)
+        keyBytes.append(UInt8(ascii: "\""))
+        keyBytes.append(contentsOf: repeatElement(0, count: 8))
         keys.append(key)
         lookups[Int(node)][key] = index
         let last = nodes[Int(node)].lastSlot
@@ -100,7 +119,7 @@ struct ShapeStore {
         nodes[Int(node)].types = shape.types
         if shape.types.contains(.string) {
             nodes[Int(node)].format = Self.code(shape.format)
-            nodes[Int(node)].enumSet = shape.enumValues.map(Set.init)
+            enumSets[Int(node)] = shape.enumValues.map(Set.init)
         }
         if let items = shape.items {
             let child = add(items, options: options)
@@ -152,7 +171,7 @@ struct ShapeStore {
         var result = Shape(types: data.types)
         if data.types.contains(.string) {
             result.format = data.format == Self.noFormat ? nil : StringFormat.all[Int(data.format)]
-            result.enumValues = data.enumSet?.sorted()
+            result.enumValues = enumSets[Int(node)]?.sorted()
         }
         if data.items >= 0 { result.items = shape(of: data.items) }
         if data.types.contains(.object) {

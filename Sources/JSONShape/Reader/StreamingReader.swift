@@ -10,14 +10,19 @@ struct StreamingReader {
         self.options = options
     }
 
+    /// An open object or array.
     private struct Frame {
         let node: Int32
         let isObject: Bool
         let stamp: Int
-        /// The slot of the last key read in this object; `-1` before the first.
-        var previousSlot: Int32 = -1
+        /// The slot of the key expected next in this object (the one after the last key read, in first-seen
+        /// order); `-1` for none.
+        var expectedSlot: Int32 = -1
         var count = 0
         var allDynamic = true
+
+        /// Stands for the document itself, outside every container.
+        static var document: Frame { Frame(node: -1, isObject: false, stamp: 0) }
     }
 
     /// Reads one document from `bytes` into the store's root.
@@ -39,37 +44,43 @@ struct StreamingReader {
     }
 
     private func read(_ cursor: inout Cursor, into store: inout ShapeStore) throws(JSONShapeError) {
+        store.makeUnique()
+        // The innermost open container is kept in `frame`, the ones around it on `stack`.
         var stack: [Frame] = []
+        var frame = Frame.document
+        var depth = 0
         var target = ShapeStore.root
 
         valueLoop: while true {
-            cursor.skipWhitespace()
-            guard let c = cursor.peek() else { throw cursor.error(expected: "a JSON value") }
+            guard let c = cursor.peekPastWhitespace() else { throw cursor.error(expected: "a JSON value") }
+            // Set when an object opens with a member: its key is read below, at the one place keys are read.
+            var keyFollows = false
             switch c {
             case UInt8(ascii: "{"):
-                guard stack.count < options.maximumDepth else { throw cursor.depthError(options.maximumDepth) }
+                guard depth < options.maximumDepth else { throw cursor.depthError(options.maximumDepth) }
                 cursor.index += 1
-                store.nodes[Int(target)].types.insert(.object)
+                store.addType(at: target, .object)
                 store.nodes[Int(target)].objectCount += 1
                 store.stamp &+= 1
-                var frame = Frame(node: target, isObject: true, stamp: store.stamp)
-                cursor.skipWhitespace()
-                if cursor.peek() == UInt8(ascii: "}") {
+                if cursor.peekPastWhitespace() == UInt8(ascii: "}") {
                     cursor.index += 1
                 } else {
-                    target = try readKey(&cursor, &frame, &store)
-                    stack.append(frame)
-                    continue valueLoop
+                    if depth > 0 { stack.append(frame) }
+                    frame = Frame(node: target, isObject: true, stamp: store.stamp)
+                    frame.expectedSlot = store.nodes[Int(target)].firstSlot
+                    depth += 1
+                    keyFollows = true
                 }
             case UInt8(ascii: "["):
-                guard stack.count < options.maximumDepth else { throw cursor.depthError(options.maximumDepth) }
+                guard depth < options.maximumDepth else { throw cursor.depthError(options.maximumDepth) }
                 cursor.index += 1
-                store.nodes[Int(target)].types.insert(.array)
-                cursor.skipWhitespace()
-                if cursor.peek() == UInt8(ascii: "]") {
+                store.addType(at: target, .array)
+                if cursor.peekPastWhitespace() == UInt8(ascii: "]") {
                     cursor.index += 1
                 } else {
-                    stack.append(Frame(node: target, isObject: false, stamp: 0))
+                    if depth > 0 { stack.append(frame) }
+                    frame = Frame(node: target, isObject: false, stamp: 0)
+                    depth += 1
                     target = store.itemsNode(of: target)
                     continue valueLoop
                 }
@@ -78,101 +89,73 @@ struct StreamingReader {
                 noteString(target, &store, bytes: cursor.bytes, start: start, end: end, escaped: escaped)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let isInteger = try cursor.scanNumber()
-                store.nodes[Int(target)].types.insert(isInteger ? .integer : .number)
+                store.addType(at: target, isInteger ? .integer : .number)
             case UInt8(ascii: "t"):
                 try cursor.scanLiteral("true")
-                store.nodes[Int(target)].types.insert(.boolean)
+                store.addType(at: target, .boolean)
             case UInt8(ascii: "f"):
                 try cursor.scanLiteral("false")
-                store.nodes[Int(target)].types.insert(.boolean)
+                store.addType(at: target, .boolean)
             case UInt8(ascii: "n"):
                 try cursor.scanLiteral("null")
-                store.nodes[Int(target)].types.insert(.null)
+                store.addType(at: target, .null)
             default:
                 throw cursor.error(expected: "a JSON value")
             }
 
             // After a complete value: close containers, or move to the next member or item.
-            while true {
-                guard !stack.isEmpty else {
-                    cursor.skipWhitespace()
-                    if cursor.peek() != nil { throw cursor.error(expected: "the end of the document") }
+            while !keyFollows {
+                guard depth > 0 else {
+                    if cursor.peekPastWhitespace() != nil { throw cursor.error(expected: "the end of the document") }
                     return
                 }
-                cursor.skipWhitespace()
-                let last = stack.count - 1
-                if stack[last].isObject {
-                    switch cursor.peek() {
-                    case UInt8(ascii: ","):
-                        cursor.index += 1
-                        target = try readKey(&cursor, &stack[last], &store)
+                let next = cursor.peekPastWhitespace()
+                if next == UInt8(ascii: ",") {
+                    cursor.index += 1
+                    guard frame.isObject else {
+                        target = store.itemsNode(of: frame.node)
                         continue valueLoop
-                    case UInt8(ascii: "}"):
-                        cursor.index += 1
-                        finishObject(stack.removeLast(), &store)
-                    default:
-                        throw cursor.error(expected: "',' or '}'")
                     }
-                } else {
-                    switch cursor.peek() {
-                    case UInt8(ascii: ","):
-                        cursor.index += 1
-                        target = store.itemsNode(of: stack[last].node)
-                        continue valueLoop
-                    case UInt8(ascii: "]"):
-                        cursor.index += 1
-                        stack.removeLast()
-                    default:
-                        throw cursor.error(expected: "',' or ']'")
-                    }
+                    break
                 }
+                if frame.isObject {
+                    guard next == UInt8(ascii: "}") else { throw cursor.error(expected: "',' or '}'") }
+                    finishObject(frame, &store)
+                } else {
+                    guard next == UInt8(ascii: "]") else { throw cursor.error(expected: "',' or ']'") }
+                }
+                cursor.index += 1
+                depth -= 1
+                frame = depth > 0 ? stack.removeLast() : .document
             }
+            target = try readKey(&cursor, &frame, &store)
         }
     }
 
     /// Reads `"key" :` and returns the node the member's value merges into.
-    private func readKey(_ cursor: inout Cursor, _ frame: inout Frame, _ store: inout ShapeStore)
+    @inline(__always) private func readKey(_ cursor: inout Cursor, _ frame: inout Frame, _ store: inout ShapeStore)
         throws(JSONShapeError) -> Int32
     {
-        cursor.skipWhitespace()
-        guard cursor.peek() == UInt8(ascii: "\"") else { throw cursor.error(expected: "a string key") }
+        guard cursor.peekPastWhitespace() == UInt8(ascii: "\"") else { throw cursor.error(expected: "a string key") }
         frame.count += 1
-        let node = frame.node
-        let map = store.nodes[Int(node)].mapValue
         // Objects of one type list their keys in one order: the key after the last one is tried first,
-        // compared in place, without scanning or hashing it.
-        var slot =
-            map >= 0
-            ? -1
-            : (frame.previousSlot >= 0 ? store.slots[Int(frame.previousSlot)].next : store.nodes[Int(node)].firstSlot)
-        if slot >= 0 {
-            let start = store.slots[Int(slot)].keyStart
-            let length = store.slots[Int(slot)].keyLength
-            let matched = store.keyBytes.withUnsafeBufferPointer { keys in
-                cursor.skipKey(UnsafeBufferPointer(rebasing: keys[start..<(start + length)]))
-            }
-            if !matched { slot = -1 }
+        // compared in place, without scanning or hashing it. (A map's node has no slots: it never matches.)
+        let expected = frame.expectedSlot
+        var slot: Int32
+        if expected >= 0,
+            store.keyBytes.withUnsafeBufferPointer({ keys in
+                cursor.skipKey(
+                    keys, from: store.slots[Int(expected)].keyStart, count: store.slots[Int(expected)].keyLength)
+            })
+        {
+            slot = expected
+            if cursor.peek() == UInt8(ascii: ":") { cursor.index += 1 } else { try Self.expectColon(&cursor) }
+        } else {
+            slot = try lookUpKey(&cursor, frame.node, &store)
+            try Self.expectColon(&cursor)
+            if slot < 0 { return store.nodes[Int(frame.node)].mapValue }
         }
-        if slot < 0 {
-            // The key's bounds are used before the next scan (a streamed window may slide then).
-            let (start, end, escaped) = try cursor.scanString()
-            if map >= 0 {
-                try Self.expectColon(&cursor)
-                return map
-            }
-            let raw = UnsafeBufferPointer(rebasing: cursor.bytes[start..<end])
-            let key =
-                escaped
-                ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
-            if let existing = store.lookups[Int(node)][key] {
-                slot = existing
-            } else {
-                let child = store.addNode()
-                slot = store.addSlot(to: node, key: key, raw: raw, child: child)
-            }
-        }
-        try Self.expectColon(&cursor)
-        frame.previousSlot = slot
+        frame.expectedSlot = store.slots[Int(slot)].next
         if store.slots[Int(slot)].stamp != frame.stamp {
             store.slots[Int(slot)].stamp = frame.stamp
             store.slots[Int(slot)].presentCount += 1
@@ -181,9 +164,25 @@ struct StreamingReader {
         return store.slots[Int(slot)].node
     }
 
+    /// Scans a key out of the usual order and finds its slot (adding one for a new key); `-1` when the
+    /// object is a map.
+    @inline(never) private func lookUpKey(_ cursor: inout Cursor, _ node: Int32, _ store: inout ShapeStore)
+        throws(JSONShapeError) -> Int32
+    {
+        // The key's bounds are used before the next scan (a streamed window may slide then).
+        let (start, end, escaped) = try cursor.scanString()
+        if store.nodes[Int(node)].mapValue >= 0 { return -1 }
+        let raw = UnsafeBufferPointer(rebasing: cursor.bytes[start..<end])
+        let key =
+            escaped
+            ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
+        if let existing = store.lookups[Int(node)][key] { return existing }
+        let child = store.addNode()
+        return store.addSlot(to: node, key: key, raw: raw, child: child)
+    }
+
     @inline(__always) private static func expectColon(_ cursor: inout Cursor) throws(JSONShapeError) {
-        cursor.skipWhitespace()
-        guard cursor.peek() == UInt8(ascii: ":") else { throw cursor.error(expected: "':'") }
+        guard cursor.peekPastWhitespace() == UInt8(ascii: ":") else { throw cursor.error(expected: "':'") }
         cursor.index += 1
     }
 
@@ -197,13 +196,24 @@ struct StreamingReader {
         }
     }
 
-    private func noteString(
+    /// Merges a string value into `node`: its type, format and enum values.
+    @inline(__always) private func noteString(
+        _ node: Int32, _ store: inout ShapeStore, bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int,
+        escaped: Bool
+    ) {
+        // The usual case, a node of strings in no format with no enum tracked, costs one load.
+        let data = store.nodes[Int(node)]
+        guard !data.types.contains(.string) || data.format != ShapeStore.noFormat || store.tracksEnums else { return }
+        noteStringValue(node, &store, bytes: bytes, start: start, end: end, escaped: escaped)
+    }
+
+    @inline(never) private func noteStringValue(
         _ node: Int32, _ store: inout ShapeStore, bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int,
         escaped: Bool
     ) {
         let first = !store.nodes[Int(node)].types.contains(.string)
         let format = store.nodes[Int(node)].format
-        let needsValue = store.nodes[Int(node)].enumSet != nil
+        let needsValue = store.tracksEnums && store.enumSets[Int(node)] != nil
         guard first || format != ShapeStore.noFormat || needsValue else { return }
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
         // Escapes resolved into a temporary buffer (on the stack when small), not a new array a string.
@@ -215,33 +225,17 @@ struct StreamingReader {
             }
         }
         if first {
-            store.nodes[Int(node)].types.insert(.string)
+            store.addType(at: node, .string)
             store.nodes[Int(node)].format = ShapeStore.code(withText { StringFormat.detect(inUTF8: $0) })
         } else if format != ShapeStore.noFormat, !withText({ StringFormat.fits(format: format, inUTF8: $0) }) {
             store.nodes[Int(node)].format = ShapeStore.noFormat
         }
-        if needsValue, var set = store.nodes[Int(node)].enumSet {
-            store.nodes[Int(node)].enumSet = nil  // keep the set uniquely referenced while inserting
+        if needsValue, var set = store.enumSets[Int(node)] {
+            store.enumSets[Int(node)] = nil  // keep the set uniquely referenced while inserting
             set.insert(withText { String(decoding: $0, as: UTF8.self) })
-            store.nodes[Int(node)].enumSet = set.count <= options.maximumEnumValues ? set : nil
+            store.enumSets[Int(node)] = set.count <= options.maximumEnumValues ? set : nil
         }
     }
-}
-
-/// Whether `count` bytes at `a` and `b` are equal, eight at a time.
-@inline(__always) private func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    var i = 0
-    while i + 8 <= count {
-        let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
-        let y = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
-        guard x == y else { return false }
-        i += 8
-    }
-    while i < count {
-        guard a[i] == b[i] else { return false }
-        i += 1
-    }
-    return true
 }
 
 /// Where a streamed document's bytes come from: a file read in chunks into one window that slides on.
@@ -359,7 +353,17 @@ struct Cursor {
         return refill() && index < bytes.count ? bytes[index] : nil
     }
 
-    @inline(__always) mutating func skipWhitespace() {
+    /// The next byte that is not whitespace, the index on it; `nil` at the end of the input.
+    @inline(__always) mutating func peekPastWhitespace() -> UInt8? {
+        if index < bytes.count {
+            let c = bytes[index]
+            if c > 0x20 { return c }
+        }
+        skipWhitespace()
+        return peek()
+    }
+
+    @inline(never) mutating func skipWhitespace() {
         while true {
             while index < bytes.count {
                 let c = bytes[index]
@@ -370,39 +374,104 @@ struct Cursor {
         }
     }
 
-    /// Skips the string `expected` (a key's raw bytes) and its closing quote when they are next, just after an
-    /// opening quote at the index; `false`, with nothing consumed, otherwise.
-    @inline(__always) mutating func skipKey(_ expected: UnsafeBufferPointer<UInt8>) -> Bool {
-        let length = expected.count
-        guard ensure(length + 2), let a = expected.baseAddress ?? bytes.baseAddress, let b = bytes.baseAddress,
-            bytesEqual(a, b + index + 1, length), bytes[index + 1 + length] == UInt8(ascii: "\"")
-        else { return false }
-        index += length + 2
+    /// Skips a key and its closing quote (`count` bytes at `start` in `keys`) when they follow the opening
+    /// quote at the index; `false`, with nothing consumed, otherwise.
+    ///
+    /// `keys` holds at least eight bytes from `start` (``ShapeStore/keyBytes`` is padded), so a key of up to
+    /// eight bytes is one masked comparison.
+    @inline(__always) mutating func skipKey(_ keys: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> Bool {
+        let from = index + 1
+        guard from + max(count, 8) <= bytes.count, let input = bytes.baseAddress, let key = keys.baseAddress else {
+            return skipKeyNearTheEnd(keys, from: start, count: count)
+        }
+        let a = input + from
+        let b = key + start
+        if count <= 8 {
+            let difference = Word.load(a) ^ Word.load(b)
+            guard difference & (UInt64.max >> (64 - 8 * count)) == 0 else { return false }
+        } else {
+            var i = 0
+            while i + 8 < count {
+                guard Word.load(a + i) == Word.load(b + i) else { return false }
+                i += 8
+            }
+            // The last word overlaps the one before.
+            guard Word.load(a + count - 8) == Word.load(b + count - 8) else { return false }
+        }
+        index = from + count
+        return true
+    }
+
+    /// ``skipKey(_:from:count:)`` where fewer than eight bytes are left in the window.
+    @inline(never) private mutating func skipKeyNearTheEnd(
+        _ keys: UnsafeBufferPointer<UInt8>, from start: Int, count: Int
+    )
+        -> Bool
+    {
+        guard ensure(count + 1) else { return false }
+        for i in 0..<count where bytes[index + 1 + i] != keys[start + i] { return false }
+        index += 1 + count
         return true
     }
 
     /// Scans a string starting at its opening quote; returns the content's bounds and whether it has escapes.
     ///
     /// The bounds are valid until the next scan (a streamed window may slide then).
-    mutating func scanString() throws(JSONShapeError) -> (Int, Int, Bool) {
+    @inline(__always) mutating func scanString() throws(JSONShapeError) -> (Int, Int, Bool) {
         index += 1
-        tokenStart = index
+        let start = index
+        // The usual string, ASCII without escapes and inside the window, is found eight bytes at a time with
+        // the index in a register; anything else goes on in `scanStringRest`.
+        if let base = bytes.baseAddress {
+            var i = index
+            while i + 8 <= bytes.count {
+                let word = Word.load(base + i)
+                let special = Self.specialBytes(word)
+                if special == 0 {
+                    i += 8
+                    continue
+                }
+                // The lowest flagged byte is a real one (borrows only flag bytes above it).
+                let offset = special.trailingZeroBitCount >> 3
+                if UInt8(truncatingIfNeeded: word >> UInt64(offset << 3)) == UInt8(ascii: "\"") {
+                    index = i + offset + 1
+                    return (start, i + offset, false)
+                }
+                index = i + offset
+                break
+            }
+        }
+        return try scanStringRest(from: start)
+    }
+
+    /// Quotes, backslashes, control characters and non-ASCII bytes in `word`: the bytes that end the fast scan
+    /// of a string.
+    ///
+    /// The three borrow tests share one `& ~word`: that mask only clears bytes from 0x80 up, which are flagged
+    /// anyway. A borrow flags a byte only above a flagged one, so the lowest flagged byte is exact.
+    @inline(__always) private static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones = Word.repeating(1)
+        let quote = (word ^ Word.repeating(0x22)) &- ones
+        let backslash = (word ^ Word.repeating(0x5C)) &- ones
+        let control = word &- Word.repeating(0x20)
+        return (quote | backslash | control | word) & Word.highs
+    }
+
+    /// ``scanString()`` from the index on, for a string that started at `start`: escapes, non-ASCII bytes,
+    /// errors and the end of the window.
+    @inline(never) private mutating func scanStringRest(from start: Int) throws(JSONShapeError) -> (Int, Int, Bool) {
+        tokenStart = start
         defer { tokenStart = -1 }
         var escaped = false
         while true {
             // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII.
             if let base = bytes.baseAddress {
                 while index + 8 <= bytes.count {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    let special =
-                        hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C)
-                        | ((word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080)
-                        | (word & 0x8080_8080_8080_8080)
+                    let special = Self.specialBytes(Word.load(base + index))
                     if special == 0 {
                         index += 8
                         continue
                     }
-                    // The lowest flagged byte is a real one (borrows only flag bytes above it).
                     index += special.trailingZeroBitCount >> 3
                     break
                 }
@@ -450,28 +519,71 @@ struct Cursor {
     }
 
     /// Scans a number; returns whether it is an integer (no fraction, no exponent).
-    mutating func scanNumber() throws(JSONShapeError) -> Bool {
+    @inline(__always) mutating func scanNumber() throws(JSONShapeError) -> Bool {
+        // The usual number, `-12` or `3.25` followed by more bytes in the window, with the index in a register;
+        // anything else (an exponent, an error, the window's end) is scanned again by `scanNumberRest`.
+        if let base = bytes.baseAddress {
+            let n = bytes.count
+            var i = index
+            if i < n, base[i] == UInt8(ascii: "-") { i += 1 }
+            if i < n, StringFormat.isDigit(base[i]) {
+                i = base[i] == UInt8(ascii: "0") ? i + 1 : Self.digitsEnd(base, from: i + 1, count: n)
+                var isInteger = true
+                if i < n, base[i] == UInt8(ascii: "."), i + 1 < n, StringFormat.isDigit(base[i + 1]) {
+                    isInteger = false
+                    i = Self.digitsEnd(base, from: i + 2, count: n)
+                }
+                if i < n, base[i] != UInt8(ascii: "."), base[i] | 0x20 != UInt8(ascii: "e") {
+                    index = i
+                    return isInteger
+                }
+            }
+        }
+        return try scanNumberRest()
+    }
+
+    /// Where the digits from `i` end, eight at a time.
+    @inline(__always) private static func digitsEnd(_ base: UnsafePointer<UInt8>, from i: Int, count n: Int) -> Int {
+        var i = i
+        while i + 8 <= n {
+            let word = Word.load(base + i)
+            let digits = Word.inRange(word & Word.repeating(0x7F), 0x30, 0x39) & ~word
+            guard digits == Word.highs else { return i + (~digits & Word.highs).trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < n, StringFormat.isDigit(base[i]) { i += 1 }
+        return i
+    }
+
+    /// ``scanNumber()`` for any number at the index, and its errors.
+    @inline(never) private mutating func scanNumberRest() throws(JSONShapeError) -> Bool {
         if peek() == UInt8(ascii: "-") { index += 1 }
         guard let first = peek(), StringFormat.isDigit(first) else { throw error(expected: "a digit") }
         index += 1
-        if first != UInt8(ascii: "0") {
-            while let c = peek(), StringFormat.isDigit(c) { index += 1 }
-        }
+        if first != UInt8(ascii: "0") { skipDigits() }
         var isInteger = true
         if peek() == UInt8(ascii: ".") {
             isInteger = false
             index += 1
             guard let c = peek(), StringFormat.isDigit(c) else { throw error(expected: "a digit after '.'") }
-            while let c = peek(), StringFormat.isDigit(c) { index += 1 }
+            skipDigits()
         }
         if let e = peek(), e | 0x20 == UInt8(ascii: "e") {
             isInteger = false
             index += 1
             if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
             guard let c = peek(), StringFormat.isDigit(c) else { throw error(expected: "a digit in the exponent") }
-            while let c = peek(), StringFormat.isDigit(c) { index += 1 }
+            skipDigits()
         }
         return isInteger
+    }
+
+    /// Moves past the digits at the index (and past the window's end, when more digits follow).
+    private mutating func skipDigits() {
+        while true {
+            if let base = bytes.baseAddress { index = Self.digitsEnd(base, from: index, count: bytes.count) }
+            guard index == bytes.count, refill() else { return }
+        }
     }
 
     mutating func scanLiteral(_ literal: StaticString) throws(JSONShapeError) {
@@ -523,12 +635,6 @@ struct Cursor {
         default: return "byte 0x" + String(c, radix: 16, uppercase: true)
         }
     }
-}
-
-/// The high bit of each zero byte of `x` is set (exact for the lowest zero byte; a borrow may flag a byte
-/// above it).
-@inline(__always) private func hasZeroByte(_ x: UInt64) -> UInt64 {
-    (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
 }
 
 /// The UTF-8 bytes of a JSON string's content with its escapes resolved (the content was validated).

@@ -71,8 +71,7 @@ indirect enum JSONTree: Hashable {
         }
         var stack: [Container] = []
         valueLoop: while true {
-            cursor.skipWhitespace()
-            guard let c = cursor.peek() else { throw cursor.error(expected: "a JSON value") }
+            guard let c = cursor.peekPastWhitespace() else { throw cursor.error(expected: "a JSON value") }
             var value: JSONTree
             switch c {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -122,8 +121,7 @@ indirect enum JSONTree: Hashable {
             }
             while true {
                 guard let top = stack.popLast() else {
-                    cursor.skipWhitespace()
-                    if cursor.peek() != nil { throw cursor.error(expected: "the end of the document") }
+                    if cursor.peekPastWhitespace() != nil { throw cursor.error(expected: "the end of the document") }
                     return value
                 }
                 cursor.skipWhitespace()
@@ -160,14 +158,12 @@ indirect enum JSONTree: Hashable {
     }
 
     private static func readKey(_ cursor: inout Cursor) throws(JSONShapeError) -> String {
-        cursor.skipWhitespace()
-        guard cursor.peek() == UInt8(ascii: "\"") else { throw cursor.error(expected: "a string key") }
+        guard cursor.peekPastWhitespace() == UInt8(ascii: "\"") else { throw cursor.error(expected: "a string key") }
         let (start, end, escaped) = try cursor.scanString()
         let raw = UnsafeBufferPointer(rebasing: cursor.bytes[start..<end])
         let key =
             escaped ? String(decoding: unescapeJSONString(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
-        cursor.skipWhitespace()
-        guard cursor.peek() == UInt8(ascii: ":") else { throw cursor.error(expected: "':'") }
+        guard cursor.peekPastWhitespace() == UInt8(ascii: ":") else { throw cursor.error(expected: "':'") }
         cursor.index += 1
         return key
     }
