@@ -2,7 +2,7 @@ import APIProbeShared
 import BenchmarkSupport
 // ContractBenchmark: what ContractTesting's assertions cost over a large suite, measured side by side.
 //
-//   swift run -c release ContractBenchmark [--fixtures 300] [--rounds 7]
+//   swift run -c release ContractBenchmark [--fixtures 300] [--rounds 7] [--keep]
 //
 // The suite: `--fixtures` recorded GitHub-like issue lists (30 issues of about 25 snake_case fields each)
 // in a temporary Stubs/ folder. Each round times, interleaved on the same files:
@@ -72,7 +72,9 @@ let rounds = argument("--rounds", default: 7)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-benchmark-\(UUID().uuidString)")
 let stubs = folder.appendingPathComponent("Stubs/github")
 try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
+// `--keep`: leave the generated files in place (their folder is printed), to profile a command over them.
+let keepsFiles = CommandLine.arguments.contains("--keep")
+defer { if keepsFiles { print("kept: \(folder.path)") } else { try? FileManager.default.removeItem(at: folder) } }
 
 var rng = SeededGenerator(seed: 42)
 var names: [String] = []

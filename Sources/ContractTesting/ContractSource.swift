@@ -57,6 +57,11 @@ public struct ContractSource: Sendable {
 struct Sample {
     var file: String
     var document: JSONValue
+    /// The document's bytes as its file holds them, when it was read from one.
+    var json: Data? = nil
+
+    /// The document as JSON bytes for inference: the file's own, else written out.
+    var bytes: Data { json ?? document.serialized() }
 }
 
 /// A sample that could not be loaded: the message to report.
@@ -97,7 +102,14 @@ extension ContractSource {
             } catch {
                 throw SampleLoadFailure(message: error.description)
             }
-            let samples = group.samples.map { Sample(file: $0.file, document: $0.body) }
+            let samples = try group.samples.map { sample throws(SampleLoadFailure) in
+                do {
+                    return Sample(file: sample.file, document: try JSONValue(parsing: sample.json), json: sample.json)
+                } catch {
+                    // Not reached: the body was checked when the fixture was read.
+                    throw SampleLoadFailure(message: "\(sample.file): /response/body: \(error)")
+                }
+            }
             let names = group.fixtureNames
             guard !samples.isEmpty else {
                 let folder = store.displayPath(for: store.directory)

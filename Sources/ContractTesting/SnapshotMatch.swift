@@ -80,6 +80,6 @@ func verifySnapshotMatch(
         return "\(samples.map(\.file).joined(separator: ", ")): cannot infer a schema: \(error)"
     }
     return verifyFileSnapshot(at: url, fresh: fresh, mode: mode, kind: "schema snapshot") { existing in
-        try engine.failingChanges(from: existing, at: url, file: displayPath(url), to: samples.map(\.document))
+        try engine.failingChanges(from: existing, at: url, file: displayPath(url), to: samples)
     }
 }

@@ -77,6 +77,36 @@ extension Exchange {
         try self.init(document: document, file: file)
     }
 
+    /// Reads a fixture file for its response status and, when the body is JSON, the body's own bytes (a
+    /// snapshot's sample): the body is checked as JSON but not built into a tree, and the file is otherwise
+    /// checked as ``init(decoding:file:)`` checks it, with the same errors.
+    ///
+    /// - Returns: the status, and the bytes of the JSON body (`nil` for a text, binary or missing body).
+    package static func responseSample(decoding data: Data, file: String) throws(FixtureError) -> (
+        status: Int, jsonBody: Data?
+    ) {
+        let bytes = [UInt8](data)
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumJSONDepth + 2)
+        let document: JSONValue
+        do {
+            document = try parser.parseDocument(keepingBytesAt: ["response", "body"])
+        } catch {
+            throw FixtureError(
+                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
+                found: error.found)
+        }
+        // A body in another encoding is text, read (and checked) the usual way; it is no sample.
+        if let encoding = document["response"]?["bodyEncoding"], encoding != .string("json") {
+            return (try Exchange(decoding: data, file: file).response.status, nil)
+        }
+        // `.null` stands for the JSON body here: the rest of the file is checked as any fixture is.
+        let exchange = try Exchange(document: document, file: file)
+        guard exchange.response.body != nil, let range = parser.keptRange else {
+            return (exchange.response.status, nil)
+        }
+        return (exchange.response.status, Data(bytes[range]))
+    }
+
     /// Reads an exchange from its JSON document.
     public init(document: JSONValue, file: String) throws(FixtureError) {
         let reader = FieldReader(file: file)

@@ -1,5 +1,5 @@
 import APIProbeShared
-import Foundation
+package import Foundation
 
 /// One endpoint's fixtures: `recipes/search.json` and its variants `recipes/search.<variant>.json`.
 ///
@@ -24,8 +24,8 @@ package struct FixtureSample: Sendable {
     package var name: String
     /// The fixture's path as shown in messages.
     package var file: String
-    /// The response body.
-    package var body: JSONValue
+    /// The response body's bytes, as the fixture file holds them (checked as JSON, not built into a tree).
+    package var json: Data
 }
 
 extension FixtureStore {
@@ -50,8 +50,9 @@ extension FixtureStore {
         }
         // Read on all cores: on an API of 500 endpoints, reading the fixtures is most of `snapshot check`.
         let store = self
+        let shown = FolderDisplayPath(directory)
         return try groups.sorted { $0.key < $1.key }.parallelMap { group throws(FixtureError) in
-            try store.endpoint(group.key, fixtures: group.value)
+            try store.endpoint(group.key, fixtures: group.value, shown: shown)
         }
     }
 
@@ -72,24 +73,27 @@ extension FixtureStore {
             let fixture = (folder.map { $0 + "/" } ?? "") + String(entry.dropLast(".json".count))
             return Self.endpointName(ofFixture: fixture) == name ? fixture : nil
         }
-        return try endpoint(name, fixtures: fixtures)
+        return try endpoint(name, fixtures: fixtures, shown: FolderDisplayPath(directory))
     }
 
-    private func endpoint(_ name: String, fixtures: [String]) throws(FixtureError) -> FixtureEndpoint {
+    private func endpoint(_ name: String, fixtures: [String], shown: FolderDisplayPath) throws(FixtureError)
+        -> FixtureEndpoint
+    {
         var result = FixtureEndpoint(name: name, samples: [], skipped: [], fixtureNames: fixtures)
         for fixture in fixtures.sorted() {
             let url = url(for: fixture)
-            let file = displayPath(for: url)
-            let exchange = try Exchange.load(from: url, displayName: file)
-            guard (200..<300).contains(exchange.response.status) else {
-                result.skipped.append("\(file): status \(exchange.response.status)")
+            let file = shown.path(Self.fileName(for: fixture))
+            let (status, body) = try Exchange.responseSample(
+                decoding: Exchange.read(url, displayName: file), file: file)
+            guard (200..<300).contains(status) else {
+                result.skipped.append("\(file): status \(status)")
                 continue
             }
-            guard case .json(let body)? = exchange.response.body else {
+            guard let body else {
                 result.skipped.append("\(file): no JSON body")
                 continue
             }
-            result.samples.append(FixtureSample(name: fixture, file: file, body: body))
+            result.samples.append(FixtureSample(name: fixture, file: file, json: body))
         }
         return result
     }

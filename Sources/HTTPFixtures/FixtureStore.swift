@@ -49,8 +49,12 @@ public struct FixtureStore: Sendable, Hashable {
 
     /// The file of a fixture: `recipes/search` is `<directory>/recipes/search.json`.
     public func url(for name: String) -> URL {
-        let file = name.hasSuffix(".json") ? name : name + ".json"
-        return directory.appendingPathComponent(file)
+        directory.appendingPathComponent(Self.fileName(for: name))
+    }
+
+    /// A fixture's file below the store: `recipes/search` → `recipes/search.json`.
+    static func fileName(for name: String) -> String {
+        name.hasSuffix(".json") ? name : name + ".json"
     }
 
     /// The path used in messages: relative to the current folder when the store is below it.
@@ -101,16 +105,19 @@ extension Exchange {
     ///   - displayName: the name used in errors; the file's path when `nil`.
     public static func load(from url: URL, displayName: String? = nil) throws(FixtureError) -> Exchange {
         let name = displayName ?? url.path
-        let data: Data
+        return try Exchange(decoding: read(url, displayName: name), file: name)
+    }
+
+    /// A fixture file's bytes; an unreadable or missing file is a ``FixtureError`` naming it.
+    static func read(_ url: URL, displayName name: String) throws(FixtureError) -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw FixtureError(
                 file: name, position: .file, expected: "a readable fixture file",
                 found: exists ? "a file that cannot be read" : "no such file")
         }
-        return try Exchange(decoding: data, file: name)
     }
 
     /// Writes the fixture file atomically (a temporary file in the same folder, then a rename).

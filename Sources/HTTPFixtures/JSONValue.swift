@@ -169,6 +169,12 @@ struct JSONParser {
     var index = 0
     var depth = 0
     let maximumDepth: Int
+    /// Whether values are built; `false` while a value is only checked (``skipValue()``).
+    private var builds = true
+    /// The member keys from the root to the one value kept as bytes (``parseDocument(keepingBytesAt:)``).
+    private var keptPath: [String] = []
+    /// The byte range of the value at `keptPath` (of its last occurrence, as ``JSONValue/subscript(_:)`` reads).
+    private(set) var keptRange: Range<Int>?
 
     init(bytes: [UInt8], maximumDepth: Int = maximumJSONDepth) {
         self.bytes = bytes
@@ -182,6 +188,21 @@ struct JSONParser {
         skipWhitespace()
         if index < bytes.count { throw error(expected: "end of document") }
         return value
+    }
+
+    /// ``parseDocument()``, except that the value at the member keys `path` (`["response", "body"]`) is checked
+    /// with the same errors but not built: `.null` stands in its place, and ``keptRange`` holds its bytes' range.
+    mutating func parseDocument(keepingBytesAt path: [String]) throws(JSONSyntaxError) -> JSONValue {
+        keptPath = path
+        return try parseDocument()
+    }
+
+    /// Checks the value at the index and moves past it, building nothing.
+    private mutating func skipValue() throws(JSONSyntaxError) {
+        let outer = builds
+        builds = false
+        defer { builds = outer }
+        _ = try parseValue()
     }
 
     func position(of offset: Int) -> (line: Int, column: Int) {
@@ -222,9 +243,14 @@ struct JSONParser {
     }
 
     mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        try parseValue(keptLevel: keptPath.isEmpty ? nil : 0)
+    }
+
+    /// `keptLevel`: how many keys of `keptPath` lead to this value, when all the ones before did.
+    private mutating func parseValue(keptLevel: Int?) throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else { throw error(expected: "a JSON value") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "{"): return try parseObject(keptLevel: keptLevel)
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"):
@@ -256,7 +282,7 @@ struct JSONParser {
         }
     }
 
-    mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseObject(keptLevel: Int?) throws(JSONSyntaxError) -> JSONValue {
         try enter()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
@@ -276,7 +302,20 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error(expected: "':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            if let level = keptLevel, key == keptPath[level] {
+                if level == keptPath.count - 1 {
+                    let start = index
+                    try skipValue()
+                    keptRange = start..<index
+                    members.append((key, .null))
+                } else {
+                    members.append((key, try parseValue(keptLevel: level + 1)))
+                }
+            } else if builds {
+                members.append((key, try parseValue(keptLevel: nil)))
+            } else {
+                _ = try parseValue(keptLevel: nil)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error(expected: "',' or '}'") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -304,7 +343,8 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            items.append(try parseValue())
+            let item = try parseValue(keptLevel: nil)
+            if builds { items.append(item) }
             skipWhitespace()
             guard index < bytes.count else { throw error(expected: "',' or ']'") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -344,7 +384,7 @@ struct JSONParser {
             guard isDigit(index) else { throw error(expected: "a digit in the exponent") }
             while isDigit(index) { index += 1 }
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        return builds ? String(decoding: bytes[start..<index], as: UTF8.self) : ""
     }
 
     mutating func parseString() throws(JSONSyntaxError) -> String {
@@ -358,7 +398,7 @@ struct JSONParser {
             }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                scalars.append(contentsOf: bytes[runStart..<index])
+                if builds { scalars.append(contentsOf: bytes[runStart..<index]) }
                 index += 1
                 break
             }
@@ -375,7 +415,7 @@ struct JSONParser {
                 continue
             }
             if byte == UInt8(ascii: "\\") {
-                scalars.append(contentsOf: bytes[runStart..<index])
+                if builds { scalars.append(contentsOf: bytes[runStart..<index]) }
                 index += 1
                 guard index < bytes.count else { throw error(expected: "an escape sequence") }
                 let escape = bytes[index]
@@ -418,7 +458,7 @@ struct JSONParser {
             }
             index += 1
         }
-        return String(decoding: scalars, as: UTF8.self)
+        return builds ? String(decoding: scalars, as: UTF8.self) : ""
     }
 
     mutating func hex4() throws(JSONSyntaxError) -> UInt32 {

@@ -137,9 +137,9 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         Data((keys(samples.map(\.document)).joined(separator: "\n") + "\n").utf8)
     }
 
-    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String] {
+    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [Sample]) throws -> [String] {
         let committed = Set(String(decoding: snapshot, as: UTF8.self).split(separator: "\n").map(String.init))
-        return committed.subtracting(keys(samples)).sorted().map { "breaking: /\($0): removed" }
+        return committed.subtracting(keys(samples.map(\.document))).sorted().map { "breaking: /\($0): removed" }
     }
 
     private func keys(_ samples: [JSONValue]) -> [String] {

@@ -150,6 +150,69 @@ struct ExchangeFormatTests {
         }
     }
 
+    /// Reading a fixture for its sample (the body kept as bytes, not built) fails exactly as reading the whole
+    /// exchange does, in the body and outside it.
+    @Test(
+        arguments: badFixtures.map(\.text) + [
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": {"a": [1, 2,]}}}"#,
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": {"a": "\q"}}}"#,
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": {"a": 01}}}"#,
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": [tru]}}"#,
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": {"a": 1}"#,
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": "\ud800", "bodyEncoding": 3}}"#,
+            #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": 1}} x"#,
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        ])
+    func aSampleFailsAsTheExchangeDoes(text: String) {
+        let data = Data(text.utf8)
+        var exchangeError: FixtureError?
+        do { _ = try Exchange(decoding: data, file: "bad.json") } catch { exchangeError = error }
+        var sampleError: FixtureError?
+        do { _ = try Exchange.responseSample(decoding: data, file: "bad.json") } catch { sampleError = error }
+        #expect(exchangeError != nil)
+        #expect(sampleError == exchangeError)
+    }
+
+    /// The body's bytes are the file's own, and decode to the exchange's body; other encodings are no sample.
+    @Test func aSampleHoldsTheBodysOwnBytes() throws {
+        let body = #"{"b" : [1, 2.50, "\u00e9"], "body": {"response": {"body": null}}}"#
+        let cases: [(String, Int, String?)] = [
+            (
+                #"{"request": {"method": "GET", "url": "https://x", "body": {"q": 1}}, "response": {"status": 201, "body": \#(body)}}"#,
+                201, body
+            ),
+            // The last of two `body` members, as the exchange reads it.
+            (
+                #"{"request": {"method": "GET", "url": "https://x"}, "response": {"body": 1, "status": 200, "body": \#(body)}}"#,
+                200, body
+            ),
+            (
+                #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 404, "body": "gone", "bodyEncoding": "text"}}"#,
+                404, nil
+            ),
+            (
+                #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "body": "AAE=", "bodyEncoding": "base64"}}"#,
+                200, nil
+            ),
+            (#"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 204}}"#, 204, nil),
+            (
+                #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "bodyEncoding": "json", "body": [] }}"#,
+                200, "[]"
+            ),
+        ]
+        for (text, status, expected) in cases {
+            let sample = try Exchange.responseSample(decoding: Data(text.utf8), file: "x.json")
+            #expect(sample.status == status)
+            #expect(sample.jsonBody.map { String(decoding: $0, as: UTF8.self) } == expected, "\(text)")
+            let exchange = try Exchange(decoding: Data(text.utf8), file: "x.json")
+            if let json = sample.jsonBody {
+                #expect(exchange.response.body == .json(try JSONValue(parsing: json)))
+            } else {
+                #expect(exchange.response.body.map { if case .json = $0 { true } else { false } } != true)
+            }
+        }
+    }
+
     @Test func missingFixtureFileIsReported() {
         #expect(
             throws: FixtureError(

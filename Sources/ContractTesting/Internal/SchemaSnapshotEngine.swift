@@ -14,7 +14,7 @@ protocol SchemaSnapshotEngine: Sendable {
     ///   - url: where the snapshot is; a usage manifest `<name>.usage.json` beside it is honoured.
     ///   - file: the snapshot's name in messages.
     /// - Throws: when the committed snapshot cannot be read (with the file and place).
-    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String]
+    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [Sample]) throws -> [String]
 }
 
 /// The engine used by ``expectSnapshotMatch(_:named:record:snapshots:fileID:filePath:line:column:)``.
@@ -25,18 +25,18 @@ let schemaSnapshotEngine: any SchemaSnapshotEngine = JSONShapeSnapshotEngine()
 struct JSONShapeSnapshotEngine: SchemaSnapshotEngine {
     func makeSnapshot(of samples: [Sample], previous: Data?) throws -> Data {
         let old = previous.flatMap { try? SchemaSnapshot(decoding: $0) }
-        return try SchemaSnapshot(samples: samples.map { ($0.document.serialized(), $0.file) }, previous: old).encoded()
+        return try SchemaSnapshot(samples: samples.map { ($0.bytes, $0.file) }, previous: old).encoded()
     }
 
     /// The samples must conform to the snapshot: a type, `null` or format it does not allow, or a required
     /// property missing, fails; optional properties left out and properties it does not list do not (a
     /// response is one sample, not the whole schema). Changes at paths no model reads (the usage manifest
     /// `<name>.usage.json` beside the snapshot) are information.
-    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [JSONValue]) throws -> [String] {
+    func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [Sample]) throws -> [String] {
         let committed = try SchemaSnapshot(decoding: snapshot, file: file)
         let usage = try usageManifest(besideSnapshot: url, file: file)
         let inferred = try SchemaSnapshot(
-            samples: samples.map { ($0.serialized(), file) }, previous: committed
+            samples: samples.map { ($0.bytes, file) }, previous: committed
         ).shape
         let diff = SchemaDiff(conformanceOf: inferred, to: committed.shape, usage: usage)
         return diff.changes.filter { $0.severity == .breaking }.map { "breaking: \($0.summary)" }

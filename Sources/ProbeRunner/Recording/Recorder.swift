@@ -282,7 +282,7 @@ public struct Recorder: Sendable {
                     continue
                 }
                 snapshot = try SchemaSnapshot(
-                    samples: endpoint.samples.map { ($0.body.serialized(), $0.file) }, previous: old)
+                    samples: endpoint.samples.map { ($0.json, $0.file) }, previous: old)
             } catch {
                 throw RecordError(message: "\(results[index].name): \(error)", underlying: error)
             }

@@ -8,7 +8,7 @@ package struct SnapshotWorkspace {
     package struct Endpoint {
         /// `<api>/<endpoint>`, the snapshot's name.
         package var key: String
-        /// The 2xx JSON bodies, serialized, with their files.
+        /// The 2xx JSON bodies' bytes, with their files.
         package var samples: [(json: Data, file: String)]
         package var sampleCount: Int { samples.count }
 
@@ -48,8 +48,8 @@ package struct SnapshotWorkspace {
         snapshotsArgument = snapshotsLabel ?? snapshots
         let found = try store.endpoints()
         for endpoint in found { skipped += endpoint.skipped }
-        endpoints = found.parallelMap { endpoint in
-            Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.body.serialized(), $0.file) })
+        endpoints = found.map { endpoint in
+            Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.json, $0.file) })
         }
     }
 

@@ -12,6 +12,21 @@ import Darwin
 /// Standard output and error, with colour only on a terminal and never under `NO_COLOR`.
 struct Terminal: Sendable {
     let fileDescriptor: Int32
+    /// Colour is used on a terminal, unless `NO_COLOR` is set (https://no-color.org) or `TERM` is `dumb`:
+    /// decided once (every styled piece of text asked, and each time read the whole environment).
+    let usesColor: Bool
+
+    init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+        let environment = ProcessInfo.processInfo.environment
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
+            usesColor = false
+        } else if environment["TERM"] == "dumb" {
+            usesColor = false
+        } else {
+            usesColor = isatty(fileDescriptor) == 1
+        }
+    }
 
     static let standardOutput = Terminal(fileDescriptor: 1)
     static let standardError = Terminal(fileDescriptor: 2)
@@ -25,14 +40,6 @@ struct Terminal: Sendable {
 
     /// Whether this stream is a terminal.
     var isTerminal: Bool { isatty(fileDescriptor) == 1 }
-
-    /// Colour is used on a terminal, unless `NO_COLOR` is set (https://no-color.org) or `TERM` is `dumb`.
-    var usesColor: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-        if environment["TERM"] == "dumb" { return false }
-        return isTerminal
-    }
 
     /// Writes `text` with every secret masked.
     func write(_ text: String) {
