@@ -98,52 +98,23 @@ enum RequestChecker {
     )
         -> [String]
     {
-        var problems: [String] = []
-        let query = request.queryItems
-        for parameter in operation.parameters {
-            let place = "/\(parameter.location)/" + JSONPointer.escape(parameter.name)
-            var values: [String]
-            switch parameter.location {
-            case "path": values = pathValues[parameter.name].map { [$0] } ?? []
-            case "query": values = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
-            case "header":
-                guard !["accept", "content-type", "authorization"].contains(parameter.name.lowercased()) else {
-                    continue
-                }
-                values = request.header(parameter.name).map { [$0] } ?? []
-            default: continue
-            }
-            if values.isEmpty {
-                if parameter.isRequired {
-                    problems.append(
-                        "\(place): required \(parameter.location) parameter \"\(parameter.name)\" is missing")
-                }
-                continue
-            }
-            guard let schema = parameter.schema else { continue }
-            for text in values {
-                for message in conformance(of: parameterValue(text, schema: schema), to: schema) {
-                    problems.append("\(place): \(parameter.location) parameter \"\(parameter.name)\": \(message)")
-                }
-            }
-        }
-        let declared = Set(operation.parameters.filter { $0.location == "query" }.map(\.name))
-        var reported = Set<String>()
-        for item in query where !declared.contains(item.name) && reported.insert(item.name).inserted {
-            problems.append(
-                "/query/\(JSONPointer.escape(item.name)): query parameter \"\(item.name)\" is not declared")
-        }
+        let query = request.queryItems.map { ($0.name, $0.value ?? "") }
+        var problems = RequestRule.parameterProblems(
+            operation.parameters, query: query, pathValues: pathValues, header: { request.header($0) }
+        ) { parameter, text in
+            guard let schema = parameter.schema else { return [] }
+            return conformance(of: parameterValue(text, schema: schema), to: schema).map { ("", $0) }
+        }.map { "\($0.pointer): \($0.message)" }
         if let body = operation.requestBody {
-            if let data = request.body, !data.isEmpty {
-                if let schema = body.schema {
-                    if (try? JSONValue(parsing: data)) == nil {
-                        problems.append("/body: expected a JSON request body, found \(data.count) bytes of other data")
-                    } else {
-                        for message in conformance(of: data, to: schema, at: "/body") { problems.append(message) }
-                    }
+            let data = request.body.flatMap { $0.isEmpty ? nil : $0 }
+            if let missing = RequestRule.missingBody(isRequired: body.isRequired, isSent: data != nil) {
+                problems.append("\(missing.pointer): \(missing.message)")
+            } else if let data, let schema = body.schema {
+                if (try? JSONValue(parsing: data)) == nil {
+                    problems.append("/body: expected a JSON request body, found \(data.count) bytes of other data")
+                } else {
+                    problems += conformance(of: data, to: schema, at: "/body")
                 }
-            } else if body.isRequired {
-                problems.append("/body: the request body is required")
             }
         }
         return problems

@@ -117,3 +117,5 @@ package struct OperationsFile: Sendable {
         return try OperationsFile(data: data, file: displayName)
     }
 }
+
+extension OperationsFile.Parameter: DeclaredParameter {}

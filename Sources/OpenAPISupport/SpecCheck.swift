@@ -139,8 +139,7 @@ extension OpenAPISpec {
             // not checked, its response is.
             let status = exchange.response.status
             if !((400..<500).contains(status) && operation.response(for: status) != nil) {
-                found += parameterProblems(operation, url: exchange.request.url, pathValues: pathValues, validator)
-                found += headerProblems(operation, exchange.request.headers, validator)
+                found += parameterProblems(operation, exchange.request, pathValues: pathValues, validator)
                 found += requestBodyProblems(operation, exchange.request.body, validator)
             }
             found += responseProblems(operation, exchange.response, validator)
@@ -155,76 +154,26 @@ extension OpenAPISpec {
             unmatched: unmatched)
     }
 
+    /// Path, query and header parameters, by the request rule shared with ContractTesting (HTTPFixtures'
+    /// `RequestRule`), each value against its schema as written.
     private func parameterProblems(
-        _ operation: SpecOperation, url: String, pathValues: [String: String], _ validator: SchemaValidator
+        _ operation: SpecOperation, _ request: RecordedRequest, pathValues: [String: String],
+        _ validator: SchemaValidator
     ) -> [SchemaProblem] {
-        var problems: [SchemaProblem] = []
-        var query: [(String, String)] = []
-        if let components = URLComponents(string: url) {
-            query = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        let query = (URLComponents(string: request.url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        let header = { (name: String) in
+            request.headers.first(where: { $0.key.lowercased() == name.lowercased() })?.value
         }
-        for parameter in operation.parameters where parameter.location == "path" || parameter.location == "query" {
-            let values =
-                parameter.location == "path"
-                ? pathValues[parameter.name].map { [$0] } ?? []
-                : query.filter { $0.0 == parameter.name }.map(\.1)
-            problems += valueProblems(parameter, values.isEmpty ? nil : values, validator)
-        }
-        let declared = Set(operation.parameters.filter { $0.location == "query" }.map(\.name))
-        var reported = Set<String>()
-        for (name, _) in query where !declared.contains(name) && reported.insert(name).inserted {
-            problems.append(
-                SchemaProblem(
-                    pointer: "/query/" + JSONPointer.escape(name), kind: .parameter,
-                    message: "query parameter \"\(name)\" is not declared"))
-        }
-        return problems
-    }
-
-    /// Header parameters: a required one must be sent, and a value sent must fit its schema. `Accept`,
-    /// `Content-Type` and `Authorization` are not parameters (OpenAPI ignores them); a value the redactor
-    /// masked is not checked.
-    private func headerProblems(
-        _ operation: SpecOperation, _ headers: [String: String], _ validator: SchemaValidator
-    ) -> [SchemaProblem] {
-        var problems: [SchemaProblem] = []
-        for parameter in operation.parameters where parameter.location == "header" {
-            let lower = parameter.name.lowercased()
-            guard !["accept", "content-type", "authorization"].contains(lower) else { continue }
-            let text = headers.first(where: { $0.key.lowercased() == lower })?.value
-            // Sent, but masked by the redactor: present, and not checked against the schema.
-            problems += valueProblems(
-                parameter, text.map { $0 == RedactionPolicy.default.marker ? [] : [$0] }, validator)
-        }
-        return problems
-    }
-
-    /// One parameter's problems, wherever it goes (path, query, header): missing when required and not sent
-    /// (`values` is `nil`), and each value sent against its schema.
-    private func valueProblems(_ parameter: SpecParameter, _ values: [String]?, _ validator: SchemaValidator)
-        -> [SchemaProblem]
-    {
-        let place = "/\(parameter.location)/" + JSONPointer.escape(parameter.name)
-        guard let values else {
-            guard parameter.isRequired else { return [] }
-            return [
-                SchemaProblem(
-                    pointer: place, kind: .parameter,
-                    message: "required \(parameter.location) parameter \"\(parameter.name)\" is missing")
-            ]
-        }
-        guard let schema = parameter.schema else { return [] }
-        var problems: [SchemaProblem] = []
-        for text in values {
+        let problems = RequestRule.parameterProblems(
+            operation.parameters, query: query, pathValues: pathValues, header: header
+        ) { parameter, text in
+            guard let schema = parameter.schema else { return [] }
             let value = Self.parameterValue(text, shape: parameter.shape)
-            for problem in validator.problems(of: value, against: schema, direction: .request) {
-                problems.append(
-                    SchemaProblem(
-                        pointer: place + problem.pointer, kind: .parameter,
-                        message: "\(parameter.location) parameter \"\(parameter.name)\": \(problem.message)"))
+            return validator.problems(of: value, against: schema, direction: .request).map {
+                ($0.pointer, $0.message)
             }
         }
-        return problems
+        return problems.map { SchemaProblem(pointer: $0.pointer, kind: .parameter, message: $0.message) }
     }
 
     /// A parameter's text as the JSON value its schema's type reads it as (`2` → an integer).
@@ -239,10 +188,10 @@ extension OpenAPISpec {
         -> [SchemaProblem]
     {
         guard let requestBody = operation.requestBody else { return [] }
-        guard let body else {
-            return requestBody.isRequired
-                ? [SchemaProblem(pointer: "/body", kind: .requestBody, message: "the request body is required")] : []
+        if let missing = RequestRule.missingBody(isRequired: requestBody.isRequired, isSent: body != nil) {
+            return [SchemaProblem(pointer: missing.pointer, kind: .requestBody, message: missing.message)]
         }
+        guard let body else { return [] }
         guard case .json(let value) = body, let schema = requestBody.schema else { return [] }
         return validator.problems(of: value, against: schema, direction: .request).map {
             SchemaProblem(pointer: "/body" + $0.pointer, kind: .requestBody, message: "\($0.kind): \($0.message)")
@@ -267,3 +216,5 @@ extension OpenAPISpec {
         return validator.problems(of: value, against: schema, direction: .response)
     }
 }
+
+extension SpecParameter: DeclaredParameter {}
