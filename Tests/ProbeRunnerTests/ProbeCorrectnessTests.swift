@@ -1,6 +1,7 @@
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
+import NIOCore
 import Testing
 
 @testable import ProbeRunner
@@ -181,6 +182,31 @@ struct ProbeCorrectnessTests {
         let failure = FailureClassification.classify(
             error, timedOut: false, byDeadline: false, url: "http://127.0.0.1:1/", timeout: .seconds(5))
         #expect(failure.category == .connection)
+    }
+
+    /// A connect that runs out of time is a timeout. The rule once matched NIO's description, which reads
+    /// "Connect timeout (1 ns)", so a host that never answered was reported as a lost connection.
+    @Test func aConnectTimeoutIsATimeout() {
+        let failure = FailureClassification.classify(
+            ChannelError.connectTimeout(.nanoseconds(1)), timedOut: false, byDeadline: false,
+            url: "http://127.0.0.1:1/", timeout: .seconds(5))
+        #expect(failure.category == .timeout)
+        #expect(failure.message == "no complete response within 5s")
+    }
+
+    /// A request whose time is already up (a deadline passed while earlier requests ran) is cut by it: its
+    /// connect, given no time, used to fail first on a busy machine and be reported as "connection lost".
+    @Test func aRequestStartedAfterTheDeadlineIsCutByIt() async throws {
+        let server = try RawHTTPServer { _ in .silent }
+        defer { server.stop() }
+        let loader = HTTPLoader(maximumConnectionsPerHost: 1)
+        defer { loader.close() }
+        for _ in 0..<50 {
+            let attempt = await loader.send(
+                URLRequest(url: server.baseURL.appendingPathComponent("slow")), timeout: .seconds(30),
+                deadline: ContinuousClock.now - .milliseconds(1), maxBodySize: 1_000)
+            #expect(attempt.timedOut && attempt.cutByDeadline, "\(String(describing: attempt.error))")
+        }
     }
 
     // MARK: Step summary

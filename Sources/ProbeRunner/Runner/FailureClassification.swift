@@ -35,7 +35,8 @@ enum FailureClassification {
             return ProbeFailure(category: .tls, message: "TLS failed (\(url)): \(error)", tlsReason: error.reason)
         case let error as IOError where error.errnoCode == ECONNREFUSED:
             return ProbeFailure(category: .refused, message: "connection refused (\(url))")
-        case is ChannelError where "\(error)".contains("connectTimeout"):
+        case ChannelError.connectTimeout:
+            // Matched by case, not by description: NIO describes it as "Connect timeout (…)".
             return ProbeFailure(category: .timeout, message: "no complete response within \(formatDuration(timeout))")
         case is HTTPParserError:
             return ProbeFailure(category: .connection, message: "not an HTTP response (\(url)): \(error)")

@@ -99,13 +99,13 @@ final class HTTPLoader: Sendable {
         let cutByDeadline = deadline - now < timeout
         return await withCheckedContinuation { continuation in
             let exchange = AttemptState(
-                start: now, end: now + limit, limit: maxBodySize, followsRedirects: followsRedirects, tls: tls,
-                continuation: continuation)
+                start: now, end: now + limit, endsByDeadline: cutByDeadline, limit: maxBodySize,
+                followsRedirects: followsRedirects, tls: tls, continuation: continuation)
             // The watchdog: a task on an event loop, removed (and its references let go) when the attempt ends
             // first, so thousands of short requests do not keep their state until their timeouts would have passed.
             let watchdog = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(
                 in: .nanoseconds(Int64(max(0, limit.timeInterval) * 1e9))
-            ) { exchange.timeOut(byDeadline: cutByDeadline) }
+            ) { exchange.timeOut() }
             exchange.setWatchdog(watchdog)
             perform(request, exchange: exchange, mayReuse: true)
         }
@@ -145,12 +145,21 @@ final class HTTPLoader: Sendable {
         guard let address = addresses.first, !exchange.isFinished else { return }
         let connectStart = ContinuousClock.now
         let remaining = exchange.remaining
+        // The time ran out while the name was resolved: the same cut as the watchdog's, whichever comes first
+        // (a connect given no time failed first and was reported as a connection failure).
+        guard remaining > .zero else {
+            exchange.timeOut()
+            return
+        }
         ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.nanoseconds(Int64(max(1, remaining.timeInterval * 1e9))))
             .connect(to: address)
             .whenComplete { result in
                 switch result {
+                case .failure(ChannelError.connectTimeout):
+                    // The connect was bounded by what was left of the attempt: its time is up.
+                    exchange.timeOut()
                 case .failure(let error):
                     if addresses.count > 1 {
                         self.connect(
@@ -475,6 +484,8 @@ final class AttemptState: @unchecked Sendable {
     let start: ContinuousClock.Instant
     /// When the watchdog cuts the attempt.
     let end: ContinuousClock.Instant
+    /// Whether `end` is the round's deadline rather than the request's timeout.
+    let endsByDeadline: Bool
     /// The most body bytes kept.
     let limit: Int
     let followsRedirects: Bool
@@ -492,11 +503,12 @@ final class AttemptState: @unchecked Sendable {
     private var finished = false
 
     init(
-        start: ContinuousClock.Instant, end: ContinuousClock.Instant, limit: Int, followsRedirects: Bool,
-        tls: TLSSettings, continuation: CheckedContinuation<Attempt, Never>
+        start: ContinuousClock.Instant, end: ContinuousClock.Instant, endsByDeadline: Bool, limit: Int,
+        followsRedirects: Bool, tls: TLSSettings, continuation: CheckedContinuation<Attempt, Never>
     ) {
         self.start = start
         self.end = end
+        self.endsByDeadline = endsByDeadline
         self.limit = limit
         self.followsRedirects = followsRedirects
         self.tls = tls
@@ -574,12 +586,13 @@ final class AttemptState: @unchecked Sendable {
         finish { attempt in attempt.error = error }
     }
 
-    func timeOut(byDeadline: Bool) {
+    /// The attempt's time is up (its timeout, or the deadline when that came first).
+    func timeOut() {
         let channel = lock.withLock { self.channel }
         finish { attempt in
             attempt.error = RequestTimedOut()
             attempt.timedOut = true
-            attempt.cutByDeadline = byDeadline
+            attempt.cutByDeadline = endsByDeadline
         }
         channel?.close(promise: nil)
     }

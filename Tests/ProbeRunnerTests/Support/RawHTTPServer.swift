@@ -42,6 +42,9 @@ final class RawHTTPServer: @unchecked Sendable {
     private var ended = 0
     private var behaviourFor: @Sendable (String) -> Behaviour
     private var thread: Thread?
+    /// `stop()` was called; the listening socket was closed (both under `lock`).
+    private var isStopping = false
+    private var isClosed = false
 
     var requestTimes: [ContinuousClock.Instant] { lock.withLock { arrivals } }
     var requestPaths: [String] { lock.withLock { paths } }
@@ -92,16 +95,30 @@ final class RawHTTPServer: @unchecked Sendable {
     /// Stops accepting. The socket is only shut down here; the accept loop closes it when `accept` fails, so
     /// its number cannot be reused by another test's socket while the loop may still call `accept` on it (the
     /// loop would then take that test's connections).
+    ///
+    /// Both sides hold the lock, and neither touches the number once the socket is closed: a shutdown of a
+    /// closed number would cut whichever socket of another test had been given that number since.
     func stop() {
-        shutdown(socket, Int32(SHUT_RDWR))
+        lock.withLock {
+            isStopping = true
+            if !isClosed { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
     }
 
     private func acceptLoop() {
         while true {
             let client = accept(socket, nil, nil)
             guard client >= 0 else {
-                close(socket)
-                return
+                let failure = errno
+                let closes = lock.withLock {
+                    // A signal or a connection reset before it was taken is no reason to stop listening.
+                    guard isStopping || (failure != EINTR && failure != ECONNABORTED) else { return false }
+                    isClosed = true
+                    close(socket)
+                    return true
+                }
+                if closes { return }
+                continue
             }
             var noSigPipe: Int32 = 1
             #if canImport(Darwin)
@@ -154,7 +171,7 @@ final class RawHTTPServer: @unchecked Sendable {
                 return
             case .silent:
                 var byte: UInt8 = 0
-                while recv(client, &byte, 1, 0) > 0 {}
+                while Self.receive(client, &byte, 1) > 0 {}
                 return
             case .redirect(let location):
                 guard send(client, "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n")
@@ -169,7 +186,7 @@ final class RawHTTPServer: @unchecked Sendable {
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
-            let count = recv(client, &buffer, buffer.count, 0)
+            let count = Self.receive(client, &buffer, buffer.count)
             guard count > 0 else { return nil }
             data.append(contentsOf: buffer[0..<count])
             guard let end = data.indices.first(where: { data[$0...].starts(with: Array("\r\n\r\n".utf8)) }) else {
@@ -187,7 +204,7 @@ final class RawHTTPServer: @unchecked Sendable {
                 }.first ?? 0
             var body = Array(data[(end + 4)...])
             while body.count < length {
-                let count = recv(client, &buffer, min(buffer.count, length - body.count), 0)
+                let count = Self.receive(client, &buffer, min(buffer.count, length - body.count))
                 guard count > 0 else { return nil }
                 body.append(contentsOf: buffer[0..<count])
             }
@@ -195,6 +212,16 @@ final class RawHTTPServer: @unchecked Sendable {
             let method = requestLine.first.map(String.init) ?? "GET"
             lock.withLock { received.append((method, path, String(decoding: body, as: UTF8.self))) }
             return path
+        }
+    }
+
+    /// `recv`, again when a signal interrupted it: a signal (a child process of another test exiting) is not
+    /// the client going away, and closing the connection on it failed tests at random.
+    private static func receive(_ client: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        while true {
+            let received = recv(client, buffer, count, 0)
+            if received < 0 && errno == EINTR { continue }
+            return received
         }
     }
 
@@ -209,6 +236,7 @@ final class RawHTTPServer: @unchecked Sendable {
                 Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
             #endif
+            if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { return false }
             offset += sent
         }
