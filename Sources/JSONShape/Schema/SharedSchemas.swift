@@ -12,20 +12,22 @@ enum SharedSchemas {
     /// The schemas a shape holds, itself included.
     static func count(_ shape: Shape) -> Int {
         var total = 1
-        for child in children(of: shape) { total += count(child) }
+        for (_, child) in children(of: shape, named: "") { total += count(child) }
         return total
     }
 
-    static func children(of shape: Shape) -> [Shape] {
-        var result: [Shape] = []
+    /// The schemas directly below `shape`, in the order the file lists them, each with the name a shared
+    /// definition of it would take: its property's name, or `name` (the shape's own) and `-value` or `-item`.
+    static func children(of shape: Shape, named name: String) -> [(name: String, shape: Shape)] {
+        var result: [(String, Shape)] = []
         if shape.types.contains(.object) {
             if let value = shape.additionalProperties {
-                result.append(value)
+                result.append((name + "-value", value))
             } else {
-                for key in sortedKeys(shape) { result.append(shape.properties[key] ?? .empty) }
+                for key in sortedKeys(shape) { result.append((key, shape.properties[key] ?? .empty)) }
             }
         }
-        if shape.types.contains(.array), let items = shape.items { result.append(items) }
+        if shape.types.contains(.array), let items = shape.items { result.append((name + "-item", items)) }
         return result
     }
 
@@ -54,17 +56,8 @@ enum SharedSchemas {
                 firstSeen.append((shape, name))
             }
             var size = 1
-            if shape.types.contains(.object) {
-                if let value = shape.additionalProperties {
-                    size += visit(value, name: name + "-value", isRoot: false)
-                } else {
-                    for key in sortedKeys(shape) {
-                        size += visit(shape.properties[key] ?? .empty, name: key, isRoot: false)
-                    }
-                }
-            }
-            if shape.types.contains(.array), let items = shape.items {
-                size += visit(items, name: name + "-item", isRoot: false)
+            for child in children(of: shape, named: name) {
+                size += visit(child.shape, name: child.name, isRoot: false)
             }
             sizes[shape] = size
             return size

@@ -46,10 +46,9 @@ package struct SnapshotWorkspace {
         store = FixtureStore(directory: URL(fileURLWithPath: stubs, isDirectory: true))
         snapshotsDirectory = URL(fileURLWithPath: snapshots, isDirectory: true).standardizedFileURL
         snapshotsArgument = snapshotsLabel ?? snapshots
-        let found = try store.endpoints()
-        for endpoint in found { skipped += endpoint.skipped }
-        endpoints = found.map { endpoint in
-            Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.json, $0.file) })
+        for endpoint in try store.endpoints() {
+            skipped += endpoint.skipped
+            endpoints.append(Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.json, $0.file) }))
         }
     }
 
@@ -183,20 +182,21 @@ extension SnapshotWorkspace {
         var changes: [SchemaChange] = []
         // Each endpoint on its own core (reading its snapshot, inferring, diffing), then gathered in order.
         let workspace = self
-        let compared = try endpoints.parallelMap { endpoint throws(JSONShapeError) -> (SchemaSnapshot?, SchemaDiff?) in
+        // `nil`: no samples, or no snapshot (told apart below by the sample count).
+        let compared = try endpoints.parallelMap { endpoint throws(JSONShapeError) -> SchemaDiff? in
             guard endpoint.sampleCount > 0, let old = try workspace.existingSnapshot(for: endpoint.key) else {
-                return (nil, nil)
+                return nil
             }
             let inferred = try endpoint.snapshot(previous: old).shape
-            return (old, SchemaDiff(from: old.shape, to: inferred, usage: try workspace.usage(for: endpoint.key)))
+            return SchemaDiff(from: old.shape, to: inferred, usage: try workspace.usage(for: endpoint.key))
         }
-        for (endpoint, (old, diff)) in zip(endpoints, compared) {
+        for (endpoint, diff) in zip(endpoints, compared) {
             let file = snapshotPath(for: endpoint.key)
             guard endpoint.sampleCount > 0 else {
                 result.endpoints.append((endpoint.key, file, .noSamples))
                 continue
             }
-            guard old != nil, let diff else {
+            guard let diff else {
                 result.endpoints.append((endpoint.key, file, .missing))
                 continue
             }
