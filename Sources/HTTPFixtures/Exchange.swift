@@ -56,14 +56,23 @@ public struct RecordedResponse: Sendable, Hashable {
 
     /// The value of a header, looked up without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
+        Exchange.header(name, in: headers)
     }
 }
 
 extension RecordedRequest {
     /// The value of a header, looked up without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
+        Exchange.header(name, in: headers)
+    }
+}
+
+extension Exchange {
+    /// The value of the header `name` in `headers`, looked up without regard to case (HTTP field names are
+    /// case-insensitive): the one lookup of the fixture types, the importers and the stubs.
+    package static func header(_ name: String, in headers: [String: String]) -> String? {
+        if let exact = headers[name] { return exact }
+        return headers.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
     }
 }
 

@@ -41,7 +41,7 @@ extension Exchange {
     ) {
         func body(_ bytes: Data?, _ headers: [String: String]) -> Body? {
             guard let bytes, !bytes.isEmpty else { return nil }
-            let type = headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
+            let type = Exchange.header("Content-Type", in: headers)
             return Body(bytes: bytes, contentType: type)
         }
         self.init(

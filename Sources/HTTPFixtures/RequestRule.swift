@@ -16,7 +16,8 @@ package protocol DeclaredParameter {
 /// - Each value sent is checked against its parameter's schema.
 /// - A query parameter the operation does not declare is reported once.
 /// - `Accept`, `Content-Type` and `Authorization` are not parameters (OpenAPI ignores them); a header value
-///   the redactor masked is present but not checked.
+///   the redactor masked is present but not checked, and so is a path value that is a placeholder (`{storeId}`,
+///   which the Postman import keeps for a variable with no value).
 /// - A required request body that is not sent is missing.
 package enum RequestRule {
     package struct Problem: Sendable, Equatable {
@@ -52,6 +53,13 @@ package enum RequestRule {
             let values: [String]
             switch parameter.location {
             case "path":
+                // The placeholder an importer keeps for a path variable it had no value for (`{storeId}`):
+                // present, and not checked against the schema, as a masked value.
+                if let value = pathValues[parameter.name], value.count > 2, value.first == "{", value.last == "}",
+                    !value.dropFirst().dropLast().contains(where: { $0 == "{" || $0 == "}" })
+                {
+                    continue
+                }
                 values = pathValues[parameter.name].map { [$0] } ?? []
             case "query":
                 values = query.filter { $0.name == parameter.name }.map(\.value)

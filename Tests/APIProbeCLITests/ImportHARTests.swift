@@ -63,7 +63,9 @@ struct ImportHARTests {
         let result = try await CommandLineRunner.run(["import", "har", "session.har"], in: folder)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("wrote Stubs/api.example.com/get-api-search.json  GET 200"), "\(result)")
-        #expect(result.standardOutput.contains("3 fixtures from session.har: 3 written, 0 unchanged"), "\(result)")
+        #expect(
+            result.standardOutput.hasSuffix(
+                "session.har: 3 entries, 3 fixtures (3 written, 0 unchanged), 0 skipped, 0 warnings\n"), "\(result)")
 
         let written = Self.files(in: folder.appendingPathComponent("Stubs"))
         #expect(

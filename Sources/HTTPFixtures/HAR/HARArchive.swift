@@ -47,9 +47,11 @@ public struct HARArchive: Sendable {
         try self.init(parsing: data, file: file, redactingWith: policy, naming: FixtureNaming())
     }
 
-    /// Reads a HAR file, naming its entries with `naming` (`--name`, `--template`).
+    /// Reads a HAR file, naming its entries with `naming` (`--name`, `--template`, `--spec`) and importing only
+    /// the entries one of `only` selects (all when it is empty).
     package init(
-        parsing data: Data, file: String, redactingWith policy: RedactionPolicy, naming: FixtureNaming
+        parsing data: Data, file: String, redactingWith policy: RedactionPolicy, naming: FixtureNaming,
+        only: [ImportSelection] = []
     ) throws(FixtureError) {
         let reader = HARReader(file: file)
         let document = try reader.parse(data)
@@ -59,6 +61,7 @@ public struct HARArchive: Sendable {
         var skipped: [String] = []
         // Every secret of the archive is learned first, so one an entry names is masked in every entry.
         var exchanges: [(index: Int, exchange: Exchange)] = []
+        var selectionsUsed = Set<ImportSelection>()
         let redactor = Redactor(policy)
         for (index, value) in entryValues.enumerated() {
             let pointer = "/log/entries/\(index)"
@@ -66,8 +69,21 @@ public struct HARArchive: Sendable {
                 skipped.append("\(pointer): status 0 (no response)")
                 continue
             }
+            if !only.isEmpty {
+                let chosen = only.filter {
+                    $0.selects(method: exchange.request.method, url: exchange.request.url, basePaths: naming.basePaths)
+                }
+                guard !chosen.isEmpty else { continue }
+                selectionsUsed.formUnion(chosen)
+            }
             redactor.learnSecrets(in: exchange)
             exchanges.append((index, exchange))
+        }
+        for selection in only where !selectionsUsed.contains(selection) {
+            throw FixtureError(
+                file: file, position: .file,
+                expected: "an entry that --only \(selection) selects (a path prefix or a template)",
+                found: "none of the archive's \(entryValues.count) entries")
         }
         let bases = exchanges.map { item in
             let request = item.exchange.request

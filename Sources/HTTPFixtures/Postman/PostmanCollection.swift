@@ -2,13 +2,30 @@ import APIProbeShared
 public import Foundation
 
 /// A Postman collection (format v2.1, or v2.0) read as fixtures: one ``Exchange`` per saved example response,
-/// redacted, named after its request.
+/// redacted, named after its endpoint.
 ///
 /// Folders are walked in order. An example's `originalRequest` is its request (the item's own request when it
-/// has none); `{{variables}}` are replaced from the collection's `variable` list and from `variables` (which
-/// win: a Postman environment's values), `:name` path variables from the URL's `variable` list. A request's
-/// `auth` (or the collection's, which requests inherit) becomes the header or query item it stands for, so it
-/// is redacted like any credential. Requests with no saved example are listed in ``skipped``.
+/// has none). The URL is the one Postman sends: built from the structured `url` (`protocol`, `host`, `port`,
+/// `path`, the enabled `query` items), `raw` only when there is no structure. `{{variables}}` are replaced from
+/// the collection's `variable` list and from `variables` (which win: a Postman environment's values; a `:name`
+/// key sets the path variable `name`), `:name` path segments from the URL's `variable` list. A request's `auth`
+/// (or the collection's, which requests inherit) becomes the header or query item it stands for, so it is
+/// redacted like any credential. Requests with no saved example are listed in ``skipped``.
+///
+/// Nothing is changed without a word in ``warnings``:
+/// - a variable that is empty or has no value never makes an empty path segment: the segment keeps a
+///   placeholder made from its name (`/v3/companies/{YOUR_ACCOUNT}`, a path template for the stubs), once
+///   warned for each variable; outside the path an undefined variable is sent as written, as Postman does;
+/// - a body whose `Content-Type` (or Postman's preview language) says JSON but that does not parse is kept as
+///   text, and the warning names the request, the line and the column;
+/// - Postman's dynamic variables (`{{$guid}}`, `{{$timestamp}}`, …) take the fixed values of
+///   ``dynamicVariableValues``, so a re-import changes no byte; one the table lacks takes its own name
+///   (`{{$randomCity}}` → `randomCity`) and is warned.
+///
+/// Examples are named by endpoint, not by title: the examples of one method and path template are samples of one
+/// endpoint, named after the first request's title (or, when another endpoint already has that name, after the
+/// method and template: `get-v3-stores-storeid`); a template or a spec's operation names them first (see
+/// `apiprobe import postman --template`, `--spec`).
 ///
 /// ```swift
 /// let collection = try PostmanCollection(parsing: Data(contentsOf: url), file: "github.postman_collection.json")
@@ -19,8 +36,8 @@ public import Foundation
 public struct PostmanCollection: Sendable {
     /// One imported example.
     public struct Entry: Sendable, Hashable {
-        /// A file name from the request's name, unique in the collection: `list-issues`, then `list-issues.2`, …
-        /// (the examples of one request are samples of one endpoint).
+        /// A file name, unique in the collection: the endpoint's name, then `.2`, `.3`, … for its further
+        /// examples (samples of one endpoint).
         public var name: String
         /// The redacted exchange, with `metadata.source` `"postman"`.
         public var exchange: Exchange
@@ -34,16 +51,104 @@ public struct PostmanCollection: Sendable {
     public var entries: [Entry]
     /// Requests that were not imported, with the reason: `/item/3 (Delete a label): no saved example response`.
     public var skipped: [String]
+    /// What was imported other than exactly as written, one line each, with the place:
+    /// `{{YOUR_ACCOUNT}} is empty: the path segments it fills keep the placeholder {YOUR_ACCOUNT} (set it with --var YOUR_ACCOUNT=…)`.
+    public var warnings: [String]
+    /// How many requests the collection has (with or without examples).
+    public var requestCount: Int
+    /// The dynamic variables used (`$guid`, `$timestamp`), each given its fixed value.
+    public var dynamicVariables: [String]
+
+    /// The fixed values of Postman's dynamic variables, by name (without `{{$` and `}}`). Any other dynamic
+    /// variable takes its own name (`{{$randomCity}}` → `randomCity`), with a warning.
+    public static let dynamicVariableValues: [String: String] = [
+        "guid": "00000000-0000-4000-8000-000000000000",
+        "randomUUID": "00000000-0000-4000-8000-000000000000",
+        "timestamp": "1767225600",  // 2026-01-01T00:00:00Z
+        "isoTimestamp": "2026-01-01T00:00:00.000Z",
+        "randomInt": "500",
+        "randomBoolean": "true",
+        "randomAlphaNumeric": "a",
+        "randomHexadecimal": "0xa",
+        "randomAbbreviation": "API",
+        "randomIP": "192.0.2.1",
+        "randomIPV6": "2001:db8::1",
+        "randomMACAddress": "00:00:5e:00:53:01",
+        "randomPassword": "password",
+        "randomLocale": "en",
+        "randomUserAgent": "apiprobe",
+        "randomProtocol": "https",
+        "randomSemver": "1.0.0",
+        "randomFirstName": "Ada",
+        "randomLastName": "Lovelace",
+        "randomFullName": "Ada Lovelace",
+        "randomNamePrefix": "Dr.",
+        "randomNameSuffix": "Jr.",
+        "randomJobTitle": "Engineer",
+        "randomPhoneNumber": "555-0100",
+        "randomPhoneNumberExt": "555-0100",
+        "randomCity": "Springfield",
+        "randomStreetName": "Main Street",
+        "randomStreetAddress": "1 Main Street",
+        "randomCountry": "Netherlands",
+        "randomCountryCode": "NL",
+        "randomLatitude": "52.3676",
+        "randomLongitude": "4.9041",
+        "randomColor": "blue",
+        "randomHexColor": "#0000ff",
+        "randomWord": "word",
+        "randomWords": "some words",
+        "randomLoremWord": "lorem",
+        "randomLoremWords": "lorem ipsum",
+        "randomLoremSentence": "Lorem ipsum dolor sit amet.",
+        "randomLoremParagraph": "Lorem ipsum dolor sit amet.",
+        "randomLoremText": "Lorem ipsum dolor sit amet.",
+        "randomLoremSlug": "lorem-ipsum",
+        "randomEmail": "user@example.com",
+        "randomExampleEmail": "user@example.com",
+        "randomUserName": "user",
+        "randomUrl": "https://example.com",
+        "randomDomainName": "example.com",
+        "randomDomainSuffix": "com",
+        "randomDomainWord": "example",
+        "randomCompanyName": "Example Inc",
+        "randomCompanySuffix": "Inc",
+        "randomPrice": "100.00",
+        "randomCurrencyCode": "EUR",
+        "randomCurrencyName": "Euro",
+        "randomCurrencySymbol": "€",
+        "randomBankAccount": "12345678",
+        "randomBankAccountName": "Checking Account",
+        "randomCreditCardMask": "1234",
+        "randomBankAccountIban": "NL91ABNA0417164300",
+        "randomBankAccountBic": "ABNANL2A",
+        "randomTransactionType": "payment",
+        "randomDateFuture": "2026-01-02T00:00:00.000Z",
+        "randomDatePast": "2025-12-31T00:00:00.000Z",
+        "randomDateRecent": "2026-01-01T00:00:00.000Z",
+        "randomWeekday": "Thursday",
+        "randomMonth": "January",
+        "randomFileName": "file.txt",
+        "randomFileType": "text",
+        "randomFileExt": "txt",
+        "randomMimeType": "text/plain",
+        "randomImageUrl": "https://example.com/image.png",
+        "randomAvatarImage": "https://example.com/avatar.png",
+        "randomProduct": "Product",
+        "randomProductName": "Product",
+        "randomDepartment": "Sales",
+    ]
 
     /// Reads a collection.
     ///
     /// - Parameters:
     ///   - data: the file's bytes.
     ///   - file: the name used in errors.
-    ///   - variables: values for `{{name}}` placeholders, over the collection's own.
+    ///   - variables: values for `{{name}}` placeholders, over the collection's own; a key `:name` sets the path
+    ///     variable `name` of every request.
     ///   - policy: the redaction applied to every example.
     /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a field that
-    ///   is missing, mistyped or names a variable that has no value.
+    ///   is missing or mistyped, or of a base URL whose variable has no value.
     public init(
         parsing data: Data, file: String, variables: [String: String] = [:],
         redactingWith policy: RedactionPolicy = .default
@@ -51,12 +156,13 @@ public struct PostmanCollection: Sendable {
         try self.init(parsing: data, file: file, variables: variables, redactingWith: policy, naming: FixtureNaming())
     }
 
-    /// Reads a collection, naming its examples with `naming` (`--name`, `--template`).
+    /// Reads a collection, naming its examples with `naming` (`--name`, `--template`, `--spec`) and importing
+    /// only the requests one of `only` selects (all when it is empty).
     package init(
         parsing data: Data, file: String, variables: [String: String], redactingWith policy: RedactionPolicy,
-        naming: FixtureNaming
+        naming: FixtureNaming, only: [ImportSelection] = []
     ) throws(FixtureError) {
-        let reader = PostmanReader(file: file)
+        var reader = PostmanReader(file: file)
         let document = try reader.parse(data)
         guard case .object = document else {
             throw reader.fail(
@@ -87,33 +193,104 @@ public struct PostmanCollection: Sendable {
         for (key, value) in values where policy.isSensitiveParameter(key) || policy.isSensitiveBodyKey(key) {
             redactor.learn(value)
         }
-        var found: [(exchange: Exchange, requestName: String, pointer: String)] = []
-        var skipped: [String] = []
+        reader.values = values
+        reader.redactor = redactor
+        reader.only = only
+        reader.naming = naming
         try reader.walk(
-            reader.array(reader.required(document, "item", in: ""), at: "/item"), at: "/item",
-            inherited: collectionAuth, values: values, redactor: redactor, into: &found, skipped: &skipped)
-        for item in found { redactor.learnSecrets(in: item.exchange) }
+            reader.array(reader.required(document, "item", in: ""), at: "/item"), at: "/item", folders: [],
+            inherited: collectionAuth)
+        for selection in only where !reader.selectionsUsed.contains(selection) {
+            throw FixtureError(
+                file: file, position: .file,
+                expected: "a request that --only \(selection) selects (a folder name, a path prefix or a template)",
+                found: "none of the collection's \(reader.requestCount) requests")
+        }
+        let all = reader.found
+        for item in all { redactor.learnSecrets(in: item.exchange) }
 
-        let bases = found.map { item in
+        let names = Self.endpointNames(all, naming: naming)
+        entries = zip(all, FixtureNaming.numbered(names.map { (key: "", base: $0) })).compactMap { item, name in
+            item.isSelected ? Entry(name: name, exchange: redactor.redact(item.exchange), pointer: item.pointer) : nil
+        }
+        let found = all.filter(\.isSelected)
+        skipped = reader.skipped
+        requestCount = reader.requestCount
+        dynamicVariables = reader.dynamicUsed.sorted().map { "$" + $0 }
+        var warnings = reader.warnings
+        if !naming.operations.isEmpty {
+            var seen = Set<String>()
+            for item in found
+            where naming.operation(
+                method: item.exchange.request.method, url: item.exchange.request.url, requestBasePath: item.basePath)
+                == nil && seen.insert(item.requestPointer).inserted
+            {
+                warnings.append(
+                    "\(item.requestPointer) (\(redactor.redact(text: item.requestName))): \(item.exchange.request.method) \(redactor.redactURL(item.templatePath)) is no operation of the spec; named by its title"
+                )
+            }
+        }
+        self.warnings = warnings.map { redactor.redact(text: $0) }
+    }
+
+    /// One base name per example: a template's or operation's, else the endpoint's (its method and path
+    /// template), named after the first request's title unless another endpoint has that name.
+    static func endpointNames(_ found: [PostmanReader.Found], naming: FixtureNaming) -> [String] {
+        var endpointName: [String: String] = [:]
+        var taken: [String: String] = [:]  // name → endpoint key
+        for item in found {
             let request = item.exchange.request
-            let fallback = SafePath.fileName(FixtureNaming.slug(item.requestName), fallback: "")
-            return (
-                key: "",
-                base: naming.baseName(
-                    method: request.method, url: request.url,
-                    fallback: fallback.isEmpty
-                        ? FixtureNaming.methodAndPath(method: request.method, url: request.url) : fallback)
-            )
+            if naming.explicitName(method: request.method, url: request.url, requestBasePath: item.basePath)
+                != nil
+            {
+                continue
+            }
+            let key = "\(request.method) \(item.templatePath)"
+            guard endpointName[key] == nil else { continue }
+            let byTitle = SafePath.fileName(FixtureNaming.slug(item.requestName), fallback: "")
+            let byPath = FixtureNaming.methodAndPath(method: request.method, url: item.templatePath)
+            var name = byTitle.isEmpty || taken[byTitle] != nil ? byPath : byTitle
+            name = UniqueName.first(name) { taken[$0] != nil }
+            taken[name] = key
+            endpointName[key] = name
         }
-        entries = zip(found, FixtureNaming.numbered(bases)).map { item, name in
-            Entry(name: name, exchange: redactor.redact(item.exchange), pointer: item.pointer)
+        return found.map { item in
+            let request = item.exchange.request
+            return naming.explicitName(method: request.method, url: request.url, requestBasePath: item.basePath)
+                ?? endpointName["\(request.method) \(item.templatePath)"] ?? "entry"
         }
-        self.skipped = skipped
     }
 }
 
-private struct PostmanReader: JSONFieldReading {
+struct PostmanReader: JSONFieldReading {
     let file: String
+    var values: [String: String] = [:]
+    var redactor = Redactor()
+    var only: [ImportSelection] = []
+    var naming = FixtureNaming()
+
+    struct Found {
+        var exchange: Exchange
+        var requestName: String
+        var pointer: String
+        var requestPointer: String
+        /// The request's path with its variables as `{name}`: `/v3/stores/{storeId}`.
+        var templatePath: String
+        /// The path of the base URL the request is built on (`/v3`), or `""`.
+        var basePath: String
+        /// Whether `only` selects it (it is read all the same, to name endpoints as a whole import does).
+        var isSelected: Bool
+    }
+
+    var found: [Found] = []
+    var skipped: [String] = []
+    var warnings: [String] = []
+    var requestCount = 0
+    var dynamicUsed = Set<String>()
+    var selectionsUsed = Set<ImportSelection>()
+    var warned = Set<String>()
+    /// The request being read, for warnings: `/item/2 (Create a store)`.
+    var current = ""
 
     func string(_ value: JSONValue, at pointer: String) throws(FixtureError) -> String {
         switch value {
@@ -125,19 +302,24 @@ private struct PostmanReader: JSONFieldReading {
     }
 
     /// `[{"key": …, "value": …, "disabled": true?}]`, enabled pairs only; Postman's `value` may be missing.
-    func pairs(_ value: JSONValue, at pointer: String, keyField: String) throws(FixtureError) -> [(String, String)] {
-        var result: [(String, String)] = []
+    func optionalPairs(_ value: JSONValue, at pointer: String, keyField: String) throws(FixtureError) -> [(
+        String, String?
+    )] {
+        var result: [(String, String?)] = []
         for (index, item) in try array(value, at: pointer).enumerated() {
             let itemPointer = "\(pointer)/\(index)"
             let pair = try object(item, at: itemPointer)
             if case .bool(true)? = pair["disabled"] { continue }
             let key = try string(required(pair, keyField, in: itemPointer), at: "\(itemPointer)/\(keyField)")
-            let text = try pair["value"].map { value throws(FixtureError) in
-                try string(value, at: "\(itemPointer)/value")
-            }
-            result.append((key, text ?? ""))
+            var text: String?
+            if let value = pair["value"], value != .null { text = try string(value, at: "\(itemPointer)/value") }
+            result.append((key, text))
         }
         return result
+    }
+
+    func pairs(_ value: JSONValue, at pointer: String, keyField: String) throws(FixtureError) -> [(String, String)] {
+        try optionalPairs(value, at: pointer, keyField: keyField).map { ($0.0, $0.1 ?? "") }
     }
 
     func keyValues(_ value: JSONValue, at pointer: String, keyField: String) throws(FixtureError) -> [String: String] {
@@ -146,32 +328,128 @@ private struct PostmanReader: JSONFieldReading {
         return result
     }
 
-    /// `text` with every `{{name}}` replaced; a name with no value is an error naming it.
-    func substitute(_ text: String, _ values: [String: String], at pointer: String) throws(FixtureError) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            result += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "}}") else {
-                result += rest[open.lowerBound...]
-                return result
-            }
-            let name = String(rest[open.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
-            guard let value = values[name] else {
-                throw fail(
-                    pointer,
-                    "a value for the variable {{\(name)}} (in the collection's \"variable\" list, or --var \(name)=…)",
-                    "none")
-            }
-            result += value
-            rest = rest[close.upperBound...]
-        }
-        return result + rest
+    // MARK: Variables
+
+    /// A piece of a text with `{{variables}}`.
+    enum Piece {
+        case text(Substring)
+        case variable(String)
     }
 
-    func walk(
-        _ items: [JSONValue], at pointer: String, inherited: JSONValue?, values: [String: String], redactor: Redactor,
-        into found: inout [(exchange: Exchange, requestName: String, pointer: String)], skipped: inout [String]
+    static func pieces(_ text: String) -> [Piece] {
+        var result: [Piece] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            if open.lowerBound > rest.startIndex { result.append(.text(rest[..<open.lowerBound])) }
+            result.append(
+                .variable(String(rest[open.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespaces)))
+            rest = rest[close.upperBound...]
+        }
+        if !rest.isEmpty { result.append(.text(rest)) }
+        return result
+    }
+
+    /// A variable's value: a dynamic variable's fixed value, the collection's or `--var`'s, or `nil`.
+    mutating func value(of name: String) -> String? {
+        guard name.hasPrefix("$") else { return values[name] }
+        let dynamic = String(name.dropFirst())
+        dynamicUsed.insert(dynamic)
+        if let fixed = PostmanCollection.dynamicVariableValues[dynamic] { return fixed }
+        warnOnce(
+            "dynamic \(name)",
+            "{{\(name)}} is not one of the dynamic variables apiprobe gives a fixed value: it becomes \"\(dynamic)\"")
+        return dynamic
+    }
+
+    mutating func warnOnce(_ key: String, _ message: String) {
+        if warned.insert(key).inserted { warnings.append(message) }
+    }
+
+    /// `text` with every `{{name}}` replaced; a name with no value is sent as written (as Postman does), warned
+    /// once.
+    mutating func substitute(_ text: String) -> String {
+        var result = ""
+        for piece in Self.pieces(text) {
+            switch piece {
+            case .text(let literal): result += literal
+            case .variable(let name):
+                if let value = value(of: name) {
+                    result += value
+                } else {
+                    warnOnce(
+                        "undefined \(name)",
+                        "{{\(name)}} has no value (first in \(current)): sent as written, as Postman does (set it with --var \(name)=…)"
+                    )
+                    result += "{{\(name)}}"
+                }
+            }
+        }
+        return result
+    }
+
+    /// A base URL's text (scheme, host, port, maybe a path): every variable must have a value.
+    mutating func substituteBase(_ text: String, at pointer: String) throws(FixtureError) -> String {
+        var result = ""
+        for piece in Self.pieces(text) {
+            switch piece {
+            case .text(let literal): result += literal
+            case .variable(let name):
+                guard let value = value(of: name), !value.isEmpty else {
+                    throw fail(
+                        pointer,
+                        "a value for the variable {{\(name)}} (in the collection's \"variable\" list, or --var \(name)=…)",
+                        values[name] == nil ? "none" : "an empty value")
+                }
+                result += value
+            }
+        }
+        return result
+    }
+
+    /// One path segment: its text as sent (values percent-encoded) and as a template (variables as `{name}`).
+    /// An empty or undefined variable keeps the placeholder `{name}`, never an empty segment.
+    mutating func pathSegment(_ segment: String, pathVariables: [String: String]) -> (sent: String, template: String) {
+        if segment.hasPrefix(":"), segment.count > 1 {
+            let name = String(segment.dropFirst())
+            let value = values[":" + name] ?? pathVariables[name].map { substitute($0) }
+            guard let value, !value.isEmpty else {
+                warnOnce(
+                    "path :\(name)",
+                    "path variable :\(name) has no value (first in \(current)): the segment keeps the placeholder {\(name)} (set it with --var :\(name)=…)"
+                )
+                return (URLText.encode("{\(name)}", allowing: URLText.pathAllowed), "{\(name)}")
+            }
+            return (URLText.encode(value, allowing: URLText.pathAllowed), "{\(name)}")
+        }
+        var sent = ""
+        var template = ""
+        for piece in Self.pieces(segment) {
+            switch piece {
+            case .text(let literal):
+                sent += URLText.encode(String(literal), allowing: URLText.pathAllowed)
+                template += literal
+            case .variable(let name):
+                let placeholder = "{\(name.hasPrefix("$") ? String(name.dropFirst()) : name)}"
+                template += placeholder
+                if let value = value(of: name), !value.isEmpty {
+                    sent += URLText.encode(value, allowing: URLText.pathAllowed)
+                } else {
+                    let empty = values[name] != nil
+                    warnOnce(
+                        "path \(name)",
+                        "{{\(name)}} \(empty ? "is empty" : "has no value") (first in \(current)): the path segments it fills keep the placeholder \(placeholder) (set it with --var \(name)=…)"
+                    )
+                    sent += URLText.encode(placeholder, allowing: URLText.pathAllowed)
+                }
+            }
+        }
+        return (sent, template)
+    }
+
+    // MARK: Walking
+
+    mutating func walk(
+        _ items: [JSONValue], at pointer: String, folders: [String], inherited: JSONValue?
     ) throws(FixtureError) {
         for (index, value) in items.enumerated() {
             let itemPointer = "\(pointer)/\(index)"
@@ -186,17 +464,34 @@ private struct PostmanReader: JSONFieldReading {
                 } ?? inherited
             if let children = item["item"] {
                 try walk(
-                    array(children, at: "\(itemPointer)/item"), at: "\(itemPointer)/item", inherited: auth,
-                    values: values, redactor: redactor, into: &found, skipped: &skipped)
+                    array(children, at: "\(itemPointer)/item"), at: "\(itemPointer)/item", folders: folders + [name],
+                    inherited: auth)
                 continue
             }
+            requestCount += 1
+            current = "\(itemPointer) (\(name))"
             let request = try required(item, "request", in: itemPointer)
             let responses =
                 try item["response"].map { value throws(FixtureError) in
                     try array(value, at: "\(itemPointer)/response")
                 } ?? []
+            // A request `only` does not select is still read, so that endpoints are named as in a whole import,
+            // but what it would warn of is not said and its examples are not imported.
+            var selected = true
+            let saved = (warnings, warned, dynamicUsed)
+            if !only.isEmpty {
+                let own = try self.request(request, at: "\(itemPointer)/request", auth: nil)
+                let chosen = only.filter {
+                    $0.selects(
+                        method: own.request.method, url: own.request.url, folders: folders,
+                        basePaths: naming.basePaths + [own.basePath])
+                }
+                selected = !chosen.isEmpty
+                selectionsUsed.formUnion(chosen)
+            }
+            defer { if !selected { (warnings, warned, dynamicUsed) = saved } }
             guard !responses.isEmpty else {
-                skipped.append("\(itemPointer) (\(name)): no saved example response")
+                if selected { skipped.append("\(itemPointer) (\(name)): no saved example response") }
                 continue
             }
             for (offset, responseValue) in responses.enumerated() {
@@ -206,21 +501,23 @@ private struct PostmanReader: JSONFieldReading {
                 let recorded = try self.request(
                     original ?? request,
                     at: original == nil ? "\(itemPointer)/request" : "\(responsePointer)/originalRequest",
-                    auth: auth, values: values, redactor: redactor)
-                let exchange = try self.exchange(
-                    recorded, response: response, at: responsePointer, values: values)
-                found.append((exchange, name, responsePointer))
+                    auth: auth)
+                let exchange = try self.exchange(recorded.request, response: response, at: responsePointer)
+                found.append(
+                    Found(
+                        exchange: exchange, requestName: name, pointer: responsePointer, requestPointer: itemPointer,
+                        templatePath: recorded.templatePath, basePath: recorded.basePath, isSelected: selected))
             }
         }
     }
 
     /// The request an example was saved for: method, URL, headers and body, auth applied.
-    func request(
-        _ value: JSONValue, at pointer: String, auth: JSONValue?, values: [String: String], redactor: Redactor
-    ) throws(FixtureError) -> RecordedRequest {
-        if case .string(let url) = value {
-            return RecordedRequest(
-                method: "GET", url: try absoluteURL(url, at: pointer, values: values, redactor: redactor))
+    mutating func request(_ value: JSONValue, at pointer: String, auth: JSONValue?) throws(FixtureError) -> (
+        request: RecordedRequest, templatePath: String, basePath: String
+    ) {
+        if case .string = value {
+            let url = try self.url(value, at: pointer)
+            return (RecordedRequest(method: "GET", url: url.sent), url.template, url.basePath)
         }
         let request = try object(value, at: pointer)
         let method =
@@ -232,72 +529,134 @@ private struct PostmanReader: JSONFieldReading {
                 "\(pointer)/method", "an HTTP method (a token such as GET or POST)",
                 method.isEmpty ? "an empty string" : "string \"\(redactor.redact(text: method).prefix(80))\"")
         }
-        var url = try self.url(required(request, "url", in: pointer), at: "\(pointer)/url", values: values)
+        let built = try self.url(required(request, "url", in: pointer), at: "\(pointer)/url")
+        var url = built.sent
         var headers: [String: String] = [:]
         if let list = request["header"], case .array = list {
             for (key, text) in try pairs(list, at: "\(pointer)/header", keyField: "key") {
-                headers[key] = try substitute(text, values, at: "\(pointer)/header")
+                headers[key] = substitute(text)
             }
         }
         if let auth =
             (try request["auth"].map { value throws(FixtureError) in try object(value, at: "\(pointer)/auth") })
             ?? auth
         {
-            try apply(auth, to: &headers, url: &url, at: "\(pointer)/auth", values: values)
+            try apply(auth, to: &headers, url: &url, at: "\(pointer)/auth")
         }
         var body: Body?
         if let bodyValue = request["body"] {
-            body = try self.body(bodyValue, at: "\(pointer)/body", headers: &headers, values: values)
+            body = try self.body(bodyValue, at: "\(pointer)/body", headers: &headers)
         }
-        return RecordedRequest(
-            method: method, url: try absoluteURL(url, at: "\(pointer)/url", values: [:], redactor: redactor),
-            headers: headers, body: body)
+        return (RecordedRequest(method: method, url: url, headers: headers, body: body), built.template, built.basePath)
     }
 
-    /// A URL from Postman's string or object form, variables replaced.
-    func url(_ value: JSONValue, at pointer: String, values: [String: String]) throws(FixtureError) -> String {
-        if case .string(let text) = value { return try substitute(text, values, at: pointer) }
-        let url = try object(value, at: pointer)
-        var pathValues = values
-        if let variables = url["variable"] {
-            for (key, text) in try pairs(variables, at: "\(pointer)/variable", keyField: "key") {
-                pathValues[":" + key] = try substitute(text, values, at: "\(pointer)/variable")
-            }
-        }
-        var text: String
-        if let raw = url["raw"] {
-            text = try substitute(string(raw, at: "\(pointer)/raw"), values, at: "\(pointer)/raw")
+    /// The URL Postman sends for a `url` (a string, or an object), its path as a template, and its base path.
+    mutating func url(_ value: JSONValue, at pointer: String) throws(FixtureError) -> (
+        sent: String, template: String, basePath: String
+    ) {
+        var base: String
+        var scheme: String?
+        var port: String?
+        var segments: [String]
+        var query: [(String, String?)]
+        var pathVariables: [String: String] = [:]
+        var basePointer = pointer
+        if case .string(let text) = value {
+            (base, segments, query) = Self.split(raw: text)
         } else {
-            let scheme =
-                try url["protocol"].map { value throws(FixtureError) in
-                    try string(value, at: "\(pointer)/protocol")
-                } ?? "https"
-            let host = try joined(url["host"], separator: ".", at: "\(pointer)/host")
-            let port = try url["port"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/port") }
-            let path = try joined(url["path"], separator: "/", at: "\(pointer)/path")
-            text = "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")/\(path)"
-            if let query = url["query"] {
-                let items = try pairs(query, at: "\(pointer)/query", keyField: "key")
-                if !items.isEmpty {
-                    text += "?" + items.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+            let url = try object(value, at: pointer)
+            if let variables = url["variable"] {
+                for (key, text) in try pairs(variables, at: "\(pointer)/variable", keyField: "key") {
+                    pathVariables[key] = text
                 }
             }
-            text = try substitute(text, values, at: pointer)
-        }
-        // `:owner` path segments take the URL's own variables.
-        if pathValues.keys.contains(where: { $0.hasPrefix(":") }), var components = URLComponents(string: text) {
-            components.percentEncodedPath = components.percentEncodedPath.split(
-                separator: "/", omittingEmptySubsequences: false
-            )
-            .map { segment in
-                pathValues[String(segment)].map {
-                    $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? $0
-                } ?? String(segment)
+            if url["host"] != nil || url["path"] != nil {
+                // The structured URL is what Postman sends; `raw` is only its display.
+                base = try joined(url["host"], separator: ".", at: "\(pointer)/host")
+                basePointer = "\(pointer)/host"
+                scheme = try url["protocol"].map { value throws(FixtureError) in
+                    try string(value, at: "\(pointer)/protocol")
+                }
+                port = try url["port"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/port") }
+                switch url["path"] {
+                case nil: segments = []
+                case .array(let parts)?:
+                    segments = []
+                    for (index, part) in parts.enumerated() {
+                        segments.append(try string(part, at: "\(pointer)/path/\(index)"))
+                    }
+                case let other?:
+                    let text = try string(other, at: "\(pointer)/path")
+                    segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                    if segments.first == "" { segments.removeFirst() }
+                }
+                query =
+                    try url["query"].map { value throws(FixtureError) in
+                        try optionalPairs(value, at: "\(pointer)/query", keyField: "key")
+                    } ?? []
+            } else if let raw = url["raw"] {
+                (base, segments, query) = Self.split(raw: try string(raw, at: "\(pointer)/raw"))
+                basePointer = "\(pointer)/raw"
+            } else {
+                throw fail(pointer, "a URL (\"raw\", or \"host\" and \"path\")", value.briefDescription)
             }
-            .joined(separator: "/")
-            text = components.string ?? text
         }
-        return text
+        var prefix = try substituteBase(base, at: basePointer)
+        if !prefix.contains("://") { prefix = "\(scheme.map { substitute($0) } ?? "https")://\(prefix)" }
+        if let port, !port.isEmpty { prefix += ":" + substitute(port) }
+        while prefix.hasSuffix("/") && !segments.isEmpty { prefix.removeLast() }
+        guard let components = URLComponents(string: prefix), components.scheme != nil,
+            let host = components.host, !host.isEmpty
+        else {
+            redactor.learnURL(prefix)
+            throw fail(
+                basePointer, "an absolute URL (set the base URL's variable with --var)",
+                "string \"\(redactor.redactURL(prefix))\"")
+        }
+        let basePath = components.percentEncodedPath == "/" ? "" : components.percentEncodedPath
+        var sent = prefix
+        var template = basePath
+        for segment in segments {
+            let part = pathSegment(segment, pathVariables: pathVariables)
+            sent += "/" + part.sent
+            template += "/" + part.template
+        }
+        if template.isEmpty { template = "/" }
+        let items = query.map { key, value in
+            let name = URLText.encode(substitute(key), allowing: URLText.queryKeyAllowed)
+            guard let value else { return name }
+            return name + "=" + URLText.encode(substitute(value), allowing: URLText.queryValueAllowed)
+        }
+        if !items.isEmpty { sent += "?" + items.joined(separator: "&") }
+        return (sent, template, basePath)
+    }
+
+    /// A raw URL's base (scheme, host, port: up to the path), path segments and query items.
+    static func split(raw: String) -> (base: String, segments: [String], query: [(String, String?)]) {
+        var text = Substring(raw.trimmingCharacters(in: .whitespaces))
+        if let hash = text.firstIndex(of: "#") { text = text[..<hash] }
+        var queryText: Substring?
+        if let question = text.firstIndex(of: "?") {
+            queryText = text[text.index(after: question)...]
+            text = text[..<question]
+        }
+        var searchFrom = text.startIndex
+        if let scheme = text.range(of: "://") { searchFrom = scheme.upperBound }
+        let slash = text[searchFrom...].firstIndex(of: "/") ?? text.endIndex
+        let base = String(text[..<slash])
+        var segments: [String] = []
+        if slash < text.endIndex {
+            segments = text[text.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+                .map(String.init)
+        }
+        let query: [(String, String?)] =
+            queryText.map { text in
+                text.split(separator: "&").map { item in
+                    let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    return (String(parts[0]), parts.count == 2 ? String(parts[1]) : nil)
+                }
+            } ?? []
+        return (base, segments, query)
     }
 
     func joined(_ value: JSONValue?, separator: String, at pointer: String) throws(FixtureError) -> String {
@@ -311,47 +670,30 @@ private struct PostmanReader: JSONFieldReading {
         }
     }
 
-    func absoluteURL(_ text: String, at pointer: String, values: [String: String], redactor: Redactor)
-        throws(FixtureError)
-        -> String
-    {
-        let url = try substitute(text, values, at: pointer)
-        guard let components = URLComponents(string: url), components.scheme != nil, components.host != nil else {
-            redactor.learnURL(url)
-            throw fail(
-                pointer, "an absolute URL (set the base URL's variable with --var)",
-                "string \"\(redactor.redactURL(url))\"")
-        }
-        return url
-    }
-
     /// Postman's `auth` as the header or query item it sends: bearer, basic, API key.
-    func apply(
-        _ auth: JSONValue, to headers: inout [String: String], url: inout String, at pointer: String,
-        values: [String: String]
+    mutating func apply(
+        _ auth: JSONValue, to headers: inout [String: String], url: inout String, at pointer: String
     ) throws(FixtureError) {
         let type = try string(required(auth, "type", in: pointer), at: "\(pointer)/type")
-        func settings() throws(FixtureError) -> [String: String] {
-            guard let list = auth[type] else { return [:] }
-            guard case .array = list else { return [:] }
-            var result: [String: String] = [:]
+        var settings: [String: String] = [:]
+        if let list = auth[type], case .array = list {
             for (key, text) in try pairs(list, at: "\(pointer)/\(type)", keyField: "key") {
-                result[key] = try substitute(text, values, at: "\(pointer)/\(type)")
+                settings[key] = substitute(text)
             }
-            return result
         }
         switch type {
         case "bearer":
-            if let token = try settings()["token"] { headers["Authorization"] = "Bearer \(token)" }
+            if let token = settings["token"] { headers["Authorization"] = "Bearer \(token)" }
         case "basic":
-            let parts = try settings()
-            let credential = "\(parts["username"] ?? ""):\(parts["password"] ?? "")"
+            let credential = "\(settings["username"] ?? ""):\(settings["password"] ?? "")"
             headers["Authorization"] = "Basic " + Data(credential.utf8).base64EncodedString()
         case "apikey":
-            let parts = try settings()
-            guard let key = parts["key"], let value = parts["value"] else { return }
-            if parts["in"] == "query" {
-                url += (url.contains("?") ? "&" : "?") + "\(key)=\(value)"
+            guard let key = settings["key"], let value = settings["value"] else { return }
+            if settings["in"] == "query" {
+                url +=
+                    (url.contains("?") ? "&" : "?")
+                    + URLText.encode(key, allowing: URLText.queryKeyAllowed) + "="
+                    + URLText.encode(value, allowing: URLText.queryValueAllowed)
             } else {
                 headers[key] = value
             }
@@ -361,27 +703,38 @@ private struct PostmanReader: JSONFieldReading {
     }
 
     /// A request body: raw text (JSON when it parses), url-encoded or form data as text.
-    func body(
-        _ value: JSONValue, at pointer: String, headers: inout [String: String], values: [String: String]
-    ) throws(FixtureError) -> Body? {
+    mutating func body(_ value: JSONValue, at pointer: String, headers: inout [String: String]) throws(FixtureError)
+        -> Body?
+    {
         let body = try object(value, at: pointer)
         let mode =
             try body["mode"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/mode") } ?? "raw"
-        let contentType = headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
+        let contentType = Exchange.header("Content-Type", in: headers)
         switch mode {
         case "raw":
             guard let raw = body["raw"] else { return nil }
-            let text = try substitute(string(raw, at: "\(pointer)/raw"), values, at: "\(pointer)/raw")
-            return text.isEmpty ? nil : Body(bytes: Data(text.utf8), contentType: contentType)
+            let text = substitute(try string(raw, at: "\(pointer)/raw"))
+            if text.isEmpty { return nil }
+            let language = body["options"]?["raw"]?["language"]
+            checkJSON(
+                text,
+                claim: contentType.flatMap { $0.lowercased().contains("json") ? "Content-Type: \($0)" : nil }
+                    ?? (language == .string("json") ? "options.raw.language json" : nil),
+                at: "\(pointer)/raw")
+            return Body(bytes: Data(text.utf8), contentType: contentType)
         case "urlencoded":
             guard let list = body["urlencoded"] else { return nil }
             let items = try pairs(list, at: "\(pointer)/urlencoded", keyField: "key")
             if contentType == nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
-            return .text(items.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))
+            return .text(
+                items.map {
+                    URLText.encode(substitute($0.0), allowing: URLText.queryKeyAllowed) + "="
+                        + URLText.encode(substitute($0.1), allowing: URLText.queryValueAllowed)
+                }.joined(separator: "&"))
         case "formdata":
             guard let list = body["formdata"] else { return nil }
             let items = try pairs(list, at: "\(pointer)/formdata", keyField: "key")
-            return .text(items.map { "\($0.0)=\($0.1)" }.joined(separator: "\n"))
+            return .text(items.map { "\(substitute($0.0))=\(substitute($0.1))" }.joined(separator: "\n"))
         case "graphql":
             guard let graphql = body["graphql"] else { return nil }
             return .json(graphql)
@@ -390,10 +743,22 @@ private struct PostmanReader: JSONFieldReading {
         }
     }
 
+    /// Warns when a body said to be JSON (`claim`) does not parse, with the line and column of the error.
+    mutating func checkJSON(_ text: String, claim: String?, at pointer: String) {
+        guard let claim, !text.isEmpty else { return }
+        do {
+            _ = try JSONValue(parsing: Data(text.utf8))
+        } catch {
+            warnings.append(
+                "\(pointer) (in \(current)): the body says it is JSON (\(claim)) but is not, at its line \(error.line), column \(error.column): expected \(error.expected), found \(error.found); kept as text"
+            )
+        }
+    }
+
     /// An example response as an exchange.
-    func exchange(
-        _ request: RecordedRequest, response: JSONValue, at pointer: String, values: [String: String]
-    ) throws(FixtureError) -> Exchange {
+    mutating func exchange(_ request: RecordedRequest, response: JSONValue, at pointer: String) throws(FixtureError)
+        -> Exchange
+    {
         let code = try required(response, "code", in: pointer)
         guard case .number(let literal) = code, let status = Int(literal) else {
             throw fail("\(pointer)/code", "an integer status", code.briefDescription)
@@ -413,11 +778,48 @@ private struct PostmanReader: JSONFieldReading {
         }
         let text =
             try response["body"].map { value throws(FixtureError) in
-                try string(value, at: "\(pointer)/body")
+                value == .null ? "" : try string(value, at: "\(pointer)/body")
             } ?? ""
+        let contentType = Exchange.header("Content-Type", in: headers)
+        checkJSON(
+            text,
+            claim: contentType.flatMap { $0.lowercased().contains("json") ? "Content-Type: \($0)" : nil }
+                ?? (response["_postman_previewlanguage"] == .string("json") ? "_postman_previewlanguage json" : nil),
+            at: "\(pointer)/body")
         return Exchange(
             method: request.method, url: request.url, requestHeaders: request.headers,
             requestBody: request.body?.data, status: status, responseHeaders: headers,
             responseBody: Data(text.utf8), source: "postman")
+    }
+}
+
+/// Percent-encoding a URL's parts as they are sent: every character a part cannot hold is encoded, and an
+/// escape already there (`%20`) is kept.
+enum URLText {
+    static let pathAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+    static let queryKeyAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=#"))
+    static let queryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&#"))
+
+    static func encode(_ text: String, allowing allowed: CharacterSet) -> String {
+        var result = ""
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "%", index + 2 < scalars.count, scalars[index + 1].properties.isASCIIHexDigit,
+                scalars[index + 2].properties.isASCIIHexDigit
+            {
+                result.unicodeScalars.append(contentsOf: scalars[index...(index + 2)])
+                index += 3
+                continue
+            }
+            if allowed.contains(scalar) {
+                result.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { result += String(format: "%%%02X", byte) }
+            }
+            index += 1
+        }
+        return result
     }
 }

@@ -10,6 +10,8 @@ package struct SnapshotWorkspace {
         package var key: String
         /// The 2xx JSON bodies' bytes, with their files.
         package var samples: [(json: Data, file: String)]
+        /// Its fixtures that are not samples, with the reason.
+        package var skipped: [String] = []
         package var sampleCount: Int { samples.count }
 
         /// The snapshot these samples give over `previous` (JSONShape's one rule, shared with `record` and
@@ -27,6 +29,8 @@ package struct SnapshotWorkspace {
     package private(set) var endpoints: [Endpoint] = []
     /// Fixtures that are not samples, with the reason: `Stubs/recipes/missing.json: status 404`.
     package private(set) var skipped: [String] = []
+    /// Whether ``select(_:)`` kept a part: snapshots outside it are not orphans.
+    package private(set) var isSelection = false
 
     /// - Parameters:
     ///   - stubs: the folder of fixtures.
@@ -48,8 +52,58 @@ package struct SnapshotWorkspace {
         snapshotsArgument = snapshotsLabel ?? snapshots
         for endpoint in try store.endpoints() {
             skipped += endpoint.skipped
-            endpoints.append(Endpoint(key: endpoint.name, samples: endpoint.samples.map { ($0.json, $0.file) }))
+            endpoints.append(
+                Endpoint(
+                    key: endpoint.name, samples: endpoint.samples.map { ($0.json, $0.file) },
+                    skipped: endpoint.skipped))
         }
+    }
+
+    /// Keeps only the endpoints one of `selections` selects (`--only`): a name (`adyen`, `adyen/getStore`,
+    /// `getStore`: whole components of `<api>/<endpoint>`), or a path prefix or template with or without a
+    /// method, matched against the request of the endpoint's first fixture, with or without the base paths of
+    /// the `operations.json` beside its snapshot.
+    ///
+    /// - Throws: `FixtureError` for a selection that selects no endpoint, or a fixture that cannot be read.
+    package mutating func select(_ selections: [ImportSelection]) throws(FixtureError) {
+        guard !selections.isEmpty else { return }
+        var used = Set<ImportSelection>()
+        var kept: [Endpoint] = []
+        var basePaths: [String: [String]] = [:]
+        var firstFixture: [String: String] = [:]
+        if selections.contains(where: { !$0.isFolder }) {
+            for name in store.names() where firstFixture[FixtureStore.endpointName(ofFixture: name)] == nil {
+                firstFixture[FixtureStore.endpointName(ofFixture: name)] = name
+            }
+        }
+        for endpoint in endpoints {
+            let components = endpoint.key.split(separator: "/").map(String.init)
+            let request = try firstFixture[endpoint.key].map { name throws(FixtureError) in
+                try store.exchange(named: name).request
+            }
+            let api = components.dropLast().joined(separator: "/")
+            if basePaths[api] == nil {
+                let url = snapshotsDirectory.appendingPathComponent(api).appendingPathComponent(OperationsFile.fileName)
+                basePaths[api] = (try? OperationsFile.read(url, displayName: url.path))?.basePaths ?? []
+            }
+            let chosen = selections.filter { selection in
+                if selection.isFolder { return selection.selects(method: "", url: "", folders: components) }
+                guard let request else { return false }
+                return selection.selects(method: request.method, url: request.url, basePaths: basePaths[api] ?? [])
+            }
+            used.formUnion(chosen)
+            if !chosen.isEmpty { kept.append(endpoint) }
+        }
+        for selection in selections where !used.contains(selection) {
+            throw FixtureError(
+                file: store.directory.path, position: .file,
+                expected:
+                    "an endpoint that --only \(selection) selects (an endpoint name such as api/name, a path prefix or a template)",
+                found: "none of \(endpoints.count) endpoints")
+        }
+        endpoints = kept
+        skipped = kept.flatMap(\.skipped)
+        isSelection = true
     }
 
     /// A snapshot, usage manifest or sample file's bytes; a missing or unreadable file, or a folder, is a
@@ -95,6 +149,7 @@ package struct SnapshotWorkspace {
     /// Snapshots whose endpoint has no fixture, as paths. A snapshot that `openapi import` wrote from a spec
     /// (listed in the `operations.json` beside it) is not an orphan: it comes from the spec, not from fixtures.
     package func orphanedSnapshots() -> [String] {
+        if isSelection { return [] }
         let keys = Set(endpoints.map(\.key))
         guard let enumerator = FileManager.default.enumerator(at: snapshotsDirectory, includingPropertiesForKeys: nil)
         else { return [] }

@@ -2,6 +2,7 @@ import APIProbeShared
 import ArgumentParser
 import Foundation
 import HTTPFixtures
+import OpenAPISupport
 
 /// `apiprobe import`: turns captured traffic into fixtures.
 struct ImportCommand: AsyncParsableCommand {
@@ -12,7 +13,7 @@ struct ImportCommand: AsyncParsableCommand {
     )
 }
 
-/// The options every import shares: how fixtures are named and what more is redacted.
+/// The options every import shares: how fixtures are named, which part is imported, what more is redacted.
 struct ImportOptions: ParsableArguments {
     @Option(
         name: .customLong("name"),
@@ -22,9 +23,26 @@ struct ImportOptions: ParsableArguments {
     @Option(
         name: .customLong("template"),
         help: ArgumentHelp(
-            "A path template naming the fixtures whose path it matches: /repos/{owner}/{repo}/issues gives issues, issues.2, …; /repos/{owner}/{repo}=repository names them repository.",
-            valueName: "template[=name]"))
+            "A path template, optionally with a method, naming the fixtures whose request it matches (with or without the API's base path): /repos/{owner}/{repo}/issues gives issues, issues.2, …; 'GET /repos/{owner}/{repo}=repository' names them repository.",
+            valueName: "[METHOD ]template[=name]"))
     var templates: [String] = []
+
+    @Option(
+        name: .customLong("spec"),
+        help: ArgumentHelp(
+            "An OpenAPI description: each request is named after its operation, as `apiprobe openapi import` names the operation's snapshot, so fixtures and snapshots line up by name; requests it has no operation for are warned of.",
+            valueName: "openapi.yaml"))
+    var spec: String?
+
+    @Option(
+        name: .customLong("only"),
+        help: ArgumentHelp(
+            "Import only what this selects (repeatable): a collection folder (Stores, Stores/Settings), a path prefix (/v3/stores) or a template (GET /v3/stores/{storeId}), with or without the base path.",
+            valueName: "selection"))
+    var only: [String] = []
+
+    @Flag(name: .long, help: "Fail (exit status 2, nothing written) when the import warns of anything.")
+    var strict = false
 
     @Option(name: .customLong("redact-key"), help: "Also redact JSON body members with this name, anywhere.")
     var bodyKeys: [String] = []
@@ -40,13 +58,42 @@ struct ImportOptions: ParsableArguments {
         }
         for template in templates where FixtureNaming.PathTemplate(template) == nil {
             throw ValidationError(
-                "--template \(template): expected a path template starting with / (/repos/{owner}/{repo}/issues), optionally =name"
+                "--template \(template): expected a path template starting with / (/repos/{owner}/{repo}/issues), optionally after a method (GET /repos/{owner}/{repo}) and before =name"
+            )
+        }
+        for selection in only where ImportSelection(selection) == nil {
+            throw ValidationError(
+                "--only \(selection): expected a folder name (Stores), a path prefix (/v3/stores) or a template (GET /v3/stores/{storeId})"
             )
         }
     }
 
-    var naming: FixtureNaming {
-        FixtureNaming(name: name, templates: templates.compactMap(FixtureNaming.PathTemplate.init))
+    var selections: [ImportSelection] { only.compactMap(ImportSelection.init) }
+
+    /// The naming of `--name`, `--template` and `--spec` (read here, so a bad description fails before any import).
+    func naming() async throws -> FixtureNaming {
+        var naming = FixtureNaming(name: name, templates: templates.compactMap(FixtureNaming.PathTemplate.init))
+        if let spec {
+            let url = URL(fileURLWithPath: spec)
+            let description = try await onLargeStack { try OpenAPISpec(contentsOf: url) }
+            let names = SpecImport(description)
+            naming.operations = description.operations.map { operation in
+                FixtureNaming.PathTemplate(
+                    method: operation.method, path: operation.path, name: names.endpointName(for: operation))
+            }
+            naming.basePaths = description.basePaths
+        }
+        return naming
+    }
+
+    /// The API folder `--spec` implies (`Stubs/<description's name>`, as `openapi import` names its snapshots').
+    var specFolder: URL? {
+        spec.map { spec in
+            URL(fileURLWithPath: "Stubs", isDirectory: true).appendingPathComponent(
+                SafePath.fileName(
+                    URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent, fallback: "api"),
+                isDirectory: true)
+        }
     }
 
     var policy: RedactionPolicy {
@@ -66,13 +113,35 @@ struct ImportOptions: ParsableArguments {
         }
     }
 
+    /// What one import read, for its summary line.
+    struct Summary {
+        /// `158 requests`, `42 entries`.
+        var read: String
+        /// Requests or entries not imported, with the reason.
+        var skipped: [String]
+        /// What was imported other than exactly as written.
+        var warnings: [String]
+        /// `dynamic variables $guid, $timestamp given fixed values`, or nothing.
+        var notes: [String] = []
+    }
+
     /// Writes the fixtures (each inside its folder, all or none) and prints a line for each, the skipped
-    /// entries and a summary.
-    static func write(
-        _ fixtures: [(exchange: Exchange, url: URL, folder: URL)], skipped: [String], from file: String
-    ) throws(FixtureError) {
-        let outcomes = try FixtureBatch.write(fixtures.map { ($0.url, $0.exchange.encoded(), $0.folder) })
+    /// entries, the warnings, and one summary line. With `--strict`, a warning fails the import before anything
+    /// is written.
+    func write(
+        _ fixtures: [(exchange: Exchange, url: URL, folder: URL)], summary: Summary, from file: String
+    ) throws {
         let out = Terminal.standardOutput
+        if strict, !summary.warnings.isEmpty {
+            var text = ""
+            for warning in summary.warnings { text += out.styled("warning: \(file): \(warning)", .yellow) + "\n" }
+            out.write(text)
+            throw FixtureError(
+                file: file, position: .file, expected: "an import without warnings (--strict)",
+                found: "\(summary.warnings.count) warning\(summary.warnings.count == 1 ? "" : "s"); nothing written")
+        }
+        let outcomes = try FixtureBatch.write(fixtures.map { ($0.url, $0.exchange.encoded(), $0.folder) })
+        var text = ""
         for (item, outcome) in zip(fixtures, outcomes) {
             let exchange = item.exchange
             var line = "\(outcome.isChanged ? "wrote" : "unchanged") \(displayPath(item.url))"
@@ -80,15 +149,18 @@ struct ImportOptions: ParsableArguments {
             if !exchange.metadata.redactions.isEmpty {
                 line += out.styled("  redacted: \(exchange.metadata.redactions.joined(separator: ", "))", .dim)
             }
-            out.write(line + "\n")
+            text += line + "\n"
         }
-        for note in skipped {
-            out.write(out.styled("skipped \(file): \(note)", .yellow) + "\n")
-        }
+        for note in summary.skipped { text += out.styled("skipped \(file): \(note)", .dim) + "\n" }
+        for note in summary.notes { text += "note: \(file): \(note)\n" }
+        for warning in summary.warnings { text += out.styled("warning: \(file): \(warning)", .yellow) + "\n" }
         let written = outcomes.filter(\.isChanged).count
-        out.write(
-            "\(fixtures.count) fixture\(fixtures.count == 1 ? "" : "s") from \(file): \(written) written, \(fixtures.count - written) unchanged\n"
-        )
+        var line =
+            "\(file): \(summary.read), \(fixtures.count) fixture\(fixtures.count == 1 ? "" : "s") (\(written) written, \(fixtures.count - written) unchanged)"
+        line +=
+            ", \(summary.skipped.count) skipped, \(summary.warnings.count) warning\(summary.warnings.count == 1 ? "" : "s")"
+        text += (summary.warnings.isEmpty ? line : out.styled(line, .yellow)) + "\n"
+        out.write(text)
     }
 }
 
@@ -100,9 +172,11 @@ struct ImportHARCommand: AsyncParsableCommand {
         discussion: """
             Writes one fixture per entry, named from the method and path (get-api-search; a second request to \
             the same path is get-api-search.2, a sample of the same endpoint), with JSON bodies inline; --name \
-            and --template name them yourself. Without --into, each entry goes to Stubs/<host>/ in the current \
-            folder (Stubs/api.example.com/get-api-search.json; a non-default port is written as _<port>). With \
-            --into DIR, every entry goes to DIR.
+            and --template name them yourself, and --spec names each after its operation (as openapi import \
+            names its snapshot). Without --into, each entry goes to Stubs/<host>/ in the current folder \
+            (Stubs/api.example.com/get-api-search.json; a non-default port is written as _<port>), or to \
+            Stubs/<description's name>/ with --spec. With --into DIR, every entry goes to DIR. --only imports \
+            the entries under a path prefix (/v3/stores) or of a template (GET /v3/stores/{storeId}).
 
             Secrets are redacted before anything is written: Authorization, Cookie, Set-Cookie and API-key-like \
             headers, URL user-info, query and fragment parameters such as key, api_key, token, access_token, \
@@ -112,8 +186,9 @@ struct ImportHARCommand: AsyncParsableCommand {
 
             File names come from the method, host and path, reduced to safe names; nothing is written outside \
             the folder. Files are written atomically; if one cannot be written, the files written before it are \
-            restored and nothing is left half-written. Exit status 2 for a malformed HAR file, a method that is \
-            not an HTTP token, or an unwritable folder.
+            restored and nothing is left half-written. The last line counts the entries, the fixtures and the \
+            skipped entries. Exit status 2 for a malformed HAR file, a method that is not an HTTP token, an \
+            --only that selects nothing, or an unwritable folder.
             """
     )
 
@@ -127,13 +202,18 @@ struct ImportHARCommand: AsyncParsableCommand {
 
     func run() async throws {
         let data = try ImportOptions.read(file, kind: "HAR")
+        for selection in options.selections where selection.isFolder {
+            throw ValidationError(
+                "--only \(selection): a HAR file has no folders; expected a path prefix (/v3/stores) or a template")
+        }
         let archive = try HARArchive(
-            parsing: data, file: file, redactingWith: options.policy, naming: options.naming)
+            parsing: data, file: file, redactingWith: options.policy, naming: try await options.naming(),
+            only: options.selections)
         // Names are unique per host; entries of several hosts sharing one --into folder are numbered again.
         var usedPaths: Set<String> = []
         let planned = archive.entries.map { entry in
             let folder =
-                directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                directory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? options.specFolder
                 ?? URL(fileURLWithPath: "Stubs", isDirectory: true).appendingPathComponent(
                     entry.host, isDirectory: true)
             func file(_ name: String) -> URL { folder.appendingPathComponent(name + ".json") }
@@ -141,7 +221,12 @@ struct ImportHARCommand: AsyncParsableCommand {
             usedPaths.insert(file(name).standardizedFileURL.path)
             return (exchange: entry.exchange, url: file(name), folder: folder)
         }
-        try ImportOptions.write(planned, skipped: archive.skipped, from: file)
+        try options.write(
+            planned,
+            summary: .init(
+                read: "\(archive.entries.count + archive.skipped.count) entries", skipped: archive.skipped,
+                warnings: []),
+            from: file)
     }
 }
 
@@ -151,15 +236,27 @@ struct ImportPostmanCommand: AsyncParsableCommand {
         commandName: "postman",
         abstract: "Turn the saved example responses of a Postman collection (v2.1) into redacted fixtures.",
         discussion: """
-            Writes one fixture per saved example, named after its request (List issues → list-issues; the \
-            request's second example is list-issues.2, a sample of the same endpoint); --name and --template \
-            name them yourself. Without --into, they go to Stubs/<collection name>/. {{variables}} take the \
-            collection's values and --var NAME=VALUE (a Postman environment's values), which win; a request's \
-            auth (or the collection's) is recorded as the header or query item it sends, and redacted as every \
-            credential is. Requests with no saved example are listed as skipped.
+            Writes one fixture per saved example. Examples are grouped by endpoint (method and path template), \
+            not by title: an endpoint is named after its first request's title (List issues → list-issues; its \
+            further examples are list-issues.2, …, samples of the same endpoint), or after its method and path \
+            when another endpoint has that title. --spec names each after its operation, as openapi import names \
+            its snapshot, and writes to Stubs/<description's name>/ so the two line up; --name and --template name \
+            them yourself. Without --into or --spec, they go to Stubs/<collection name>/. --only imports a folder, \
+            a path prefix or a template.
 
-            Exit status 2 for a malformed collection (the JSON Pointer of the field is named), a variable with \
-            no value, or an unwritable folder.
+            The URL is the one Postman sends: the structured URL with its enabled query items. {{variables}} take \
+            the collection's values and --var NAME=VALUE (a Postman environment's values), which win; --var \
+            :NAME=VALUE sets the path variable :NAME. A variable that is empty or has no value never makes an empty \
+            path segment: the segment keeps the placeholder {NAME} (a path template for the stubs) and is warned \
+            of once. Postman's dynamic variables ({{$guid}}, {{$timestamp}}, …) take fixed values, so a re-import \
+            changes no byte. A body that says it is JSON but is not is kept as text, with a warning naming the \
+            line and column. A request's auth (or the collection's) is recorded as the header or query item it \
+            sends, and redacted as every credential is. Requests with no saved example are listed as skipped.
+
+            The last line counts the requests, the fixtures, the skipped requests and the warnings; --strict makes \
+            any warning an error. Exit status 2 for a malformed collection (the JSON Pointer of the field is \
+            named), a base URL whose variable has no value, an --only that selects nothing, warnings under \
+            --strict, or an unwritable folder.
             """
     )
 
@@ -171,7 +268,9 @@ struct ImportPostmanCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("var"),
-        help: ArgumentHelp("A value for {{NAME}}, over the collection's own.", valueName: "NAME=VALUE"))
+        help: ArgumentHelp(
+            "A value for {{NAME}}, over the collection's own; :NAME=VALUE sets the path variable :NAME.",
+            valueName: "NAME=VALUE"))
     var variables: [String] = []
 
     @OptionGroup var options: ImportOptions
@@ -190,15 +289,24 @@ struct ImportPostmanCommand: AsyncParsableCommand {
             values[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
         }
         let collection = try PostmanCollection(
-            parsing: data, file: file, variables: values, redactingWith: options.policy, naming: options.naming)
+            parsing: data, file: file, variables: values, redactingWith: options.policy,
+            naming: try await options.naming(), only: options.selections)
         let folder =
-            directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            directory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? options.specFolder
             ?? URL(fileURLWithPath: "Stubs", isDirectory: true).appendingPathComponent(
                 SafePath.fileName(FixtureNaming.slug(collection.name), fallback: "postman"), isDirectory: true)
         let planned = collection.entries.map { entry in
             (exchange: entry.exchange, url: folder.appendingPathComponent(entry.name + ".json"), folder: folder)
         }
-        try ImportOptions.write(planned, skipped: collection.skipped, from: file)
+        var summary = ImportOptions.Summary(
+            read: "\(collection.requestCount) request\(collection.requestCount == 1 ? "" : "s")",
+            skipped: collection.skipped, warnings: collection.warnings)
+        if !collection.dynamicVariables.isEmpty {
+            summary.notes.append(
+                "dynamic variables given fixed values (PostmanCollection.dynamicVariableValues): \(collection.dynamicVariables.map { "{{\($0)}}" }.joined(separator: ", "))"
+            )
+        }
+        try options.write(planned, summary: summary, from: file)
     }
 }
 

@@ -40,8 +40,24 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: ReportFormat = .text
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Check only what this selects (repeatable): an endpoint name (adyen, adyen/getStore), a path prefix (/v3/stores) or a template (GET /v3/stores/{storeId}); snapshots outside it are not reported as orphans.",
+            valueName: "selection"))
+    var only: [String] = []
+
+    func validate() throws {
+        for selection in only where ImportSelection(selection) == nil {
+            throw ValidationError(
+                "--only \(selection): expected an endpoint name (adyen/getStore), a path prefix (/v3/stores) or a template (GET /v3/stores/{storeId})"
+            )
+        }
+    }
+
     func run() async throws {
-        let workspace = try SnapshotWorkspace(stubs: folders.stubs, snapshots: folders.snapshots)
+        var workspace = try SnapshotWorkspace(stubs: folders.stubs, snapshots: folders.snapshots)
+        try workspace.select(only.compactMap(ImportSelection.init))
         let result = try workspace.check()
         let out = Terminal.standardOutput
         switch format {
