@@ -8,8 +8,8 @@ package import Foundation
 /// holds a key, token, secret, session, password or auth value (`X-API-Key`, `X-Auth-Key`,
 /// `Ocp-Apim-Subscription-Key`, `X-Auth-Token`, …; never the `Access-Control-*` headers); URL user-info
 /// (`user:pass@`); query parameters and URL fragment parameters such as `api_key`, `key`, `token`,
-/// `access_token`, `client_secret`, `password` and `sig`/`signature` (in the URL, in `Referer` and `Location`
-/// headers, and in form-encoded bodies); and JSON body members named `password`, `token`, `apiKey`,
+/// `access_token`, `client_secret`, `password` and `sig`/`signature` (in the URL, in the URLs of `Referer`,
+/// `Location`, `Content-Location`, `Link` and `Refresh` headers, and in form-encoded bodies); and JSON body members named `password`, `token`, `apiKey`,
 /// `accessToken`, `refresh_token`, `id_token`, `client_secret`, `secret`, `jwt` or `privateKey`, in any case
 /// and with or without `_` and `-` (`access_token`, `accessToken` and `Access-Token` are one name).
 ///
@@ -224,15 +224,47 @@ public struct Redactor: Sendable {
     }
 
     /// Learns the credentials of headers: whole values, the credential after an auth scheme (`Bearer x`),
-    /// a Basic password, cookie values; and the credentials of URLs in `Referer` and `Location`.
+    /// a Basic password, cookie values; and the credentials of the URLs in URL-bearing headers (`Referer`,
+    /// `Location`, `Content-Location`, `Link`, `Refresh`).
     package func learnHeaders(_ headers: [String: String]) {
         for (name, value) in headers {
             let lower = name.lowercased()
             if policy.isSensitiveHeader(name) {
                 learnHeaderValue(lower, value)
-            } else if ["referer", "location", "content-location"].contains(lower) {
-                learnURL(value)
+            } else {
+                for range in Self.urlRanges(inHeader: lower, value: value) { learnURL(String(value[range])) }
             }
+        }
+    }
+
+    /// Where the URLs of a URL-bearing header are in its value: all of a `Referer`, `Location` or
+    /// `Content-Location`; each `<…>` of a `Link` (RFC 8288); what follows `url=` in a `Refresh`. None for
+    /// any other header.
+    static func urlRanges(inHeader lowerName: String, value: String) -> [Range<String.Index>] {
+        switch lowerName {
+        case "referer", "location", "content-location":
+            return [value.startIndex..<value.endIndex]
+        case "link":
+            var ranges: [Range<String.Index>] = []
+            var rest = value[...]
+            while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+                ranges.append(value.index(after: open)..<close)
+                rest = rest[value.index(after: close)...]
+            }
+            return ranges
+        case "refresh":
+            guard let marker = value.range(of: "url=", options: .caseInsensitive) else { return [] }
+            var range = marker.upperBound..<value.endIndex
+            let quotes: Set<Character> = ["'", "\""]
+            if let first = value[range].first, quotes.contains(first) {
+                range = value.index(after: range.lowerBound)..<range.upperBound
+                if let last = value[range].last, last == first {
+                    range = range.lowerBound..<value.index(before: range.upperBound)
+                }
+            }
+            return range.isEmpty ? [] : [range]
+        default:
+            return []
         }
     }
 
@@ -442,11 +474,20 @@ public struct Redactor: Sendable {
                     result[name] = policy.marker
                 }
                 places.append("\(side).headers.\(name)")
-            } else if ["referer", "location", "content-location"].contains(name.lowercased()) {
+            } else if case let ranges = Self.urlRanges(inHeader: name.lowercased(), value: value), !ranges.isEmpty {
+                // Each URL redacted as a request URL is; the text around them (`; rel="next"`) as it came.
                 var found: [String] = []
-                let redacted = redactURL(value, place: "", places: &found)
-                if !found.isEmpty {
-                    result[name] = redacted
+                var redacted = ""
+                var last = value.startIndex
+                for range in ranges {
+                    redacted += value[last..<range.lowerBound]
+                    redacted += redactURL(String(value[range]), place: "", places: &found)
+                    last = range.upperBound
+                }
+                redacted += value[last...]
+                let masked = secrets.mask(redacted)
+                if !found.isEmpty || masked != redacted {
+                    result[name] = masked
                     places.append("\(side).headers.\(name)")
                 }
             } else {

@@ -13,7 +13,9 @@ struct RedactionEndToEndTests {
     static let headerKey = "xapikey-E2E-SECRET-5151"
     static let bodyToken = "bodytoken-E2E-SECRET-9191"
     static let cookie = "cookie-E2E-SECRET-6161"
-    static let secrets = [apiKey, bearer, headerKey, bodyToken, cookie]
+    /// Only in the URL of a response's paging `Link` header.
+    static let linkToken = "link-E2E-SECRET-4242"
+    static let secrets = [apiKey, bearer, headerKey, bodyToken, cookie, linkToken]
 
     /// Secrets come from the environment, so the config file itself holds none.
     static let config = """
@@ -61,7 +63,8 @@ struct RedactionEndToEndTests {
                               "text": "{\\"user\\": \\"ann\\", \\"session_token\\": \\"\(bodyToken)\\"}"}},
                "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
                  "headers": [{"name": "Content-Type", "value": "application/json"},
-                             {"name": "Set-Cookie", "value": "sid=\(cookie); HttpOnly"}],
+                             {"name": "Set-Cookie", "value": "sid=\(cookie); HttpOnly"},
+                             {"name": "Link", "value": "<http://127.0.0.1:8080/api/search?page=2&access_token=\(linkToken)>; rel=\\"next\\""}],
                  "cookies": [], "content": {"size": 60, "mimeType": "application/json", "encoding": "base64",
                                             "text": "\(responseBody)"},
                  "redirectURL": "", "headersSize": -1, "bodySize": -1},

@@ -50,6 +50,38 @@ struct RedactionTests {
         #expect(redacted.response.headers["Content-Type"] == "application/json")
     }
 
+    /// A credential in a URL inside a response header (a paging `Link`, a `Location`, a `Refresh`) is masked as
+    /// in a request URL, and the value it had is then masked wherever else it appears.
+    @Test func credentialsInTheURLsOfURLBearingHeadersAreMasked() throws {
+        let exchange = Exchange(
+            request: RecordedRequest(url: "https://api.example.com/items"),
+            response: RecordedResponse(
+                status: 200,
+                headers: [
+                    "Link":
+                        #"<https://api.example.com/items?page=2&access_token=LINK-SECRET-1>; rel="next", <https://api.example.com/items?page=9&access_token=LINK-SECRET-1>; rel="last""#,
+                    "Content-Location": "https://api.example.com/items?sig=CL-SECRET-2",
+                    "Refresh": "5; url='https://u:REFRESH-SECRET-3@api.example.com/done'",
+                    "X-Echo": "LINK-SECRET-1",
+                ],
+                body: .text("next page: https://api.example.com/items?page=2&access_token=LINK-SECRET-1")))
+        let redacted = Redactor().redact(exchange)
+        #expect(
+            redacted.response.headers["Link"]
+                == #"<https://api.example.com/items?page=2&access_token=REDACTED>; rel="next", <https://api.example.com/items?page=9&access_token=REDACTED>; rel="last""#
+        )
+        #expect(redacted.response.headers["Content-Location"] == "https://api.example.com/items?sig=REDACTED")
+        #expect(redacted.response.headers["Refresh"] == "5; url='https://REDACTED@api.example.com/done'")
+        #expect(redacted.response.headers["X-Echo"] == "REDACTED")
+        let bytes = String(decoding: redacted.encoded(), as: UTF8.self)
+        for secret in ["LINK-SECRET-1", "CL-SECRET-2", "REFRESH-SECRET-3"] { #expect(!bytes.contains(secret)) }
+        #expect(
+            redacted.metadata.redactions.filter { $0.hasPrefix("response.headers") } == [
+                "response.headers.Content-Location", "response.headers.Link", "response.headers.Refresh",
+                "response.headers.X-Echo",
+            ])
+    }
+
     @Test func bodyFieldsAreRedactedByNameAnywhereAndByPointer() throws {
         let redacted = Self.secretExchange.redacted(using: Self.policy)
         guard case .json(let request) = redacted.request.body, case .json(let response) = redacted.response.body else {
