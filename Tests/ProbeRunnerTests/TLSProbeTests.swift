@@ -69,6 +69,40 @@ struct TLSProbeTests {
         #expect(first["reusedConnections"] as? Int == 2)
     }
 
+    /// `null` unsets a key an endpoint inherits from `defaults:`: the second endpoint trusts the system's roots
+    /// only, so the test CA's certificate is of an unknown authority there, and the defaults' header is not sent.
+    @Test func nullUnsetsWhatAnEndpointInheritsFromTheDefaults() async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSTestServer.start(
+            certificate: certificates.file("valid.pem"), key: certificates.file("leaf.key"))
+        let yaml = """
+            api: tls
+            defaults:
+              headers: {X-Tenant: acme, Accept: application/json}
+              samples: 2
+              tls: {caFile: ca.pem, expiresIn: "> 14d"}
+            endpoints:
+              - {name: inherits, url: "https://127.0.0.1:\(server.port)/"}
+              - name: unsets
+                url: "https://127.0.0.1:\(server.port)/"
+                samples: null
+                headers: {X-Tenant: null}
+                tls: {caFile: null, expiresIn: ~}
+            """
+        let config = try ProbeConfig.parse(
+            Data(yaml.utf8), environment: [:], file: "apiprobe.yml", directory: certificates.folder)
+        #expect(config.endpoints[0].headers == ["X-Tenant": "acme", "Accept": "application/json"])
+        #expect(config.endpoints[1].headers == ["Accept": "application/json"])
+        #expect(config.endpoints[1].samples == EndpointDefaults().samples)
+        #expect(config.endpoints[1].tls.caFile == nil && config.endpoints[1].tls.minimumValidity == nil)
+        let result = try await run(yaml, in: certificates.folder)
+        await server.stop()
+        #expect(result.endpoints[0].tls?.verified == true, "\(failedChecks(result))")
+        #expect(result.endpoints[0].checks.map(\.name).contains("tls expiresIn > 14d"))
+        #expect(result.endpoints[1].samples.first?.failure?.tlsReason == .unknownAuthority)
+        #expect(!result.endpoints[1].checks.map(\.name).contains("tls expiresIn > 14d"))
+    }
+
     static let failures: [(certificate: String, key: String, settings: String, reason: TLSFailureReason)] = [
         ("expired", "leaf.key", "{caFile: ca.pem}", .expired),
         ("selfsigned", "selfsigned.key", "{}", .selfSigned),

@@ -39,6 +39,27 @@ struct PartialExpectations {
 }
 
 extension ConfigReader {
+    /// An endpoint key given as `null`: the key is not set, whatever `defaults:` says (the built-in value of
+    /// `samples`, `timeout`, `retries` and `maxBodySize`; no headers, TLS settings or expectations from the
+    /// defaults). `false` for a key that cannot be unset (its `null` is then read as any other value).
+    static func unsetting(
+        _ key: String, in endpoint: inout EndpointConfig, headers: inout [String: String],
+        expect: inout PartialExpectations
+    ) -> Bool {
+        let builtIn = EndpointDefaults()
+        switch key {
+        case "headers": headers = [:]
+        case "samples": endpoint.samples = builtIn.samples
+        case "timeout": endpoint.timeout = builtIn.timeout
+        case "retries": endpoint.retries = builtIn.retries
+        case "maxBodySize": endpoint.maxBodySize = builtIn.maxBodySize
+        case "tls": endpoint.tls = TLSSettings()
+        case "expect": expect = PartialExpectations(status: .success, headers: [], body: [], schema: .none, latency: [])
+        default: return false
+        }
+        return true
+    }
+
     func config(_ root: Node) throws(ProbeConfigError) -> ProbeConfig {
         var config = ProbeConfig(file: file)
         var defaultExpect = PartialExpectations()
@@ -171,6 +192,7 @@ extension ConfigReader {
         for (key, keyNode, value) in fields {
             try check(key, keyNode, base, allowed: Self.endpointKeys)
             let keyPath = join(base, key)
+            if isNull(value), Self.unsetting(key, in: &endpoint, headers: &headers, expect: &expect) { continue }
             switch key {
             case "method":
                 let method = try string(value, keyPath, expected: "an HTTP method (GET, POST, ...)").uppercased()
@@ -196,7 +218,13 @@ extension ConfigReader {
                     }
                 }
             case "headers":
-                for (header, text) in try stringMap(value, keyPath) {
+                for member in try members(value, keyPath, allowed: nil) where isNull(member.value) {
+                    // `X-Tenant: null`: the endpoint does not send the header the defaults give.
+                    for existing in headers.keys where existing.lowercased() == member.key.lowercased() {
+                        headers[existing] = nil
+                    }
+                }
+                for (header, text) in try stringMap(value, keyPath, skippingNulls: true) {
                     for existing in headers.keys where existing.lowercased() == header.lowercased() {
                         headers[existing] = nil
                     }

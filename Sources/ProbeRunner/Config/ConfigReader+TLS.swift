@@ -10,8 +10,21 @@ extension ConfigReader {
     /// by key. The files are read and their PEM checked here, so a missing file or bad PEM is an error at its key.
     func tlsSettings(_ node: Node, _ path: String, over base: TLSSettings) throws(ProbeConfigError) -> TLSSettings {
         var tls = base
+        if isNull(node) { return TLSSettings() }  // `tls: null`: none of the defaults' TLS settings
         for (key, _, value) in try members(node, path, allowed: Self.tlsKeys) {
             let keyPath = join(path, key)
+            if isNull(value) {
+                // `caFile: null`: not set, though `defaults.tls` sets it.
+                switch key {
+                case "expiresIn": (tls.minimumValidity, tls.expiresInText) = (nil, nil)
+                case "caFile": (tls.caFile, tls.caPEM) = (nil, nil)
+                case "clientCertificate": (tls.clientCertificate, tls.clientCertificatePEM) = (nil, nil)
+                case "clientKey": (tls.clientKey, tls.clientKeyPEM) = (nil, nil)
+                case "insecure": tls.insecure = false
+                default: break
+                }
+                continue
+            }
             switch key {
             case "expiresIn":
                 let expected = "how long the certificate must still be valid, like \"> 14d\" (d, h, m or s)"

@@ -124,6 +124,13 @@ struct ConfigReader {
         }
     }
 
+    /// Whether a node is YAML's null (`null`, `~` or nothing, unquoted): in an endpoint, "not set", which unsets
+    /// a key it would inherit from `defaults:`.
+    func isNull(_ node: Node) -> Bool {
+        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else { return false }
+        return ["null", "Null", "NULL", "~", ""].contains(scalar.string)
+    }
+
     /// A scalar's text; `nil` for a YAML null.
     func scalar(_ node: Node, _ path: String, expected: String) throws(ProbeConfigError) -> Node.Scalar {
         guard case .scalar(let scalar) = node else { throw error(node, path, expected: expected) }
@@ -223,8 +230,11 @@ struct ConfigReader {
         return Int(bytes)
     }
 
-    func stringMap(_ node: Node, _ path: String) throws(ProbeConfigError) -> [(key: String, value: String)] {
-        try members(node, path, allowed: nil).map { member throws(ProbeConfigError) in
+    func stringMap(_ node: Node, _ path: String, skippingNulls: Bool = false) throws(ProbeConfigError) -> [(
+        key: String, value: String
+    )] {
+        try members(node, path, allowed: nil).filter { !skippingNulls || !isNull($0.value) }.map {
+            member throws(ProbeConfigError) in
             (member.key, try string(member.value, join(path, member.key), expected: "a string", allowEmpty: true))
         }
     }
