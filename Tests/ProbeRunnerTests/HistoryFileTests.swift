@@ -49,6 +49,29 @@ import Testing
         #expect(text.hasPrefix(expected))
     }
 
+    /// Runs less than a second apart (`--every` rounds, cron runs started together) keep their own times: the
+    /// history writes milliseconds when a time has them.
+    @Test func runsLessThanASecondApartKeepTheirOwnTimes() throws {
+        defer { cleanUp() }
+        let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
+        for index in 0..<9 {
+            try history.append(
+                HistoryRecord(
+                    startedAt: SampleRuns.startedAt.addingTimeInterval(Double(index) * 0.125), passed: true,
+                    endpoints: ["search": .init(passed: true, p95: 1)]))
+        }
+        let records = try history.records(last: 20)
+        #expect(
+            records.map { $0.startedAt.timeIntervalSince(SampleRuns.startedAt) }
+                == (0..<9).map {
+                    Double($0) * 0.125
+                })
+        let text = try String(contentsOf: history.url, encoding: .utf8)
+        #expect(text.contains(#""startedAt":"2026-11-22T18:00:00Z""#))
+        #expect(text.contains(#""startedAt":"2026-11-22T18:00:00.125Z""#))
+        #expect(text.contains(#""startedAt":"2026-11-22T18:00:01Z""#))
+    }
+
     @Test func aTornLineIsSkippedCountedAndNeverJoinsTheNextRun() throws {
         defer { cleanUp() }
         let url = folder.appendingPathComponent("history.jsonl")

@@ -72,6 +72,11 @@ import Testing
         #expect(page.incidents.map { $0.duration(until: page.reference) } == [2, 5, 3, 2].map(Self.hours))
         #expect(StatusPageText.duration(Self.hours(5)) == "5 h")
         #expect(StatusPageText.duration(Self.hours(26) + 60 * 5) == "1 d 2 h")
+        // An incident of two rounds a second apart is not "0 s".
+        #expect(StatusPageText.duration(1.25) == "1.3 s")
+        #expect(StatusPageText.duration(0.4) == "0.4 s")
+        #expect(StatusPageText.duration(2) == "2 s")
+        #expect(StatusPageText.duration(45) == "45 s")
 
         #expect(
             page.driftEvents == [

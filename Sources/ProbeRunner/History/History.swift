@@ -22,8 +22,10 @@ import Darwin
 ///
 /// A line:
 /// ```json
-/// {"endpoints":{"search":{"p95":15.2,"passed":true}},"passed":true,"startedAt":"2026-11-22T18:00:00Z","version":1}
+/// {"endpoints":{"search":{"p95":15.2,"passed":true}},"passed":true,"startedAt":"2026-11-22T18:00:00.250Z","version":1}
 /// ```
+///
+/// `startedAt` is UTC with milliseconds when it has any, so runs less than a second apart keep their order.
 ///
 /// Each line is appended with one `write` to a file opened `O_APPEND`, under an exclusive `flock`, then
 /// `fsync`ed: concurrent runs never interleave, and a process killed mid-write damages only its own line, which
@@ -282,7 +284,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
         }
         let document = JSONValue.object([
             ("version", .number("1")),
-            ("startedAt", .string(ReportText.timestamp(startedAt))),
+            ("startedAt", .string(ReportText.timestamp(startedAt, milliseconds: true))),
             ("passed", .bool(passed)),
             ("endpoints", .object(endpointMembers)),
         ])

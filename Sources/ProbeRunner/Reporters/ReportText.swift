@@ -3,12 +3,23 @@ import JSONShape
 
 /// Text helpers every report shares, so all of them print the same numbers the same way, whatever the locale.
 enum ReportText {
-    /// `2026-11-22T18:00:00Z`: ISO 8601 in UTC, whole seconds.
-    static func timestamp(_ date: Date, zone: Bool = true) -> String {
-        let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    /// `2026-11-22T18:00:00Z`: ISO 8601 in UTC, whole seconds; with `milliseconds`, the milliseconds too when
+    /// there are any (`2026-11-22T18:00:00.250Z`), so runs less than a second apart keep their order and spans.
+    static func timestamp(_ date: Date, zone: Bool = true, milliseconds: Bool = false) -> String {
+        var whole = date
+        var fraction = ""
+        if milliseconds {
+            let total = (date.timeIntervalSince1970 * 1000).rounded()
+            let seconds = (total / 1000).rounded(.down)
+            whole = Date(timeIntervalSince1970: seconds)
+            let millis = Int(total - seconds * 1000)
+            if millis > 0 { fraction = "." + padded(millis, 3) }
+        }
+        let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
         let text =
             padded(parts.year ?? 0, 4) + "-" + padded(parts.month ?? 0, 2) + "-" + padded(parts.day ?? 0, 2) + "T"
             + padded(parts.hour ?? 0, 2) + ":" + padded(parts.minute ?? 0, 2) + ":" + padded(parts.second ?? 0, 2)
+            + fraction
         return zone ? text + "Z" : text
     }
 

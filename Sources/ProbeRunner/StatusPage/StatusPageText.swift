@@ -28,8 +28,14 @@ package enum StatusPageText {
     /// `2026-11-22T18:05:00Z`, for `<time datetime>`.
     package static func machineTime(_ date: Date) -> String { ReportText.timestamp(date) }
 
-    /// `3 d 4 h`, `2 h 15 min`, `45 min`, `30 s`: the two largest units.
+    /// `3 d 4 h`, `2 h 15 min`, `45 min`, `30 s`: the two largest units; under 10 s to a tenth (`1.5 s`), so a
+    /// short incident of rounds a second apart never reads `0 s`.
     package static func duration(_ seconds: TimeInterval) -> String {
+        if seconds < 9.95 {
+            let tenths = (max(0, seconds) * 10).rounded()
+            return tenths.truncatingRemainder(dividingBy: 10) == 0
+                ? "\(Int(tenths / 10)) s" : ReportText.decimal(tenths / 10, places: 1) + " s"
+        }
         let total = Int(max(0, seconds).rounded())
         let days = total / 86_400
         let hours = (total % 86_400) / 3_600
