@@ -8,7 +8,7 @@ import Testing
         #expect(
             text == """
                    endpoint  samples  status       p50 ms  p95 ms  p99 ms  max ms  errors  retries  limited
-                ✓  search          5  200×5          12.5    15.8    16.0    16.0       0        0        0
+                ✗  search          5  200×5          12.5    15.8    16.0    16.0       0        0        0
                 ✗  detail          5  200×3 503×2    20.0    24.5    24.9    25.0       0        0        2
                      GET http://127.0.0.1:8080/api/get?rId=35382
                      ✗ status 200-299: 2 of 5 samples answered 503 [http-status]
@@ -23,15 +23,29 @@ import Testing
                 Regressions:
                   ✗ search: p95 15.8 ms is 2.11× the median 7.5 ms of the last 10 runs (limit 1.5×)
 
-                3 endpoints: 1 passed, 2 failed, 1 regression in 1.23 s
+                3 endpoints: 0 passed, 3 failed, 1 regression in 1.23 s
 
                 """
         )
     }
 
+    /// A regressed endpoint's row is not ✓ in a run that fails because of it (its checks held; its latency did
+    /// not), and it counts as failed.
+    @Test func aRegressedEndpointIsNotMarkedPassed() {
+        var run = SampleRuns.green
+        run.regressions = SampleRuns.mixed.regressions
+        let text = Report.render(run, as: .console)
+        #expect(text.contains("✗  search"), "\(text)")
+        #expect(!text.contains("✓"), "\(text)")
+        #expect(text.contains("1 endpoint: 0 passed, 1 failed, 1 regression"), "\(text)")
+        #expect(Report.render(run, as: .markdown).contains("| ❌ | search |"))
+    }
+
     @Test func colouredOutputKeepsTheSameColumnsAsPlainOutput() {
-        let plain = Report.render(SampleRuns.mixed, as: .console)
-        let coloured = Report.render(SampleRuns.mixed, as: .console, options: ReportOptions(usesColor: true))
+        var run = SampleRuns.mixed
+        run.regressions = []  // a row of each mark
+        let plain = Report.render(run, as: .console)
+        let coloured = Report.render(run, as: .console, options: ReportOptions(usesColor: true))
         #expect(coloured.contains("\u{1B}[32m✓\u{1B}[0m"))
         #expect(coloured.contains("\u{1B}[31m✗\u{1B}[0m"))
         #expect(coloured != plain)

@@ -13,7 +13,7 @@ import Testing
 
                 | | endpoint | samples | status | p50 | p95 | p99 | checks |
                 |:-:|---|--:|---|--:|--:|--:|---|
-                | ✅ | search | 5 | 200×5 | 12.5 ms | 15.8 ms | 16.0 ms | 2/2 |
+                | ❌ | search | 5 | 200×5 | 12.5 ms | 15.8 ms | 16.0 ms | 2/2 |
                 | ❌ | detail | 5 | 200×3 503×2 | 20.0 ms | 24.5 ms | 24.9 ms | 0/2 |
                 | ❌ | offline **(down)** | 3 | - | - | - | - | 0/1 |
 

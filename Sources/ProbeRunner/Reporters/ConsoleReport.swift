@@ -27,7 +27,7 @@ enum ConsoleReport {
                 details[rows.count] = detailLines(
                     endpoint, style: style, now: result.startedAt,
                     slow: result.regressions.contains { $0.endpoint == endpoint.name })
-                rows.append(row(endpoint, style: style))
+                rows.append(row(endpoint, passed: result.passed(endpoint), style: style))
             }
             let table = Table(rows: rows, rightAligned: [2, 4, 5, 6, 7, 8, 9, 10])
             for (index, line) in table.lines().enumerated() {
@@ -53,7 +53,7 @@ enum ConsoleReport {
 
     /// `3 endpoints: 2 passed, 1 failed in 1.23 s`.
     static func summary(_ result: ProbeRunResult, style: Style) -> String {
-        let passed = result.endpoints.count(where: \.passed)
+        let passed = result.endpoints.count(where: result.passed)
         let failed = result.endpoints.count - passed
         var text = "\(ReportText.count(result.endpoints.count, "endpoint")): \(passed) passed, \(failed) failed"
         if !result.regressions.isEmpty { text += ", \(ReportText.count(result.regressions.count, "regression"))" }
@@ -66,8 +66,8 @@ enum ConsoleReport {
             .map { Cell(style.dim($0), width: $0.count) }
     }
 
-    private static func row(_ endpoint: EndpointResult, style: Style) -> [Cell] {
-        let mark = endpoint.passed ? style.green("✓") : style.red("✗")
+    private static func row(_ endpoint: EndpointResult, passed: Bool, style: Style) -> [Cell] {
+        let mark = passed ? style.green("✓") : style.red("✗")
         let latency = endpoint.latency
         let values = [latency?.p50, latency?.p95, latency?.p99, latency?.max].map { value in
             value.map { ReportText.decimal($0) } ?? "-"

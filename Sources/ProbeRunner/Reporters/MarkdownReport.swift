@@ -35,7 +35,7 @@ enum MarkdownReport {
             for endpoint in result.endpoints {
                 let latency = endpoint.latency
                 let cells = [
-                    endpoint.passed ? "✅" : "❌",
+                    result.passed(endpoint) ? "✅" : "❌",
                     escape(endpoint.name) + (endpoint.isDown ? " **(down)**" : ""),
                     String(endpoint.samples.count),
                     ReportText.statusCodes(endpoint.statusCodes),

@@ -33,6 +33,12 @@ public struct ProbeRunResult: Sendable, Hashable {
 
     /// Every endpoint passed and no regression was found.
     public var passed: Bool { endpoints.allSatisfy(\.passed) && regressions.isEmpty }
+
+    /// Whether an endpoint passed this run: its checks held and its latency did not regress. The one rule every
+    /// report's per-endpoint mark and count uses, so no row shows ✓ in a run that fails because of it.
+    public func passed(_ endpoint: EndpointResult) -> Bool {
+        endpoint.passed && !regressions.contains { $0.endpoint == endpoint.name }
+    }
 }
 
 /// One endpoint's samples, statistics and checks.
