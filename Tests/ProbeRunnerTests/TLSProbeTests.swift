@@ -1,6 +1,7 @@
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
+import RecipesServer
 import Testing
 
 @testable import ProbeRunner
@@ -228,8 +229,42 @@ struct TLSProbeTests {
         let without = result.endpoints[0]
         #expect(without.failureCategory == .tls)
         #expect(without.samples.first?.failure?.tlsReason == .clientCertificateRequired, "\(without.samples)")
+        // Our words, with the library's reason code, never its text (file paths of the machine it was built on).
+        #expect(
+            without.samples.first?.failure?.message
+                == "TLS failed (https://127.0.0.1:\(server.port)/): client-certificate-required: the server asks for a client certificate (set tls.clientCertificate and tls.clientKey) (TLSV1_ALERT_CERTIFICATE_REQUIRED)",
+            "\(without.samples)")
         #expect(result.endpoints[1].passed, "\(failedChecks(result))")
         #expect(result.endpoints[1].statusCodes == [200: 1])
+        // The server's chain verified: asking for a client certificate does not make it unverified.
+        #expect(without.tls?.verified == true && without.tls?.failure == .clientCertificateRequired)
+        let prometheus = try PrometheusText(parsing: Report.render(result, as: .prometheus))
+        #expect(prometheus.value("apiprobe_tls_verified", ["endpoint": "without"]) == 1)
+    }
+
+    /// A TLS URL on a server that speaks plain HTTP: the handshake fails, said in our words with BoringSSL's
+    /// reason code, and no report carries the TLS library's own text (which names files of the build machine).
+    @Test func aHandshakeFailureIsOurMessageWithoutTheLibrarysPaths() async throws {
+        try await RecipesServer.with(RecipesServer.Configuration()) { server in
+            let folder = try CommandLineRunner.makeTemporaryDirectory("tls-plain")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try await run(
+                """
+                api: tls
+                endpoints:
+                  - {name: plain, url: "https://127.0.0.1:\(server.port)/api/search?q=x"}
+                """, in: folder)
+            let failure = try #require(result.endpoints[0].samples.first?.failure)
+            #expect(failure.tlsReason == .handshake)
+            #expect(
+                failure.message
+                    == "TLS failed (https://127.0.0.1:\(server.port)/api/search?q=x): handshake: the TLS handshake failed: WRONG_VERSION_NUMBER"
+            )
+            for format in ReportKind.allCases {
+                let text = Report.render(result, as: format)
+                #expect(!text.contains(".cc:") && !text.contains("checkouts") && !text.contains("OPENSSL_internal"))
+            }
+        }
     }
 
     @Test func insecureIsReportedAsSuchInEveryReport() async throws {

@@ -129,4 +129,11 @@ public struct TLSFailureReason: RawRepresentable, Sendable, Hashable, CustomStri
     public static let handshake = TLSFailureReason(rawValue: "handshake")
 
     public var description: String { rawValue }
+
+    /// Whether the reason is about the server's own certificate (expired, not yet valid, self-signed, of an
+    /// unknown authority, naming another host): only then is the server's chain unverified. A refused or missing
+    /// client certificate, or another handshake failure, says nothing against a chain that verified.
+    public var concernsServerCertificate: Bool {
+        [.expired, .notYetValid, .selfSigned, .unknownAuthority, .nameMismatch].contains(self)
+    }
 }

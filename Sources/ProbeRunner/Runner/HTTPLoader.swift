@@ -223,7 +223,7 @@ final class HTTPLoader: Sendable {
                 }
             }
         } catch {
-            exchange.fail(TLSConnectionError(reason: .handshake, detail: "\(error)"))
+            exchange.fail(TLSConnectionError(reason: .handshake, detail: TLSVerification.handshakeDetail(error)))
         }
     }
 

@@ -115,7 +115,8 @@ private struct Context: Sendable {
             if let report { tls = report }
         }
         if var report = tls, let reason = samples.compactMap({ $0.failure?.tlsReason }).first {
-            report.verified = false
+            // A server that wants a client certificate does not make its own chain unverified.
+            if reason.concernsServerCertificate { report.verified = false }
             report.failure = reason
             tls = report
         }

@@ -118,7 +118,38 @@ final class TLSVerification: Sendable {
     /// from the TLS library's error.
     func failure(for error: any Error) -> any Error {
         if let failure = outcome.withLock({ $0?.failure }) { return failure }
-        return Self.classify(error) ?? TLSConnectionError(reason: .handshake, detail: "\(error)")
+        return Self.classify(error) ?? TLSConnectionError(reason: .handshake, detail: Self.handshakeDetail(error))
+    }
+
+    /// Our own words for a handshake the TLS library ended: what went wrong, with the library's reason code when
+    /// it gave one (`WRONG_VERSION_NUMBER`), never its text, which carries the build machine's file paths
+    /// (`… at /…/.build/checkouts/swift-nio-ssl/…/tls_record.cc:491`).
+    static func handshakeDetail(_ error: any Error) -> String {
+        let codes = libraryReasons(in: "\(error)")
+        let base: String
+        switch error {
+        case let error as NIOSSLError:
+            switch error {
+            case .uncleanShutdown: base = "the server closed the connection during the handshake"
+            case .handshakeFailed: base = "the TLS handshake failed"
+            default: base = "the TLS connection failed"
+            }
+        case is BoringSSLError: base = "the TLS handshake failed"
+        default: base = "the TLS handshake failed (\(type(of: error)))"
+        }
+        return codes.isEmpty ? base : base + ": " + codes.joined(separator: ", ")
+    }
+
+    /// BoringSSL's reason codes in an error's text: the upper-case word after each `OPENSSL_internal:`.
+    static func libraryReasons(in text: String) -> [String] {
+        var codes: [String] = []
+        var rest = Substring(text)
+        while let marker = rest.range(of: "OPENSSL_internal:") {
+            let code = rest[marker.upperBound...].prefix { $0.isUppercase || $0.isNumber || $0 == "_" }
+            if !code.isEmpty, !codes.contains(String(code)) { codes.append(String(code)) }
+            rest = rest[marker.upperBound...]
+        }
+        return codes
     }
 
     /// A TLS library error as a reason, or `nil` when it is not one: the server's alerts name a missing or refused
@@ -146,7 +177,21 @@ final class TLSVerification: Sendable {
         } else {
             reason = .handshake
         }
-        return TLSConnectionError(reason: reason, detail: text)
+        let detail: String
+        switch reason {
+        case .clientCertificateRequired:
+            detail = "the server asks for a client certificate (set tls.clientCertificate and tls.clientKey)"
+        case .clientCertificateRejected: detail = "the server refused the client certificate"
+        case .expired: detail = "the certificate has expired"
+        case .selfSigned: detail = "the certificate signs itself and is not trusted"
+        case .nameMismatch: detail = "the certificate does not name the host"
+        case .unknownAuthority: detail = "no trusted root issued the certificate"
+        default: detail = handshakeDetail(error)
+        }
+        let codes = libraryReasons(in: text)
+        return TLSConnectionError(
+            reason: reason,
+            detail: reason == .handshake || codes.isEmpty ? detail : detail + " (" + codes.joined(separator: ", ") + ")")
     }
 
     /// What the handshake showed: the leaf from the verified chain, or (verification left to NIOSSL, or off)
