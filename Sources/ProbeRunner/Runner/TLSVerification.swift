@@ -191,7 +191,8 @@ final class TLSVerification: Sendable {
         let codes = libraryReasons(in: text)
         return TLSConnectionError(
             reason: reason,
-            detail: reason == .handshake || codes.isEmpty ? detail : detail + " (" + codes.joined(separator: ", ") + ")")
+            detail: reason == .handshake || codes.isEmpty ? detail : detail + " (" + codes.joined(separator: ", ") + ")"
+        )
     }
 
     /// What the handshake showed: the leaf from the verified chain, or (verification left to NIOSSL, or off)
