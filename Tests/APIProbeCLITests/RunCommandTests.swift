@@ -1,5 +1,6 @@
 import APIProbeTestSupport
 import Foundation
+import HTTPFixtures
 import RecipesServer
 import Testing
 
@@ -83,6 +84,62 @@ struct RunCommandTests {
             let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
             #expect(lines.count == 1)
         }
+    }
+
+    /// Cron starts `apiprobe run` anew each time; an alert receiver that is down (503) when the endpoint goes down
+    /// hears of the outage when it is back, then of the recovery, in that order: the alerts wait in the outbox
+    /// beside the history between processes.
+    @Test func anUndeliveredAlertWaitsBesideTheHistoryAcrossCronRuns() async throws {
+        let healthy = LockedBox(false)
+        let receiverUp = LockedBox(false)
+        let api = try RawHTTPServer { _ in
+            .respond(status: healthy.withLock { $0 } ? 200 : 500, headers: [:], body: "{}")
+        }
+        defer { api.stop() }
+        let receiver = try RawHTTPServer { _ in
+            .respond(status: receiverUp.withLock { $0 } ? 200 : 503, headers: [:], body: "")
+        }
+        defer { receiver.stop() }
+        let directory = try CommandLineRunner.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = try writeConfig(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            downAfter: 2
+            alerts:
+              - webhook: \(receiver.baseURL.absoluteString)/hook
+            endpoints:
+              - {name: cart, path: /cart, expect: {status: 200}}
+            """, in: directory)
+        let history = directory.appendingPathComponent("history.jsonl").path
+        func cronRun() async throws -> CommandResult {
+            try await CommandLineRunner.run(["run", "--config", config, "--history", history])
+        }
+        func posted() throws -> [String] {
+            try receiver.requests.map { request in
+                guard case .string(let state)? = try JSONValue(parsing: Data(request.body.utf8))["state"] else {
+                    return "?"
+                }
+                return state
+            }
+        }
+        _ = try await cronRun()
+        let down = try await cronRun()
+        #expect(down.status == 1)
+        #expect(
+            down.standardError.contains("the receiver answered 503; 1 alert kept in ")
+                && down.standardError.contains("history.outbox.json and sent again next round"), "\(down)")
+        healthy.withLock { $0 = true }
+        let recovered = try await cronRun()
+        #expect(recovered.status == 0, "\(recovered)")
+        #expect(recovered.standardError.contains("2 alerts kept in "), "\(recovered)")
+        #expect(Set(try posted()) == ["down"], "the recovery never goes before the down alert")
+        receiverUp.withLock { $0 = true }
+        let delivered = try await cronRun()
+        #expect(delivered.status == 0 && !delivered.standardError.contains("alert"), "\(delivered)")
+        #expect(try posted().suffix(2) == ["down", "recovered"])
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("history.outbox.json").path))
     }
 
     @Test func aFailedCheckExitsOne() async throws {

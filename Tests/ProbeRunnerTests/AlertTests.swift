@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import ProbeRunner
@@ -130,6 +131,89 @@ struct AlertTests {
             return state
         }
         #expect(sent == alerts, "\(outcomes) with downAfter \(downAfter), successThreshold \(successThreshold)")
+    }
+
+    /// A receiver that is down when the endpoint goes down (503, then connection refused would do the same)
+    /// hears of the outage when it is back, before it hears of the recovery: the alerts wait in the outbox beside
+    /// the history, across rounds that are separate sessions (cron), and go out in order.
+    @Test(arguments: [true, false])
+    func anAlertWaitsForItsReceiverAndArrivesInOrder(cron: Bool) async throws {
+        let healthy = LockedBox(false)
+        let receiverUp = LockedBox(false)
+        let api = try RawHTTPServer { _ in
+            .respond(status: healthy.withLock { $0 } ? 200 : 500, headers: [:], body: "{}")
+        }
+        defer { api.stop() }
+        let receiver = try RawHTTPServer { _ in
+            receiverUp.withLock { $0 }
+                ? .respond(status: 200, headers: [:], body: "ok") : .respond(status: 503, headers: [:], body: "busy")
+        }
+        defer { receiver.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let history = folder.appendingPathComponent("history.jsonl")
+        let outbox = folder.appendingPathComponent("history.outbox.json")
+        let probe = try config(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            downAfter: 2
+            successThreshold: 1
+            alerts:
+              - webhook: \(receiver.baseURL.absoluteString)/hook?token=${TOKEN}
+            endpoints:
+              - {name: cart, path: /cart, headers: {Authorization: "Bearer ${TOKEN}"}, expect: {status: 200}}
+            """)
+        // cron: each round a new session (a new process) with the history; --every: one session without one.
+        var every = ProbeSession(runner: ProbeRunner(config: probe, directory: folder))
+        func round() async throws -> [String] {
+            if cron {
+                var session = ProbeSession(
+                    runner: ProbeRunner(config: probe, directory: folder), history: HistoryFile(url: history))
+                return try await session.round().warnings
+            }
+            return try await every.round().warnings
+        }
+        func states() throws -> [String] {
+            try receiver.requests.filter { $0.method == "POST" }.map { request in
+                guard case .string(let state)? = try JSONValue(parsing: Data(request.body.utf8))["state"] else {
+                    return "?"
+                }
+                return state
+            }
+        }
+        _ = try await round()  // 1st failure
+        let down = try await round()  // down: the receiver answers 503
+        #expect(
+            down.first
+                == "could not send the down alert of cart to \(receiver.baseURL.absoluteString)/hook?token=REDACTED: the receiver answered 503; 1 alert \(cron ? "kept in \(outbox.relativePath)" : "kept") and sent again next round",
+            "\(down)")
+        #expect(FileManager.default.fileExists(atPath: outbox.path) == cron)
+        if cron {
+            let kept = try String(contentsOf: outbox, encoding: .utf8)
+            #expect(kept.contains(#""state":"down""#) && !kept.contains("tok-planted"), "\(kept)")
+        }
+        _ = try await round()  // still down, the receiver too: the down alert waits
+        healthy.withLock { $0 = true }
+        let recovered = try await round()  // recovered: queued behind the down alert, never before it
+        #expect(recovered.first?.contains("2 alerts") == true, "\(recovered)")
+        #expect(try states().allSatisfy { $0 == "down" }, "the recovery never goes before the down alert")
+        receiverUp.withLock { $0 = true }
+        let delivered = try await round()  // the receiver is back: both, in order
+        #expect(delivered.isEmpty, "\(delivered)")
+        let sent = receiver.requests.filter { $0.method == "POST" }
+        let accepted = try sent.suffix(2).map { request -> String in
+            guard case .string(let state)? = try JSONValue(parsing: Data(request.body.utf8))["state"] else {
+                return "?"
+            }
+            return state
+        }
+        #expect(accepted == ["down", "recovered"])
+        #expect(!FileManager.default.fileExists(atPath: outbox.path))
+        _ = try await round()  // nothing more to send
+        #expect(receiver.requests.filter { $0.method == "POST" }.count == sent.count)
+        #expect(!sent.contains { $0.body.contains("tok-planted") })
     }
 
     @Test func aReceiverThatIsDownIsAWarningWithinTheBudget() async throws {

@@ -101,7 +101,8 @@ public enum AlertTransitions {
 ///
 /// Each target is tried up to three times, with a short backoff, and never past `deadline`: an alert receiver
 /// that is down costs a run at most that long, and the failure is a warning, not a failed run. Every byte sent
-/// passes the redactor.
+/// passes the redactor. `apiprobe run` sends through an outbox (kept beside the history), so an alert a receiver
+/// could not take is sent again on later rounds and runs, in order, until it is delivered.
 public struct AlertSender: Sendable {
     public var targets: [AlertTarget]
     public var redactor: Redactor
@@ -155,7 +156,7 @@ public struct AlertSender: Sendable {
     }
 
     /// `nil` when a 2xx answered; otherwise the last problem.
-    private func deliver(_ body: Data, to url: URL, _ session: URLSession, _ deadline: ContinuousClock.Instant) async
+    func deliver(_ body: Data, to url: URL, _ session: URLSession, _ deadline: ContinuousClock.Instant) async
         -> String?
     {
         var problem = "no attempt before the deadline"

@@ -46,6 +46,8 @@ public struct ProbeSession: Sendable {
     public private(set) var lastProbed: [String: Date] = [:]
     private var historyLoaded = false
     private var pendingWarnings: [String] = []
+    /// Alerts not delivered yet, when there is no history file to keep them beside.
+    private var pendingAlerts: [AlertOutbox.Item] = []
 
     /// How many of the history's last rounds are read when a session starts: a day of rounds a minute apart.
     public static let historyMemory = 2_000
@@ -116,11 +118,25 @@ public struct ProbeSession: Sendable {
         for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
         totals.add(result)
         let events = alertEvents(for: result)
-        if !events.isEmpty, !runner.config.alerts.isEmpty {
-            // Alerts never hold the run for long: at most 10 s (or the config's deadline) for all of them.
-            let budget = min(runner.config.deadline, .seconds(10))
+        if !runner.config.alerts.isEmpty {
+            // Alerts never hold the run for long: at most 10 s (or the config's deadline) for all of them. What a
+            // receiver could not take waits in the outbox (beside the history, or in this process without one)
+            // and is sent again, in order, on the next round or run.
+            let deadline = ContinuousClock.now + min(runner.config.deadline, .seconds(10))
             let sender = AlertSender(targets: runner.config.alerts, redactor: runner.redactor)
-            warnings += await sender.send(events, deadline: .now + budget)
+            if let history {
+                let url = AlertOutbox.url(besideHistory: history.url)
+                warnings += try await AlertOutbox.withLockedFile(url) { items, damaged in
+                    guard !items.isEmpty || !events.isEmpty || damaged != nil else { return [] }
+                    let sent = await AlertOutbox.deliver(
+                        &items, adding: events, sender: sender, now: Date(), deadline: deadline,
+                        outboxName: url.relativePath)
+                    return (damaged.map { [$0] } ?? []) + sent
+                }
+            } else if !events.isEmpty || !pendingAlerts.isEmpty {
+                warnings += await AlertOutbox.deliver(
+                    &pendingAlerts, adding: events, sender: sender, now: Date(), deadline: deadline, outboxName: nil)
+            }
         }
         if let history { try history.append(result) }
         if let pushGateway {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -11,8 +11,8 @@ import Darwin
 /// A tiny HTTP/1.1 server on 127.0.0.1 (system-picked port) that misbehaves on purpose: it drops the
 /// connection mid-body or trickles the body, which a well-behaved framework server will not do.
 /// One thread, one connection at a time; it records when each request arrived.
-final class RawHTTPServer: @unchecked Sendable {
-    enum Behaviour: Sendable {
+public final class RawHTTPServer: @unchecked Sendable {
+    public enum Behaviour: Sendable {
         /// A complete response.
         case respond(status: Int, headers: [String: String], body: String)
         /// Promises `Content-Length: 1000`, sends 10 bytes, closes.
@@ -32,7 +32,7 @@ final class RawHTTPServer: @unchecked Sendable {
         case respondAndClose(body: String)
     }
 
-    let port: Int
+    public let port: Int
     private let socket: Int32
     private let lock = NSLock()
     private var arrivals: [ContinuousClock.Instant] = []
@@ -46,19 +46,19 @@ final class RawHTTPServer: @unchecked Sendable {
     private var isStopping = false
     private var isClosed = false
 
-    var requestTimes: [ContinuousClock.Instant] { lock.withLock { arrivals } }
-    var requestPaths: [String] { lock.withLock { paths } }
+    public var requestTimes: [ContinuousClock.Instant] { lock.withLock { arrivals } }
+    public var requestPaths: [String] { lock.withLock { paths } }
     /// Every request's method, path and body, in order of arrival.
-    var requests: [(method: String, path: String, body: String)] { lock.withLock { received } }
-    var requestCount: Int { lock.withLock { arrivals.count } }
+    public var requests: [(method: String, path: String, body: String)] { lock.withLock { received } }
+    public var requestCount: Int { lock.withLock { arrivals.count } }
     /// Body bytes sent by `.endless` responses, all connections together.
-    var bodyBytesSent: Int { lock.withLock { sent } }
+    public var bodyBytesSent: Int { lock.withLock { sent } }
     /// `.endless` responses that ended because the client closed the connection.
-    var endlessResponsesCut: Int { lock.withLock { ended } }
+    public var endlessResponsesCut: Int { lock.withLock { ended } }
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    init(_ behaviour: @escaping @Sendable (String) -> Behaviour) throws {
+    public init(_ behaviour: @escaping @Sendable (String) -> Behaviour) throws {
         behaviourFor = behaviour
         #if canImport(Darwin)
         let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
@@ -98,7 +98,7 @@ final class RawHTTPServer: @unchecked Sendable {
     ///
     /// Both sides hold the lock, and neither touches the number once the socket is closed: a shutdown of a
     /// closed number would cut whichever socket of another test had been given that number since.
-    func stop() {
+    public func stop() {
         lock.withLock {
             isStopping = true
             if !isClosed { shutdown(socket, Int32(SHUT_RDWR)) }

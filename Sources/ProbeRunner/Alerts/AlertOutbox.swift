@@ -1,0 +1,227 @@
+import Foundation
+import HTTPFixtures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Alerts not delivered yet, kept beside the history (`history.outbox.json` beside `history.jsonl`) so that a
+/// receiver that is down when an endpoint goes down still hears of it, in order, on a later round or a later run.
+///
+/// Each alert waits in its receiver's queue until that receiver answers 2xx; a receiver's alerts go out oldest
+/// first and a failure stops its queue for the round, so a `recovered` never reaches a receiver before the `down`
+/// it ends. An alert older than ``maximumAge``, or past ``maximumPerReceiver`` waiting for one receiver, is given
+/// up with a warning. A receiver is known by its place in the config's `alerts:` list, its kind and its host, never
+/// by its URL (a Slack webhook's URL is a credential): alerts for a receiver the config no longer has are given up
+/// with a warning. The file is replaced atomically under a lock, so cron runs that overlap take turns.
+struct AlertOutbox: Sendable {
+    /// One alert for one receiver.
+    struct Item: Sendable, Hashable {
+        /// The receiver's index in the config's `alerts:`.
+        var target: Int
+        /// `webhook 127.0.0.1:8080`: what the receiver at that index must still be.
+        var receiver: String
+        var event: AlertEvent
+        /// Rounds that tried to deliver it.
+        var attempts: Int
+    }
+
+    /// The longest an alert waits for its receiver.
+    static let maximumAge: TimeInterval = 7 * 86_400
+    /// The most alerts waiting for one receiver; older ones are given up first.
+    static let maximumPerReceiver = 200
+
+    /// The outbox file beside a history file: `history.jsonl` → `history.outbox.json`.
+    static func url(besideHistory history: URL) -> URL {
+        history.deletingPathExtension().appendingPathExtension("outbox.json")
+    }
+
+    /// `webhook 127.0.0.1:8080`: a receiver's kind and host, without its path or query (which may be secret).
+    static func receiver(_ target: AlertTarget) -> String {
+        let host = target.url.host ?? "?"
+        return "\(target.kind.rawValue) \(host)\(target.url.port.map { ":\($0)" } ?? "")"
+    }
+
+    // MARK: The file
+
+    /// The items of an outbox file; none when it does not exist. A file that cannot be read is a warning, and
+    /// its alerts are lost (said, never silently).
+    static func read(_ url: URL) -> (items: [Item], warning: String?) {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return ([], nil) }
+        do {
+            return (try items(from: data), nil)
+        } catch {
+            return ([], "\(url.relativePath): \(error); its undelivered alerts are lost")
+        }
+    }
+
+    struct DamagedOutbox: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func items(from data: Data) throws -> [Item] {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: data)
+        } catch {
+            throw DamagedOutbox(description: "\(error.line):\(error.column): expected \(error.expected)")
+        }
+        guard case .array(let values)? = document["alerts"] else {
+            throw DamagedOutbox(description: "/alerts: expected an array of alerts")
+        }
+        return try values.enumerated().map { index, value in
+            func string(_ key: String) throws -> String {
+                guard case .string(let text)? = value[key] else {
+                    throw DamagedOutbox(description: "/alerts/\(index)/\(key): expected a string")
+                }
+                return text
+            }
+            func integer(_ key: String) throws -> Int {
+                guard case .number(let literal)? = value[key], let number = Int(literal) else {
+                    throw DamagedOutbox(description: "/alerts/\(index)/\(key): expected an integer")
+                }
+                return number
+            }
+            guard let state = AlertEvent.State(rawValue: try string("state")) else {
+                throw DamagedOutbox(description: "/alerts/\(index)/state: expected down or recovered")
+            }
+            guard let at = ReportText.parseTimestamp(try string("at")) else {
+                throw DamagedOutbox(description: "/alerts/\(index)/at: expected an ISO 8601 time")
+            }
+            return Item(
+                target: try integer("target"), receiver: try string("receiver"),
+                event: AlertEvent(
+                    api: try string("api"), endpoint: try string("endpoint"), state: state, at: at,
+                    message: try string("message"), url: try string("url"), consecutive: try integer("consecutive")),
+                attempts: try integer("attempts"))
+        }
+    }
+
+    static func data(_ items: [Item]) -> Data {
+        let alerts: [JSONValue] = items.map { item in
+            .object([
+                ("target", .number(String(item.target))), ("receiver", .string(item.receiver)),
+                ("api", .string(item.event.api)), ("endpoint", .string(item.event.endpoint)),
+                ("state", .string(item.event.state.rawValue)),
+                ("at", .string(ReportText.timestamp(item.event.at, milliseconds: true))),
+                ("message", .string(item.event.message)), ("url", .string(item.event.url)),
+                ("consecutive", .number(String(item.event.consecutive))),
+                ("attempts", .number(String(item.attempts))),
+            ])
+        }
+        let document = JSONValue.object([("version", .number("1")), ("alerts", .array(alerts))])
+        return document.serialized(sortedKeys: true) + Data("\n".utf8)
+    }
+
+    /// Runs `body` with the outbox file's items, under an exclusive lock (a `.lock` file beside it, so a reader
+    /// never sees it half-written and overlapping runs take turns), and writes back what `body` leaves:
+    /// atomically, or removes the file when nothing is left.
+    static func withLockedFile<T>(
+        _ url: URL, _ body: (inout [Item], _ warning: String?) async throws -> T
+    ) async throws -> T {
+        let lockPath = url.path + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(0o644))
+        guard descriptor >= 0 else {
+            throw HistoryFileError(file: url.relativePath + ".lock", problem: "cannot be opened: errno \(errno)")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw HistoryFileError(file: url.relativePath + ".lock", problem: "cannot be locked: errno \(errno)")
+            }
+        }
+        defer { _ = flock(descriptor, LOCK_UN) }
+        var (items, warning) = read(url)
+        let result = try await body(&items, warning)
+        if items.isEmpty {
+            if FileManager.default.fileExists(atPath: url.path) { try? FileManager.default.removeItem(at: url) }
+        } else {
+            do {
+                try AtomicFile.write(data(items), to: url, displayName: url.relativePath)
+            } catch {
+                throw HistoryFileError(file: url.relativePath, problem: "cannot be written: \(error)")
+            }
+        }
+        return result
+    }
+
+    // MARK: Delivering
+
+    /// Adds `events` for every target, then delivers each receiver's queue oldest first until one fails; gives up
+    /// alerts too old, too many, or for receivers the config no longer has. Returns a warning per receiver left
+    /// waiting and per alert given up.
+    static func deliver(
+        _ items: inout [Item], adding events: [AlertEvent], sender: AlertSender, now: Date,
+        deadline: ContinuousClock.Instant, outboxName: String?
+    ) async -> [String] {
+        let redactor = sender.redactor
+        var warnings: [String] = []
+        for event in events {
+            var safe = event
+            safe.message = redactor.redact(text: event.message)
+            safe.url = redactor.redactURL(event.url)
+            for (index, target) in sender.targets.enumerated() {
+                items.append(Item(target: index, receiver: receiver(target), event: safe, attempts: 0))
+            }
+        }
+        // Alerts for a receiver that is no longer in the config, or that waited too long, are given up.
+        items.removeAll { item in
+            let known =
+                item.target < sender.targets.count && receiver(sender.targets[item.target]) == item.receiver
+            let old = now.timeIntervalSince(item.event.at) > maximumAge
+            guard !known || old else { return false }
+            warnings.append(
+                "gave up the \(item.event.state.rawValue) alert of \(item.event.endpoint) (\(ReportText.timestamp(item.event.at))) to \(item.receiver): "
+                    + (known ? "undelivered for more than 7 days" : "the config no longer has that receiver"))
+            return true
+        }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        var remaining: [Item] = []
+        for (index, target) in sender.targets.enumerated() {
+            var queue = items.filter { $0.target == index }
+            if queue.count > maximumPerReceiver {
+                for item in queue.prefix(queue.count - maximumPerReceiver) {
+                    warnings.append(
+                        "gave up the \(item.event.state.rawValue) alert of \(item.event.endpoint) (\(ReportText.timestamp(item.event.at))) to \(item.receiver): more than \(maximumPerReceiver) alerts wait for it"
+                    )
+                }
+                queue.removeFirst(queue.count - maximumPerReceiver)
+            }
+            var problem: String?
+            while let item = queue.first {
+                problem = await sender.deliver(
+                    sender.payload(item.event, for: target.kind), to: target.url, session, deadline)
+                if problem != nil { break }
+                queue.removeFirst()
+            }
+            guard let problem, let first = queue.first else { continue }
+            let waiting = queue.map { item in
+                var item = item
+                item.attempts += 1
+                return item
+            }
+            remaining += waiting
+            let place = outboxName.map { "kept in \($0)" } ?? "kept"
+            // The URL redacted as a URL, the rest as text (text redaction would read the URL's last query value as
+            // running on to the next space).
+            warnings.append(
+                redactor.redact(
+                    text: "could not send the \(first.event.state.rawValue) alert of \(first.event.endpoint) to ")
+                    + redactor.redactURL(target.url.absoluteString)
+                    + redactor.redact(
+                        text:
+                            ": \(problem); \(ReportText.count(waiting.count, "alert")) \(place) and sent again next round"
+                    ))
+        }
+        items = remaining
+        return warnings
+    }
+}
