@@ -4,13 +4,6 @@ import HTTPFixtures
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Alerts not delivered yet, kept beside the history (`history.outbox.json` beside `history.jsonl`) so that a
 /// receiver that is down when an endpoint goes down still hears of it, in order, on a later round or a later run.
@@ -20,7 +13,8 @@ import Darwin
 /// it ends. An alert older than ``maximumAge``, or past ``maximumPerReceiver`` waiting for one receiver, is given
 /// up with a warning. A receiver is known by its place in the config's `alerts:` list, its kind and its host, never
 /// by its URL (a Slack webhook's URL is a credential): alerts for a receiver the config no longer has are given up
-/// with a warning. The file is replaced atomically under a lock, so cron runs that overlap take turns.
+/// with a warning. The file is a ``StateFile``: replaced atomically under a lock, so cron runs that overlap take
+/// turns.
 struct AlertOutbox: Sendable {
     /// One alert for one receiver.
     struct Item: Sendable, Hashable {
@@ -39,9 +33,7 @@ struct AlertOutbox: Sendable {
     static let maximumPerReceiver = 200
 
     /// The outbox file beside a history file: `history.jsonl` → `history.outbox.json`.
-    static func url(besideHistory history: URL) -> URL {
-        history.deletingPathExtension().appendingPathExtension("outbox.json")
-    }
+    static func url(besideHistory history: URL) -> URL { StateFile.url("outbox", besideHistory: history) }
 
     /// `webhook 127.0.0.1:8080`: a receiver's kind and host, without its path or query (which may be secret).
     static func receiver(_ target: AlertTarget) -> String {
@@ -50,17 +42,6 @@ struct AlertOutbox: Sendable {
     }
 
     // MARK: The file
-
-    /// The items of an outbox file; none when it does not exist. A file that cannot be read is a warning, and
-    /// its alerts are lost (said, never silently).
-    static func read(_ url: URL) -> (items: [Item], warning: String?) {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return ([], nil) }
-        do {
-            return (try items(from: data), nil)
-        } catch {
-            return ([], "\(url.relativePath): \(error); its undelivered alerts are lost")
-        }
-    }
 
     struct DamagedOutbox: Error, CustomStringConvertible {
         var description: String
@@ -120,36 +101,24 @@ struct AlertOutbox: Sendable {
         return document.serialized(sortedKeys: true) + Data("\n".utf8)
     }
 
-    /// Runs `body` with the outbox file's items, under an exclusive lock (a `.lock` file beside it, so a reader
-    /// never sees it half-written and overlapping runs take turns), and writes back what `body` leaves:
-    /// atomically, or removes the file when nothing is left.
+    /// Runs `body` with the outbox file's items under the state file's lock, and writes back what it leaves (the
+    /// file is removed when nothing is left). `warning` says when the file was damaged and its alerts lost.
     static func withLockedFile<T>(
         _ url: URL, _ body: (inout [Item], _ warning: String?) async throws -> T
     ) async throws -> T {
-        let lockPath = url.path + ".lock"
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(0o644))
-        guard descriptor >= 0 else {
-            throw HistoryFileError(file: url.relativePath + ".lock", problem: "cannot be opened: errno \(errno)")
-        }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                throw HistoryFileError(file: url.relativePath + ".lock", problem: "cannot be locked: errno \(errno)")
+        try await StateFile.update(url) { data in
+            var items: [Item] = []
+            var warning: String?
+            if let data {
+                do {
+                    items = try self.items(from: data)
+                } catch {
+                    warning = "\(url.relativePath): \(error); its undelivered alerts are lost"
+                }
             }
+            let result = try await body(&items, warning)
+            return (items.isEmpty ? nil : self.data(items), result)
         }
-        defer { _ = flock(descriptor, LOCK_UN) }
-        var (items, warning) = read(url)
-        let result = try await body(&items, warning)
-        if items.isEmpty {
-            if FileManager.default.fileExists(atPath: url.path) { try? FileManager.default.removeItem(at: url) }
-        } else {
-            do {
-                try AtomicFile.write(data(items), to: url, displayName: url.relativePath)
-            } catch {
-                throw HistoryFileError(file: url.relativePath, problem: "cannot be written: \(error)")
-            }
-        }
-        return result
     }
 
     // MARK: Delivering

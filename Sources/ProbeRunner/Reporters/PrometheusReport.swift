@@ -18,8 +18,9 @@ import JSONShape
 ///
 /// Each family has one `# HELP` and `# TYPE`; label values escape `\`, `"` and line feeds. The `job` label is
 /// not written: a Pushgateway adds it from the push URL, and Prometheus from the scrape config. Counters
-/// (`…_total`) count the samples of every round of the process (``ReportOptions/totals``), so `rate()` works
-/// under `--every`; gauges describe this run. Endpoint names that repeat get `#2`, `#3` so no series repeats.
+/// (`…_total`) count the samples of every run that shares the history file, kept beside it (or of every round of
+/// the process without one: ``ReportOptions/totals``), so `rate()` and `increase()` work for cron runs that push
+/// to a Pushgateway as under `--every`; gauges describe this run. Endpoint names that repeat get `#2`, `#3` so no series repeats.
 enum PrometheusReport {
     static func render(_ result: ProbeRunResult, options: ReportOptions) -> String {
         var writer = Writer()
@@ -78,7 +79,8 @@ enum PrometheusReport {
                 writer.sample("apiprobe_tls_insecure", ["endpoint": name], endpoint.tls?.insecure == true ? 1 : 0)
             }
         }
-        // Counters count every round of the process (`options.totals`), or this run's when there is one run.
+        // Counters count every run sharing the history, or every round of the process (`options.totals`); this
+        // run's alone when there are no totals.
         let counts = endpoints.map { name, endpoint in
             (
                 name,
@@ -88,7 +90,7 @@ enum PrometheusReport {
                         rateLimited: endpoint.rateLimited)
             )
         }
-        let scope = options.totals == nil ? "in this run" : "since the process started"
+        let scope = options.totals == nil ? "in this run" : "over every run"
         writer.family("apiprobe_responses_total", .counter, "Responses \(scope), by HTTP status code.")
         for (name, count) in counts {
             for (code, number) in count.statusCodes.sorted(by: { $0.key < $1.key }) {

@@ -69,7 +69,8 @@ public struct ProbeSession: Sendable {
         public var totals = RunningTotals()
     }
 
-    /// The counts of every round of this session (the Prometheus counters of a long-running `--every`).
+    /// The counts behind the Prometheus counters: of every run sharing the history file (read from and written
+    /// to `history.totals.json` beside it each round), or of every round of this session without one.
     public private(set) var totals = RunningTotals()
 
     /// The endpoints a round at `now` probes: every endpoint without an `interval`, and those whose interval
@@ -116,7 +117,25 @@ public struct ProbeSession: Sendable {
                 in: result, history: records, policy: runner.config.regression)
         }
         for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
-        totals.add(result)
+        if let history {
+            // The counters go on from where the last run sharing this history left them (a new process each time
+            // under cron), so the Pushgateway's series never go back.
+            let url = RunningTotals.url(besideHistory: history.url)
+            var damaged = false
+            totals = try await StateFile.update(url) { data in
+                var totals = RunningTotals()
+                if let data {
+                    if let read = RunningTotals(decoding: data) { totals = read } else { damaged = true }
+                }
+                totals.add(result)
+                return (totals.encoded(), totals)
+            }
+            if damaged {
+                warnings.append("\(url.relativePath): not a totals file apiprobe wrote; the counters start again")
+            }
+        } else {
+            totals.add(result)
+        }
         let events = alertEvents(for: result)
         if !runner.config.alerts.isEmpty {
             // Alerts never hold the run for long: at most 10 s (or the config's deadline) for all of them. What a

@@ -1,0 +1,102 @@
+import APIProbeTestSupport
+import Foundation
+import HTTPFixtures
+import Testing
+
+@testable import ProbeRunner
+
+/// The `_total` series count every run that shares a history file, so the cron + Pushgateway setup the README
+/// recommends gives Prometheus counters that never go back: `increase()` over the runs is what they probed.
+@Suite(.timeLimit(.minutes(2)))
+struct CumulativeCountersTests {
+    static func config(_ api: RawHTTPServer) throws -> ProbeConfig {
+        try ProbeConfig.parse(
+            Data(
+                """
+                api: shop
+                baseURL: \(api.baseURL.absoluteString)
+                endpoints:
+                  - {name: cart, path: /cart, samples: 3}
+                """.utf8), environment: [:], file: "apiprobe.yml")
+    }
+
+    /// One `apiprobe run` of cron: a new session with the history, pushing to `gateway` when given.
+    static func cronRun(
+        _ config: ProbeConfig, history: URL, gateway: PushgatewayClient? = nil
+    ) async throws -> ProbeSession.Round {
+        var session = ProbeSession(
+            runner: ProbeRunner(config: config, directory: history.deletingLastPathComponent()),
+            history: HistoryFile(url: history), pushGateway: gateway)
+        return try await session.round()
+    }
+
+    @Test func countersGoOnAcrossRunsThatShareTheHistory() async throws {
+        let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("counters")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let history = folder.appendingPathComponent("history.jsonl")
+        let config = try Self.config(api)
+        var seen: [Double?] = []
+        for _ in 0..<3 {
+            let round = try await Self.cronRun(config, history: history)
+            let text = try PrometheusText(
+                parsing: Report.render(round.result, as: .prometheus, options: ReportOptions(totals: round.totals)))
+            seen.append(text.value("apiprobe_responses_total", ["endpoint": "cart", "code": "200"]))
+        }
+        #expect(seen == [3, 6, 9])
+        let kept = try String(contentsOf: folder.appendingPathComponent("history.totals.json"), encoding: .utf8)
+        #expect(
+            kept == #"{"endpoints":{"cart":{"codes":{"200":9},"errors":0,"rateLimited":0,"retries":0}},"version":1}"#
+                + "\n")
+
+        // A file that is not ours: said, and the counters start again (Prometheus reads that as a reset).
+        try Data("{oops".utf8).write(to: folder.appendingPathComponent("history.totals.json"))
+        let restarted = try await Self.cronRun(config, history: history)
+        #expect(restarted.totals.endpoints["cart"]?.statusCodes == [200: 3])
+        #expect(
+            restarted.warnings.contains {
+                $0.hasSuffix("history.totals.json: not a totals file apiprobe wrote; the counters start again")
+            }, "\(restarted.warnings)")
+    }
+
+    /// The real Pushgateway, scraped every second by a real Prometheus: three cron runs of 3 samples each give a
+    /// counter at 9 with no reset, and `increase()` over the runs sees them.
+    @Test func prometheusScrapingThePushgatewaySeesACounterThatNeverGoesBack() async throws {
+        guard let gatewayBinary = ExternalTools.pushgateway else {
+            ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
+            return
+        }
+        guard let prometheusBinary = PrometheusServerProcess.executable else {
+            ExternalTools.recordMissing("prometheus", package: "prometheus")
+            return
+        }
+        let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("counters-prometheus")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let history = folder.appendingPathComponent("history.jsonl")
+        let config = try Self.config(api)
+        try await PushgatewayProcess.with(gatewayBinary) { gateway in
+            let target = "\(gateway.baseURL.host ?? "127.0.0.1"):\(gateway.baseURL.port ?? 9091)"
+            try await PrometheusServerProcess.with(prometheusBinary, scraping: target) { prometheus in
+                let client = PushgatewayClient(url: gateway.baseURL, job: "apiprobe", grouping: ["instance": "cron"])
+                let series = #"apiprobe_responses_total{job="apiprobe",instance="cron",endpoint="cart",code="200"}"#
+                for run in 1...3 {
+                    _ = try await Self.cronRun(config, history: history, gateway: client)
+                    // Wait until Prometheus has scraped this run's value.
+                    var value: Double?
+                    for _ in 0..<100 {
+                        value = try await prometheus.query(series)
+                        if value == Double(3 * run) { break }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    #expect(value == Double(3 * run), "run \(run)")
+                }
+                #expect(try await prometheus.query("resets(\(series)[5m])") == 0)
+                let increase = try #require(try await prometheus.query("increase(\(series)[5m])"))
+                #expect(increase >= 6, "the counter rose from 3 to 9 over the runs: \(increase)")
+            }
+        }
+    }
+}
