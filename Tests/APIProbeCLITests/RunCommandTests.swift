@@ -229,6 +229,61 @@ struct RunCommandTests {
         }
     }
 
+    /// SIGHUP reads the config again between rounds (it ended the process with status 129); a config that no
+    /// longer reads keeps the one before, says why, and the process goes on.
+    @Test func sighupReloadsTheConfigBetweenRounds() async throws {
+        try await RecipesServer.with { server in
+            let directory = try CommandLineRunner.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let one = """
+                api: recipes
+                baseURL: http://127.0.0.1:\(server.port)
+                endpoints:
+                  - {name: health, path: /api/health}
+                """
+            let config = try writeConfig(one, in: directory)
+            let reportPath = directory.appendingPathComponent("report.json").path
+            let errorLog = directory.appendingPathComponent("stderr.txt")
+            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            let process = Process()
+            process.executableURL = CommandLineRunner.executable
+            process.arguments = ["run", "--config", config, "--every", "100ms", "--report", "json=\(reportPath)"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: errorLog)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            func endpoints() -> Int? {
+                guard let data = FileManager.default.contents(atPath: reportPath),
+                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { return nil }
+                return (object["endpoints"] as? [Any])?.count
+            }
+            func waitFor(_ condition: () -> Bool) async throws -> Bool {
+                for _ in 0..<400 where process.isRunning {
+                    if condition() { return true }
+                    try await Task.sleep(for: .milliseconds(25))
+                }
+                return condition()
+            }
+            #expect(try await waitFor { endpoints() == 1 })
+            _ = try writeConfig(one + "\n  - {name: search, path: /api/search, query: {q: soup}}\n", in: directory)
+            kill(process.processIdentifier, SIGHUP)
+            #expect(try await waitFor { endpoints() == 2 }, "the next round probes the new config")
+            func log() -> String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
+            #expect(log().contains("apiprobe run: SIGHUP: reloaded \(config) (2 endpoints)"), "\(log())")
+
+            _ = try writeConfig("api: recipes\nendpoints: [{name: x}]\n", in: directory)
+            kill(process.processIdentifier, SIGHUP)
+            #expect(try await waitFor { log().contains("kept the config loaded before") }, "\(log())")
+            #expect(log().contains("apiprobe run: warning: SIGHUP: \(config):2:"), "\(log())")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(process.isRunning && endpoints() == 2)
+            kill(process.processIdentifier, SIGTERM)
+            #expect(await CommandLineRunner.waitForExit(process) == 0)
+        }
+    }
+
     @Test func sigtermDuringEveryFinishesTheRoundAndExitsZero() async throws {
         try await RecipesServer.with(.init(latency: .fixed(.milliseconds(400)))) { server in
             let directory = try CommandLineRunner.makeTemporaryDirectory()

@@ -23,7 +23,8 @@ struct RunCommand: AsyncParsableCommand {
             masked in every report, the history, the push and the terminal. Under GitHub Actions the Markdown \
             report is also written to $GITHUB_STEP_SUMMARY (once: with --every, the last round's replaces the \
             earlier ones). With --every, rounds repeat (±10% jitter) until SIGINT or SIGTERM; the \
-            current round finishes, reports are flushed and the exit status is 0.
+            current round finishes, reports are flushed and the exit status is 0. SIGHUP reads the config again \
+            before the next round (a config that cannot be read keeps the one before, with a warning).
             Exit status: 0 all checks held; 1 a check failed; 2 bad usage or config; 3 an internal error.
             """
     )
@@ -143,10 +144,12 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         let stop = StopSignal()
+        stop.listenForReload()
         let clock = ContinuousClock()
         while !stop.isSet {
             // --every is measured start to start: a round that takes 1.5 s of a 2 s interval waits 0.5 s.
             let started = clock.now
+            if stop.takeReloadRequest() { reload(&session, from: configURL) }
             // Endpoints with an `interval` of their own are probed in the rounds where it has passed.
             let due = try dueEndpoints(&session, tick: interval)
             if !due.isEmpty {
@@ -156,6 +159,30 @@ struct RunCommand: AsyncParsableCommand {
                 for: ProbeSession.delayBeforeNextRound(
                     interval: ProbeSession.jittered(interval), elapsed: clock.now - started))
         }
+    }
+
+    /// SIGHUP between rounds: the config read again and used from the next round on, the session's state
+    /// (consecutive failures, alert states, totals, undelivered alerts) kept. A config that cannot be read, or no
+    /// longer has an `--only` endpoint, keeps the one loaded before, and a warning says why.
+    private func reload(_ session: inout ProbeSession, from configURL: URL) {
+        let problem: String
+        do {
+            let reloaded = try ProbeConfig.load(contentsOf: configURL, file: config)
+            let unknown = only.filter { name in !reloaded.endpoints.contains { $0.name == name } }
+            if unknown.isEmpty {
+                var runner = ProbeRunner(config: reloaded, directory: configURL.deletingLastPathComponent())
+                runner.redactor = reloaded.makeRedactor(secrets: Terminal.secrets)
+                session.runner = runner
+                Terminal.standardError.write(
+                    "apiprobe run: SIGHUP: reloaded \(config) (\(reloaded.endpoints.count) endpoints)\n")
+                return
+            }
+            problem = "--only \(unknown.joined(separator: ", ")): no such endpoint in the new config"
+        } catch {
+            problem = "\(error)"
+        }
+        Terminal.standardError.write(
+            "apiprobe run: warning: SIGHUP: \(Terminal.redactor.redact(text: problem)); kept the config loaded before\n")
     }
 
     private func dueEndpoints(_ session: inout ProbeSession, tick: Duration?) throws -> [String] {

@@ -33,6 +33,26 @@ final class StopSignal: @unchecked Sendable {
 
     private func set(_ number: Int32) { lock.withLock { signalNumber = signalNumber ?? number } }
 
+    private var reloadAsked = false
+
+    /// Also listens for SIGHUP (which would otherwise end the process with status 129): each one asks for a
+    /// reload, which ``takeReloadRequest()`` reports once.
+    func listenForReload() {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler { [weak self] in self?.lock.withLock { self?.reloadAsked = true } }
+        source.resume()
+        lock.withLock { sources.append(source) }
+    }
+
+    /// Whether a SIGHUP came since the last call.
+    func takeReloadRequest() -> Bool {
+        lock.withLock {
+            defer { reloadAsked = false }
+            return reloadAsked
+        }
+    }
+
     /// Sleeps `duration` (forever when `nil`), or less when a signal comes.
     func wait(for duration: Duration? = nil) async {
         let end = duration.map { ContinuousClock.now + $0 }
