@@ -182,7 +182,8 @@ struct RunCommand: AsyncParsableCommand {
             problem = "\(error)"
         }
         Terminal.standardError.write(
-            "apiprobe run: warning: SIGHUP: \(Terminal.redactor.redact(text: problem)); kept the config loaded before\n")
+            "apiprobe run: warning: SIGHUP: \(Terminal.redactor.redact(text: problem)); kept the config loaded before\n"
+        )
     }
 
     private func dueEndpoints(_ session: inout ProbeSession, tick: Duration?) throws -> [String] {
