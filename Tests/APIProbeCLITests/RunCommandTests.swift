@@ -142,6 +142,52 @@ struct RunCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("history.outbox.json").path))
     }
 
+    /// `run --dry-run` checks the config and prints the plan with its variables resolved and masked, and sends
+    /// nothing: no request reaches the API, and no alert the receiver.
+    @Test func dryRunPrintsThePlanMaskedAndSendsNothing() async throws {
+        let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let directory = try CommandLineRunner.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = try writeConfig(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            concurrency: 2
+            alerts:
+              - slack: https://hooks.example.com/services/${HOOK}
+            endpoints:
+              - name: cart
+                path: /cart
+                query: {key: "${TOKEN}"}
+                headers: {Authorization: "Bearer ${TOKEN}"}
+                samples: 3
+                expect: {status: 200, body: [/items exists], latency: [p95 < 300ms]}
+              - {name: health, path: /health, interval: 5m}
+            """, in: directory)
+        let secrets = ["TOKEN": "tok-planted-5150", "HOOK": "T000/B000/hook-planted-7"]
+        let result = try await CommandLineRunner.run(
+            ["run", "--config", config, "--dry-run", "--every", "30s"], environment: secrets)
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.standardOutput == """
+                \(config): 2 endpoints, concurrency 2, deadline 5m, down after 1 failed round
+                  cart    GET \(api.baseURL.absoluteString)/cart?key=REDACTED
+                          3 samples, timeout 10s, every round; status 200, 1 body condition, latency p95 < 300ms; sends Authorization
+                  health  GET \(api.baseURL.absoluteString)/health
+                          1 sample, timeout 10s, every 5m; status 200-299
+                alerts: slack hooks.example.com
+                reports: console; a round every 30s
+                nothing sent (--dry-run)
+
+                """, "\(result)")
+        #expect(!(result.standardOutput + result.standardError).contains("planted"))
+        #expect(api.requestCount == 0)
+
+        let bad = try await CommandLineRunner.run(["run", "--config", config, "--dry-run"])
+        #expect(bad.status == 2, "an unset variable is still an error: \(bad)")
+    }
+
     @Test func aFailedCheckExitsOne() async throws {
         try await RecipesServer.with { server in
             let directory = try CommandLineRunner.makeTemporaryDirectory()

@@ -54,7 +54,9 @@ extension ConfigReader {
         case "retries": endpoint.retries = builtIn.retries
         case "maxBodySize": endpoint.maxBodySize = builtIn.maxBodySize
         case "tls": endpoint.tls = TLSSettings()
-        case "expect": expect = PartialExpectations(status: .success, headers: [], body: [], schema: .none, latency: [])
+        case "expect":
+            expect = PartialExpectations(
+                status: .success, headers: [], body: [], schema: PartialExpectations.Schema.none, latency: [])
         default: return false
         }
         return true

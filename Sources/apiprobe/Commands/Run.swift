@@ -62,6 +62,13 @@ struct RunCommand: AsyncParsableCommand {
         return interval
     }
 
+    @Flag(
+        name: .customLong("dry-run"),
+        help:
+            "Check the config and print the plan (endpoints, requests, checks, receivers), its secrets masked; send nothing."
+    )
+    var dryRun = false
+
     @Option(name: .long, help: "A JSON Lines history file: consecutive failures, regressions; each run appended.")
     var history: String?
 
@@ -114,6 +121,15 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--only \(unknown.joined(separator: ", ")): no such endpoint in \(config); it has "
                     + probeConfig.endpoints.map(\.name).joined(separator: ", "))
+        }
+        if dryRun {
+            var plan = probeConfig.plan(redactor: Terminal.redactor)
+            if let history { plan += "history: \(history)\n" }
+            if let pushGateway { plan += "push: \(Terminal.redactor.redactURL(pushGateway))\n" }
+            plan += "reports: " + (report.isEmpty ? "console" : report.map(\.description).joined(separator: ", "))
+            plan += every.map { "; a round every \(formatDuration($0))" } ?? "; one round"
+            Terminal.standardOutput.write(plan + "\nnothing sent (--dry-run)\n")
+            return
         }
         let destinations = report.isEmpty ? [ReportDestination(kind: .console)] : report
         var runner = ProbeRunner(config: probeConfig, directory: configURL.deletingLastPathComponent())
