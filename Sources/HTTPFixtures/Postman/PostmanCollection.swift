@@ -139,6 +139,31 @@ public struct PostmanCollection: Sendable {
         "randomDepartment": "Sales",
     ]
 
+    /// The enabled values of a Postman environment file (`{"name": …, "values": [{"key", "value", "enabled"}]}`,
+    /// as Postman exports it), to pass as `variables`.
+    ///
+    /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a field that
+    ///   is missing or mistyped.
+    public static func environmentValues(parsing data: Data, file: String) throws(FixtureError) -> [String: String] {
+        let reader = PostmanReader(file: file)
+        let document = try reader.parse(data)
+        guard case .object = document else {
+            throw reader.fail("", "a Postman environment (an object with \"values\")", document.briefDescription)
+        }
+        var result: [String: String] = [:]
+        let values = try reader.array(reader.required(document, "values", in: ""), at: "/values")
+        for (index, value) in values.enumerated() {
+            let pointer = "/values/\(index)"
+            let pair = try reader.object(value, at: pointer)
+            if case .bool(false)? = pair["enabled"] { continue }
+            let key = try reader.string(reader.required(pair, "key", in: pointer), at: "\(pointer)/key")
+            var text = ""
+            if let value = pair["value"], value != .null { text = try reader.string(value, at: "\(pointer)/value") }
+            result[key] = text
+        }
+        return result
+    }
+
     /// Reads a collection.
     ///
     /// - Parameters:
@@ -497,7 +522,15 @@ struct PostmanReader: JSONFieldReading {
             for (offset, responseValue) in responses.enumerated() {
                 let responsePointer = "\(itemPointer)/response/\(offset)"
                 let response = try object(responseValue, at: responsePointer)
-                let original = response["originalRequest"]
+                var original = response["originalRequest"]
+                if let saved = original, !Self.hasURL(saved) {
+                    // Postman saves some examples with an empty request (`"url": {"raw": ""}`): the item's request
+                    // is the one the example answers.
+                    original = nil
+                    warnings.append(
+                        "\(responsePointer)/originalRequest (in \(current)): the example's request has no URL; the request's own is used"
+                    )
+                }
                 let recorded = try self.request(
                     original ?? request,
                     at: original == nil ? "\(itemPointer)/request" : "\(responsePointer)/originalRequest",
@@ -508,6 +541,20 @@ struct PostmanReader: JSONFieldReading {
                         exchange: exchange, requestName: name, pointer: responsePointer, requestPointer: itemPointer,
                         templatePath: recorded.templatePath, basePath: recorded.basePath, isSelected: selected))
             }
+        }
+    }
+
+    /// Whether a request (Postman's string or object form) has a URL: a non-empty string, or a `url` with a `raw`
+    /// or a `host` or `path`.
+    static func hasURL(_ request: JSONValue) -> Bool {
+        if case .string(let text) = request { return !text.trimmingCharacters(in: .whitespaces).isEmpty }
+        switch request["url"] {
+        case .string(let text)?: return !text.trimmingCharacters(in: .whitespaces).isEmpty
+        case let url? where url["host"] != nil || url["path"] != nil: return true
+        case let url?:
+            if case .string(let raw)? = url["raw"] { return !raw.trimmingCharacters(in: .whitespaces).isEmpty }
+            return false
+        case nil: return false
         }
     }
 

@@ -245,7 +245,7 @@ struct ImportPostmanCommand: AsyncParsableCommand {
             a path prefix or a template.
 
             The URL is the one Postman sends: the structured URL with its enabled query items. {{variables}} take \
-            the collection's values and --var NAME=VALUE (a Postman environment's values), which win; --var \
+            the collection's values, then an --environment file's, then --var NAME=VALUE, which win; --var \
             :NAME=VALUE sets the path variable :NAME. A variable that is empty or has no value never makes an empty \
             path segment: the segment keeps the placeholder {NAME} (a path template for the stubs) and is warned \
             of once. Postman's dynamic variables ({{$guid}}, {{$timestamp}}, …) take fixed values, so a re-import \
@@ -267,6 +267,13 @@ struct ImportPostmanCommand: AsyncParsableCommand {
     var directory: String?
 
     @Option(
+        name: .customLong("environment"),
+        help: ArgumentHelp(
+            "A Postman environment file (exported from Postman): its enabled values for {{NAME}}, over the collection's own.",
+            valueName: "environment.json"))
+    var environment: String?
+
+    @Option(
         name: .customLong("var"),
         help: ArgumentHelp(
             "A value for {{NAME}}, over the collection's own; :NAME=VALUE sets the path variable :NAME.",
@@ -284,6 +291,10 @@ struct ImportPostmanCommand: AsyncParsableCommand {
     func run() async throws {
         let data = try ImportOptions.read(file, kind: "Postman collection")
         var values: [String: String] = [:]
+        if let environment {
+            values = try PostmanCollection.environmentValues(
+                parsing: ImportOptions.read(environment, kind: "Postman environment"), file: environment)
+        }
         for variable in variables {
             let parts = variable.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             values[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""

@@ -1,0 +1,188 @@
+import APIProbeTestSupport
+import Foundation
+import HTTPFixtures
+import Testing
+
+/// Real vendors' Postman collections beside their OpenAPI descriptions: imported with no `--var`, every fixture's
+/// URL is the one Postman sends (no empty path segment, every enabled query item), and `openapi check` reports only
+/// what an independent validator, PyPI's `jsonschema` driven by `Fixtures/RealCollections/oracle.py`, also finds in
+/// the same examples.
+///
+/// The vendors' files are public material this repository does not hold: they are read from the folder named by
+/// `APIPROBE_REAL_COLLECTIONS`, or `shared/real-collections` beside the checkout (Fixtures/RealCollections/README.md
+/// lists each file's source, commit and licence). Without them, the test is a known issue that says where to put
+/// them.
+@Suite(.timeLimit(.minutes(3)))
+struct RealCollectionTests {
+    static let oracle = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/RealCollections/oracle.py")
+
+    /// The folder of the vendors' files, when it is there.
+    static var folder: URL? {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates: [String?] = [
+            environment["APIPROBE_REAL_COLLECTIONS"],
+            OpenAPICommandTests.repository.deletingLastPathComponent().appendingPathComponent("shared/real-collections")
+                .path,
+        ]
+        return candidates.compactMap { $0 }.map(URL.init(fileURLWithPath:)).first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("adyen/collection.json").path)
+        }
+    }
+
+    struct Vendor: Sendable, CustomStringConvertible {
+        var name: String
+        var spec: String
+        var environment: String?
+        var description: String { name }
+    }
+
+    static let vendors = [
+        // Adyen's Management API v3: the collection of the report (158 requests, 111 examples, empty variables).
+        Vendor(name: "adyen", spec: "openapi.json"),
+        // EdgeX Foundry's ONVIF camera service: its environment file, examples saved with an empty request.
+        Vendor(name: "edgex", spec: "openapi.yaml", environment: "environment.json"),
+    ]
+
+    /// The Python of the virtual environment `.ci/run` makes (with jsonschema and rfc3339-validator).
+    static var python: URL? {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates: [String?] = [
+            environment["OPENAPI_SPEC_VALIDATOR"].map {
+                URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("python3").path
+            },
+            OpenAPICommandTests.repository.appendingPathComponent(".build/venv-openapi/bin/python3").path,
+        ]
+        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            .map(URL.init(fileURLWithPath:))
+    }
+
+    struct Example: Decodable {
+        var pointer: String
+        var path: String
+        var query: [[String?]]
+        var template: String?
+        var statusDeclared: Bool?
+        var violations: [String]
+        var requestViolations: [String]
+    }
+
+    @Test(arguments: vendors)
+    func importedWithoutVarsThenCheckedOnlyForWhatJSONSchemaFinds(_ vendor: Vendor) async throws {
+        guard let folder = Self.folder else {
+            withKnownIssue(
+                "the vendors' files are not here: put them in shared/real-collections beside the checkout, or name their folder in APIPROBE_REAL_COLLECTIONS (Tests/APIProbeCLITests/Fixtures/RealCollections/README.md)"
+            ) {
+                Issue.record("no real collections")
+            }
+            return
+        }
+        guard let python = Self.python else {
+            let message = "the tests' Python (.build/venv-openapi, with jsonschema) is missing: run .ci/run"
+            let value = ProcessInfo.processInfo.environment["CI"] ?? ""
+            if !value.isEmpty && value != "0" && value.lowercased() != "false" {
+                Issue.record(Comment(rawValue: message))
+            } else {
+                withKnownIssue(Comment(rawValue: message)) { Issue.record(Comment(rawValue: message)) }
+            }
+            return
+        }
+        let source = folder.appendingPathComponent(vendor.name)
+        let collection = source.appendingPathComponent("collection.json")
+        let spec = source.appendingPathComponent(vendor.spec)
+        let environment = vendor.environment.map { source.appendingPathComponent($0) }
+        let directory = try CommandLineRunner.makeTemporaryDirectory("real-\(vendor.name)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // The import, as a user runs it: no --var.
+        var arguments = ["import", "postman", collection.path, "--into", "Stubs/\(vendor.name)"]
+        if let environment { arguments += ["--environment", environment.path] }
+        let imported = try await CommandLineRunner.run(arguments, in: directory)
+        #expect(imported.status == 0, "\(imported)")
+
+        // The oracle, on the same files.
+        let oracle = try await CommandLineRunner.runProcess(
+            python,
+            [Self.oracle.path, collection.path, spec.path]
+                + (environment.map { [$0.path] } ?? []))
+        try #require(oracle.status == 0, "\(oracle)")
+        struct Output: Decodable { var examples: [Example] }
+        let examples = try JSONDecoder().decode(Output.self, from: Data(oracle.standardOutput.utf8)).examples
+        let byPointer = Dictionary(examples.map { ($0.pointer, $0) }) { first, _ in first }
+
+        // Fixture names and their examples, from the library the command uses.
+        let values =
+            try environment.map {
+                try PostmanCollection.environmentValues(parsing: Data(contentsOf: $0), file: $0.path)
+            } ?? [:]
+        let entries = try PostmanCollection(
+            parsing: Data(contentsOf: collection), file: collection.path, variables: values
+        ).entries
+        #expect(entries.count == examples.count, "every saved example is a fixture")
+        var exampleOfFile: [String: Example] = [:]
+        for entry in entries {
+            let written = try Exchange.load(
+                from: directory.appendingPathComponent("Stubs/\(vendor.name)/\(entry.name).json"))
+            let example = try #require(byPointer[entry.pointer], "\(entry.pointer)")
+            exampleOfFile["Stubs/\(vendor.name)/\(entry.name).json"] = example
+            let components = try #require(URLComponents(string: written.request.url), "\(written.request.url)")
+            // The path Postman sends, placeholders for empty variables, and never an empty segment.
+            #expect(components.path == example.path, "\(entry.name)")
+            #expect(
+                !components.percentEncodedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+                    .contains(""), "\(written.request.url)")
+            // Every enabled query item (credentials masked by the redactor).
+            let sent = (components.queryItems ?? []).map { [$0.name, $0.value] }
+            for item in example.query where !item.isEmpty {
+                #expect(
+                    sent.contains { $0[0] == item[0] && ($0[1] == item[1] || $0[1] == "REDACTED") },
+                    "\(entry.name): \(item) in \(written.request.url)")
+            }
+        }
+
+        // openapi check reports only what jsonschema also finds, at the same place.
+        let check = try await CommandLineRunner.run(
+            ["openapi", "check", spec.path, "--stubs", "Stubs/\(vendor.name)", "--format", "json"], in: directory)
+        struct Report: Decodable {
+            struct Violation: Decodable {
+                var file: String
+                var pointer: String
+                var kind: String
+            }
+            var violations: [Violation]
+            var unmatched: [String]
+        }
+        let report = try JSONDecoder().decode(Report.self, from: Data(check.standardOutput.utf8))
+        var reported = 0
+        for violation in report.violations {
+            let example = try #require(exampleOfFile[violation.file], "\(violation.file)")
+            reported += 1
+            switch violation.kind {
+            case "type", "required", "enum", "additional", "format":
+                // The same place, or below a `oneOf`/`anyOf` no branch of which fits (`P/*`): apiprobe joins the
+                // branches into one shape and so names the place inside where the joined shape fails.
+                #expect(
+                    example.violations.contains(violation.pointer)
+                        || example.violations.contains { found in
+                            found.hasSuffix("/*") && violation.pointer.hasPrefix(String(found.dropLast()))
+                        },
+                    "\(violation.file) \(violation.pointer) \(violation.kind): jsonschema finds \(example.violations)")
+            case "request-body":
+                #expect(
+                    example.requestViolations.contains(violation.pointer),
+                    "\(violation.file) \(violation.pointer): jsonschema finds \(example.requestViolations)")
+            case "status-undeclared":
+                #expect(example.statusDeclared == false, "\(violation.file)")
+            case "no-operation":
+                #expect(
+                    example.template == nil, "\(violation.file): jsonschema's side matched \(example.template ?? "")")
+            default:
+                // A parameter the operation does not declare: checked by neither; counted in the closing note.
+                break
+            }
+        }
+        for file in report.unmatched {
+            #expect(exampleOfFile[file]?.template == nil, "\(file) matched no operation, but the oracle's did")
+        }
+    }
+}
