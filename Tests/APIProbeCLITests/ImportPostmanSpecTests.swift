@@ -13,16 +13,8 @@ struct ImportPostmanSpecTests {
     static let spec = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/stores.yaml")
 
-    func files(in folder: URL) -> [String] {
-        let base = folder.standardizedFileURL.path
-        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
-        var names: [String] = []
-        while let url = enumerator?.nextObject() as? URL {
-            guard url.pathExtension == "json" else { continue }
-            names.append(String(url.standardizedFileURL.path.dropFirst(base.count + 1)))
-        }
-        return names.sorted()
-    }
+    /// The JSON files below a folder (ImportPostmanTests' one rule).
+    func files(in folder: URL) -> [String] { ImportPostmanTests.files(in: folder) }
 
     @Test func aSpecNamesFixturesAsItsSnapshotsSoTheyLineUp() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()

@@ -9,7 +9,10 @@ struct ImportPostmanTests {
     static let collection = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HTTPFixturesTests/Fixtures/github.postman_collection.json")
 
-    func files(in folder: URL) -> [String] {
+    func files(in folder: URL) -> [String] { Self.files(in: folder) }
+
+    /// The JSON files below a folder, as paths relative to it, sorted.
+    static func files(in folder: URL) -> [String] {
         let base = folder.standardizedFileURL.path
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         var names: [String] = []

@@ -116,14 +116,7 @@ struct RunCommandTests {
         func cronRun() async throws -> CommandResult {
             try await CommandLineRunner.run(["run", "--config", config, "--history", history])
         }
-        func posted() throws -> [String] {
-            try receiver.requests.map { request in
-                guard case .string(let state)? = try JSONValue(parsing: Data(request.body.utf8))["state"] else {
-                    return "?"
-                }
-                return state
-            }
-        }
+        func posted() -> [String] { receiver.posted("state") }
         _ = try await cronRun()
         let down = try await cronRun()
         #expect(down.status == 1)
@@ -134,11 +127,11 @@ struct RunCommandTests {
         let recovered = try await cronRun()
         #expect(recovered.status == 0, "\(recovered)")
         #expect(recovered.standardError.contains("2 alerts kept in "), "\(recovered)")
-        #expect(Set(try posted()) == ["down"], "the recovery never goes before the down alert")
+        #expect(Set(posted()) == ["down"], "the recovery never goes before the down alert")
         receiverUp.withLock { $0 = true }
         let delivered = try await cronRun()
         #expect(delivered.status == 0 && !delivered.standardError.contains("alert"), "\(delivered)")
-        #expect(try posted().suffix(2) == ["down", "recovered"])
+        #expect(posted().suffix(2) == ["down", "recovered"])
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("history.outbox.json").path))
     }
 

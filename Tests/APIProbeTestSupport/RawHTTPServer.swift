@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPFixtures
 
 #if canImport(Glibc)
 import Glibc
@@ -57,6 +58,17 @@ public final class RawHTTPServer: @unchecked Sendable {
     public var endlessResponsesCut: Int { lock.withLock { ended } }
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The string value of `key` in each POST request's JSON body, in order of arrival (`?` where there is none):
+    /// what an alert receiver was told.
+    public func posted(_ key: String) -> [String] {
+        requests.filter { $0.method == "POST" }.map { request in
+            guard case .string(let value)? = (try? JSONValue(parsing: Data(request.body.utf8)))?[key] else {
+                return "?"
+            }
+            return value
+        }
+    }
 
     public init(_ behaviour: @escaping @Sendable (String) -> Behaviour) throws {
         behaviourFor = behaviour

@@ -175,14 +175,6 @@ struct AlertTests {
             }
             return try await every.round().warnings
         }
-        func states() throws -> [String] {
-            try receiver.requests.filter { $0.method == "POST" }.map { request in
-                guard case .string(let state)? = try JSONValue(parsing: Data(request.body.utf8))["state"] else {
-                    return "?"
-                }
-                return state
-            }
-        }
         _ = try await round()  // 1st failure
         let down = try await round()  // down: the receiver answers 503
         #expect(
@@ -198,17 +190,12 @@ struct AlertTests {
         healthy.withLock { $0 = true }
         let recovered = try await round()  // recovered: queued behind the down alert, never before it
         #expect(recovered.first?.contains("2 alerts") == true, "\(recovered)")
-        #expect(try states().allSatisfy { $0 == "down" }, "the recovery never goes before the down alert")
+        #expect(receiver.posted("state").allSatisfy { $0 == "down" }, "the recovery never goes before the down alert")
         receiverUp.withLock { $0 = true }
         let delivered = try await round()  // the receiver is back: both, in order
         #expect(delivered.isEmpty, "\(delivered)")
         let sent = receiver.requests.filter { $0.method == "POST" }
-        let accepted = try sent.suffix(2).map { request -> String in
-            guard case .string(let state)? = try JSONValue(parsing: Data(request.body.utf8))["state"] else {
-                return "?"
-            }
-            return state
-        }
+        let accepted = Array(receiver.posted("state").suffix(2))
         #expect(accepted == ["down", "recovered"])
         #expect(!FileManager.default.fileExists(atPath: outbox.path))
         _ = try await round()  // nothing more to send

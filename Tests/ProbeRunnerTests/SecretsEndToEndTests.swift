@@ -135,7 +135,7 @@ struct SecretsEndToEndTests {
         }
     }
 
-    private func check(server: EchoServer, gateway: PushgatewayProcess) async throws {
+    private func check(server: EchoServer, gateway: LoopbackServerProcess) async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory("secrets-e2e")
         defer { try? FileManager.default.removeItem(at: folder) }
         let project = folder.appendingPathComponent("project", isDirectory: true)
@@ -209,7 +209,8 @@ struct SecretsEndToEndTests {
         #expect(
             Set(written.keys) == [
                 "/project/report.json", "/project/report.xml", "/project/report.md", "/project/report.prom",
-                "/project/history.jsonl", "/project/summary.md", "/project/Stubs/har/get-html-page.json",
+                "/project/history.jsonl", "/project/history.totals.json", "/project/history.totals.json.lock",
+                "/project/summary.md", "/project/Stubs/har/get-html-page.json",
                 "/project/Stubs/har/post-multipart-form.json", "/project/Stubs/har/get-deep-nest.json",
                 "/input/Stubs/echo/json.json", "/input/Stubs/echo/html.json", "/input/Stubs/echo/multipart.json",
                 "/input/Stubs/echo/deep.json", "/input/Stubs/echo/userinfo.json",
