@@ -151,8 +151,14 @@ package struct SnapshotWorkspace {
     package func orphanedSnapshots() -> [String] {
         if isSelection { return [] }
         let keys = Set(endpoints.map(\.key))
+        let (candidates, specDerived) = snapshotKeys()
+        return candidates.filter { !keys.contains($0) && !specDerived.contains($0) }.map(snapshotPath(for:)).sorted()
+    }
+
+    /// Every snapshot's key (`api/name`), and those an `operations.json` lists (written from a spec).
+    package func snapshotKeys() -> (all: [String], specDerived: Set<String>) {
         guard let enumerator = FileManager.default.enumerator(at: snapshotsDirectory, includingPropertiesForKeys: nil)
-        else { return [] }
+        else { return ([], []) }
         let base = snapshotsDirectory.path
         var candidates: [String] = []
         var specDerived = Set<String>()
@@ -167,7 +173,7 @@ package struct SnapshotWorkspace {
                 specDerived.formUnion(Self.specSnapshots(inOperationsFile: url).map { folder + $0 })
             }
         }
-        return candidates.filter { !keys.contains($0) && !specDerived.contains($0) }.map(snapshotPath(for:)).sorted()
+        return (candidates, specDerived)
     }
 
     /// The snapshot names (`searchRecipes`, without `.schema.json`) an operations file lists, when
@@ -237,13 +243,20 @@ extension SnapshotWorkspace {
         var changes: [SchemaChange] = []
         // Each endpoint on its own core (reading its snapshot, inferring, diffing), then gathered in order.
         let workspace = self
+        // A snapshot written from a spec says what the API may send: the samples are checked for conformance to
+        // it (a property the spec makes optional and no sample has is no removal), not for drift from it.
+        let specDerived = snapshotKeys().specDerived
         // `nil`: no samples, or no snapshot (told apart below by the sample count).
         let compared = try endpoints.parallelMap { endpoint throws(JSONShapeError) -> SchemaDiff? in
             guard endpoint.sampleCount > 0, let old = try workspace.existingSnapshot(for: endpoint.key) else {
                 return nil
             }
             let inferred = try endpoint.snapshot(previous: old).shape
-            return SchemaDiff(from: old.shape, to: inferred, usage: try workspace.usage(for: endpoint.key))
+            let usage = try workspace.usage(for: endpoint.key)
+            if specDerived.contains(endpoint.key) {
+                return SchemaDiff(conformanceOf: inferred, to: old.shape, usage: usage)
+            }
+            return SchemaDiff(from: old.shape, to: inferred, usage: usage)
         }
         for (endpoint, diff) in zip(endpoints, compared) {
             let file = snapshotPath(for: endpoint.key)
