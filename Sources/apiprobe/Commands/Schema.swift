@@ -50,15 +50,16 @@ struct SchemaDiffCommand: AsyncParsableCommand {
         commandName: "diff",
         abstract: "Compare two schemas; exit 1 when a change is breaking.",
         discussion: """
-            A file whose name ends in .schema.json is read as a snapshot, any other as JSON samples \
-            (.jsonl/.ndjson: one document a line).
+            A file whose name ends in .schema.json is read as a snapshot, a fixture (request, response and \
+            metadata, as record and import write) as its response body, any other as JSON samples (.jsonl/.ndjson: \
+            one document a line).
             """
     )
 
-    @Argument(help: "The old side: a *.schema.json snapshot or a JSON sample.")
+    @Argument(help: "The old side: a *.schema.json snapshot, a fixture or a JSON sample.")
     var old: String
 
-    @Argument(help: "The new side: a *.schema.json snapshot or a JSON sample.")
+    @Argument(help: "The new side: a *.schema.json snapshot, a fixture or a JSON sample.")
     var new: String
 
     @Option(name: .long, help: "Output format: text or json.")

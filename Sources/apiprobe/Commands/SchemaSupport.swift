@@ -33,14 +33,42 @@ enum SchemaInput {
         try SnapshotWorkspace.read(path)
     }
 
-    /// One side of `schema diff`: a `*.schema.json` snapshot, or samples.
-    static func shape(of path: String, detectsEnums: Bool) throws(JSONShapeError) -> Shape {
+    /// One side of `schema diff`: a `*.schema.json` snapshot, a fixture (its response body), or samples.
+    static func shape(of path: String, detectsEnums: Bool) throws -> Shape {
         if path.lowercased().hasSuffix(".schema.json") {
             return try SchemaSnapshot(decoding: read(path), file: path).shape
         }
         var inference = ShapeInference(options: InferenceOptions(detectsEnums: detectsEnums))
+        if let body = try fixtureBody(path) {
+            try inference.addSample(body, file: path)
+            return inference.shape
+        }
         try addSamples(from: path, to: &inference)
         return inference.shape
+    }
+
+    /// The response body of a fixture file (an object of `request`, `response` and `metadata`, as `record` and
+    /// the importers write), or `nil` for any other file. Only the first key is read to tell (a large sample is
+    /// still streamed); a fixture without a JSON body is an error, since comparing the file itself would compare
+    /// its envelope, not the API's answer.
+    static func fixtureBody(_ path: String) throws -> Data? {
+        guard !isJSONLines(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        let head = (try? handle.read(upToCount: 256)) ?? Data()
+        try? handle.close()
+        let text = String(decoding: head, as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        guard text.hasPrefix("{"),
+            ["metadata", "request", "response"].contains(where: {
+                text.dropFirst().drop(while: \.isWhitespace).hasPrefix("\"\($0)\"")
+            }),
+            let data = FileManager.default.contents(atPath: path),
+            let (status, body) = try? Exchange.responseSample(decoding: data, file: path)
+        else { return nil }
+        guard let body else {
+            throw FixtureError(
+                file: path, position: .jsonPointer("/response/body"), expected: "a JSON response body to compare",
+                found: "a fixture (status \(status)) without one")
+        }
+        return body
     }
 
     static func usage(at path: String?) throws(JSONShapeError) -> UsageManifest? {
