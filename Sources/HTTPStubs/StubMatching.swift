@@ -28,22 +28,32 @@ extension StubSet {
         let recorded = items.map(\.name)
         matcher = matcher.adding(
             .init(items.isEmpty ? "no query" : "query \(components.percentEncodedQuery ?? "")") { actual in
+                // Every difference, not only the first: a renamed parameter shows as one missing and one
+                // unexpected item, and a request with three extra items names all three.
                 let actualItems = actual.queryItems
+                var problems: [String] = []
                 for item in fixed where !actualItems.contains(where: { $0.name == item.name && $0.value == item.value })
                 {
                     if actualItems.contains(where: { $0.name == item.name }) {
-                        return
+                        problems.append(
                             "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(actualItems.filter { $0.name == item.name }.map { $0.value ?? "" }.joined(separator: ", "))"
+                        )
+                    } else {
+                        problems.append("query item \(item.name) missing")
                     }
-                    return "query item \(item.name) missing"
                 }
                 for name in redacted where !actualItems.contains(where: { $0.name == name }) {
-                    return "query item \(name) missing"
+                    problems.append("query item \(name) missing")
                 }
-                if let extra = actualItems.first(where: { !recorded.contains($0.name) }) {
-                    return "query has unexpected item \(extra.name)"
+                var extras: [String] = []
+                for item in actualItems where !recorded.contains(item.name) && !extras.contains(item.name) {
+                    extras.append(item.name)
                 }
-                return nil
+                if !extras.isEmpty {
+                    problems.append(
+                        "query has unexpected item\(extras.count == 1 ? "" : "s") \(extras.joined(separator: ", "))")
+                }
+                return problems.isEmpty ? nil : problems.joined(separator: "; ")
             })
         return matcher
     }

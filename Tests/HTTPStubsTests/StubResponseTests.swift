@@ -196,6 +196,12 @@ struct StubResponseTests {
         #expect(response.value(forHTTPHeaderField: "Content-Length") == String(data.count))
         let error = await urlError { _ = try await get("/api/search?q=chicken&key=k&page=2", on: session) }
         #expect(error?.localizedDescription.contains("recipes/search: query has unexpected item page") == true)
+        // Every difference is named: a missing item, and each unexpected one.
+        let several = await urlError { _ = try await get("/api/search?key=k&page=2&sort=rank&page=3", on: session) }
+        #expect(
+            several?.localizedDescription.contains(
+                "recipes/search: query item q missing; query has unexpected items page, sort") == true,
+            "\(several?.localizedDescription ?? "")")
     }
 
     @Test func requestLogKeepsEveryRequestInOrder() async throws {
