@@ -198,7 +198,7 @@ enum KeySuggestion {
                 text =
                     "; did you mean \"\(sameWord)\"? (the same word, spelled in another case or with other separators)"
             }
-        } else if let closest = ranked.first, isClose(wanted, closest.key, distance: closest.distance) {
+        } else if let closest = ranked.first(where: { isClose(wanted, $0.key, distance: $0.distance) }) {
             text = "; did you mean \"\(closest.key)\"?"
         }
         if keys.count <= listedInFull {
@@ -213,12 +213,39 @@ enum KeySuggestion {
         String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
     }
 
-    /// Close enough to suggest: a few edits apart (a third of the shorter name), or one name inside the other.
+    /// Close enough to suggest: a few edits apart (a third of the shorter name), one name inside the other, or
+    /// a short name that is a whole word of the other (`id` in `storeId` or `store_id`: a key renamed with a
+    /// prefix).
     static func isClose(_ a: String, _ b: String, distance: Int) -> Bool {
         let shorter = min(a.count, b.count)
         if distance <= max(1, shorter / 3) { return true }
         let (x, y) = (normalized(a), normalized(b))
-        return shorter >= 4 && (x.contains(y) || y.contains(x))
+        if shorter >= 4 && (x.contains(y) || y.contains(x)) { return true }
+        let (short, long) = a.count <= b.count ? (words(a), words(b)) : (words(b), words(a))
+        guard !short.isEmpty, long.count > short.count else { return false }
+        return long.suffix(short.count).elementsEqual(short) || long.prefix(short.count).elementsEqual(short)
+    }
+
+    /// The words of a key, lowercased: `storeId` → `store`, `id`; `store_id` and `StoreID` likewise.
+    static func words(_ key: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previous: Character?
+        for character in key {
+            if character == "_" || character == "-" || character == " " || character == "." {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                if let previous, character.isUppercase, previous.isLowercase || previous.isNumber, !current.isEmpty {
+                    words.append(current)
+                    current = ""
+                }
+                current.append(character)
+            }
+            previous = character
+        }
+        if !current.isEmpty { words.append(current) }
+        return words.map { $0.lowercased() }
     }
 
     /// The Levenshtein distance between two names.

@@ -36,6 +36,15 @@ import Testing
         )
     }
 
+    /// A key renamed with a prefix (`id` → `storeId`) is suggested although it is not the closest by spelling.
+    @Test func aKeyRenamedWithAPrefixIsSuggested() {
+        struct Store: Decodable { var id: String }
+        #expect(
+            failure(Store.self, #"{"storeId": "ST1", "name": "Main"}"#, at: "")
+                == #"body.json: /: expected key "id", found an object without it; did you mean "storeId"? (keys: name, storeId)"#
+        )
+    }
+
     @Test func keyNotFoundUnderSnakeCaseNamesTheJSONKeyNotTheSwiftKey() {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
