@@ -79,7 +79,8 @@ func verifySnapshotMatch(
     } catch {
         return "\(samples.map(\.file).joined(separator: ", ")): cannot infer a schema: \(error)"
     }
-    return verifyFileSnapshot(at: url, fresh: fresh, mode: mode, kind: "schema snapshot") { existing in
+    return verifyFileSnapshot(at: url, fresh: fresh, mode: mode, argument: record, kind: "schema snapshot") {
+        existing in
         try engine.failingChanges(from: existing, at: url, file: displayPath(url), to: samples)
     }
 }

@@ -170,7 +170,9 @@ public func verifyUsageManifest(
     }
     let url = folder.appendingPathComponent(endpoint + ".usage.json")
     let fresh = UsageManifestFile(paths: paths)
-    return verifyFileSnapshot(at: url, fresh: fresh.encoded(), mode: mode, kind: "usage manifest") { existing in
+    return verifyFileSnapshot(
+        at: url, fresh: fresh.encoded(), mode: mode, argument: record, kind: "usage manifest"
+    ) { existing in
         let committed = try UsageManifestFile(decoding: existing, file: displayPath(url))
         let added = Set(fresh.paths).subtracting(committed.paths).sorted().map { "+ \($0)" }
         let removed = Set(committed.paths).subtracting(fresh.paths).sorted().map { "- \($0)" }

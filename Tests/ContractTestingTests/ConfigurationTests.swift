@@ -172,6 +172,50 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         #expect(!ranked.contains("/note"))
     }
 
+    /// A snapshot `openapi import` wrote (listed in the operations.json beside it) is the spec's: no record mode
+    /// rewrites it from samples, and the failure says where the change belongs.
+    @Test func noRecordModeRewritesASnapshotWrittenFromASpec() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(
+            verifySnapshotMatch(.data(Data(#"{"id": 1}"#.utf8)), named: "api/item", record: .all, snapshots: folder)
+                != nil)
+        try Data(
+            #"{"x-apiprobe": {"generator": "apiprobe openapi import"}, "operations": [{"operationId": "item", "method": "GET", "path": "/item", "snapshots": {"200": "item.schema.json"}}]}"#
+                .utf8
+        ).write(to: folder.appendingPathComponent("api/operations.json"))
+        let file = folder.appendingPathComponent("api/item.schema.json")
+        let spec = try Data(contentsOf: file)
+        for mode in [RecordMode.failed, .all] {
+            let failure = try #require(
+                verifySnapshotMatch(
+                    .data(Data(#"{"id": "one"}"#.utf8)), named: "api/item", record: mode, snapshots: folder))
+            #expect(failure.contains("breaking: /id type-changed: integer → string"), "\(failure)")
+            #expect(
+                failure.hasSuffix(
+                    "item.schema.json comes from an OpenAPI description (it is listed in \(folder.path)/api/operations.json), so no record mode rewrites it from samples: if the API changed, update the description and re-run `apiprobe openapi import`."
+                ), "\(failure)")
+            #expect(try Data(contentsOf: file) == spec, "the spec's snapshot is untouched under record mode \(mode)")
+        }
+    }
+
+    /// The advice names what sets the mode: an argument overrides APIPROBE_RECORD, so setting it would do nothing.
+    @Test func theAdviceChangesWhatSetTheRecordMode() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("advice-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = verifySnapshotMatch(.data(Data(#"{"id": 1}"#.utf8)), named: "api/item", record: .all, snapshots: folder)
+        let failure = try #require(
+            verifySnapshotMatch(.data(Data(#"{"id": "1"}"#.utf8)), named: "api/item", record: .never, snapshots: folder)
+        )
+        #expect(
+            failure.hasSuffix(
+                "If the change is intended, pass record: .failed instead of record: .never (the argument overrides APIPROBE_RECORD), re-run, and commit the file."
+            ), "\(failure)")
+        #expect(!failure.contains("re-run with APIPROBE_RECORD=failed"))
+    }
+
     @Test func recordModeAllRewritesEveryFileAndFailsOnlyWhereContentChanged() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("all-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -113,7 +113,7 @@ import Testing
                 Snapshots/recipes/search.usage.json does not match:
                   - /recipes/*/recipe_id
                   - /recipes/*/social_rank
-                If the change is intended, re-run with APIPROBE_RECORD=failed and commit the file.
+                If the change is intended, pass record: .failed instead of record: .missing (the argument overrides APIPROBE_RECORD), re-run, and commit the file.
                 """))
         #expect(manifest(repository) == before)
     }
