@@ -110,7 +110,7 @@ enum AppendOnlyFile {
         close(folder)
     }
 
-    private static func openError(_ code: Int32, url: URL) -> HistoryFileError {
+    static func openError(_ code: Int32, url: URL) -> HistoryFileError {
         let name = url.relativePath
         let folder = url.deletingLastPathComponent()
         var folderName = (name as NSString).deletingLastPathComponent

@@ -23,9 +23,8 @@ enum StateFile {
     static func update<T>(_ url: URL, _ body: (Data?) async throws -> (data: Data?, result: T)) async throws -> T {
         let lockName = url.relativePath + ".lock"
         let descriptor = open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(0o644))
-        guard descriptor >= 0 else {
-            throw HistoryFileError(file: lockName, problem: "cannot be opened: \(describe(errno))")
-        }
+        // The history's own words for a missing folder or no permission (the state file is beside it).
+        guard descriptor >= 0 else { throw AppendOnlyFile.openError(errno, url: url) }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
@@ -51,5 +50,5 @@ enum StateFile {
         history.deletingPathExtension().appendingPathExtension("\(name).json")
     }
 
-    private static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+    private static func describe(_ code: Int32) -> String { AppendOnlyFile.describe(code) }
 }

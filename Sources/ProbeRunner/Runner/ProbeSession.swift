@@ -117,6 +117,9 @@ public struct ProbeSession: Sendable {
                 in: result, history: records, policy: runner.config.regression)
         }
         for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
+        // The run goes into the history first: a history that cannot be written is the error to report, before
+        // the state kept beside it (the counters' totals, the alerts' outbox).
+        if let history { try history.append(result) }
         if let history {
             // The counters go on from where the last run sharing this history left them (a new process each time
             // under cron), so the Pushgateway's series never go back.
@@ -157,7 +160,6 @@ public struct ProbeSession: Sendable {
                     &pendingAlerts, adding: events, sender: sender, now: Date(), deadline: deadline, outboxName: nil)
             }
         }
-        if let history { try history.append(result) }
         if let pushGateway {
             do {
                 let text = Report.render(result, as: .prometheus, options: ReportOptions(totals: totals))
