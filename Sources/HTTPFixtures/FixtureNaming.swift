@@ -142,8 +142,13 @@ package struct FixtureNaming: Sendable {
 
     /// `GET https://x/api/search?q=a` → `get-api-search`; the root path gives `get-root`.
     package static func methodAndPath(method: String, url: String) -> String {
-        let path = URLComponents(string: url)?.percentEncodedPath ?? HTTPFixtures.PathTemplate.path(of: url)
-        var slug = slug(path.removingPercentEncoding ?? path)
+        methodAndPath(method: method, path: URLComponents(string: url)?.percentEncodedPath ?? "")
+    }
+
+    /// `GET` and `/v3/stores/{storeId}` → `get-v3-stores-storeid`: a method and a path, or a path template, as one
+    /// name.
+    package static func methodAndPath(method: String, path: String) -> String {
+        var slug = slug(path)
         if slug.count > 80 { slug = String(slug.prefix(80)) }
         while slug.hasSuffix("-") { slug.removeLast() }
         return SafePath.fileName("\(method.lowercased())-\(slug.isEmpty ? "root" : slug)", fallback: "entry")

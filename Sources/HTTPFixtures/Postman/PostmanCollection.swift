@@ -273,7 +273,7 @@ public struct PostmanCollection: Sendable {
             let key = "\(request.method) \(item.templatePath)"
             guard endpointName[key] == nil else { continue }
             let byTitle = SafePath.fileName(FixtureNaming.slug(item.requestName), fallback: "")
-            let byPath = FixtureNaming.methodAndPath(method: request.method, url: item.templatePath)
+            let byPath = FixtureNaming.methodAndPath(method: request.method, path: item.templatePath)
             var name = byTitle.isEmpty || taken[byTitle] != nil ? byPath : byTitle
             name = UniqueName.first(name) { taken[$0] != nil }
             taken[name] = key
