@@ -72,7 +72,7 @@ extension Exchange {
     /// case-insensitive): the one lookup of the fixture types, the importers and the stubs.
     package static func header(_ name: String, in headers: [String: String]) -> String? {
         if let exact = headers[name] { return exact }
-        return headers.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
+        return headers.first(where: { headerNamesMatch($0.key, name) })?.value
     }
 }
 

@@ -294,7 +294,7 @@ struct WireResponse: Sendable {
         case nil:
             break
         }
-        if case .finished = ending, !headers.keys.contains(where: { headerNamesEqual($0, "Content-Length") }) {
+        if case .finished = ending, !headers.keys.contains(where: { headerNamesMatch($0, "Content-Length") }) {
             headers["Content-Length"] = String(body.count)
         }
     }

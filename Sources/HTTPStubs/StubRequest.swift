@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFixtures
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -18,13 +19,13 @@ public struct StubRequest: Sendable, Hashable {
     /// The URL's host and scheme, lowercased (read once, as `path` is: most stubs compare them).
     private(set) var host: String?
     private(set) var scheme: String?
-    /// Header names as sent; look them up with ``header(_:)``.
-    public var headers: [String: String]
+    /// The header fields, names as sent; every lookup ignores case (`headers["X-API-Key"]` finds `x-api-key`).
+    public var headers: HeaderFields
     /// The body, read from `httpBody` or `httpBodyStream`; `nil` when the request had none or when
     /// Foundation hid it from the protocol (a body given to `upload(for:from:)` on Linux).
     public var body: Data?
 
-    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    public init(method: String = "GET", url: URL, headers: HeaderFields = [:], body: Data? = nil) {
         self.method = asciiUppercased(method)
         self.url = url
         (path, queryItems, host, scheme) = Self.parts(of: url)
@@ -32,11 +33,16 @@ public struct StubRequest: Sendable, Hashable {
         self.body = body
     }
 
+    /// A request with Foundation's header dictionary (as `URLRequest.allHTTPHeaderFields` holds it).
+    public init(method: String = "GET", url: URL, headers: [String: String], body: Data? = nil) {
+        self.init(method: method, url: url, headers: HeaderFields(headers), body: body)
+    }
+
     init(_ request: URLRequest) {
         self.method = request.httpMethod.map(asciiUppercased) ?? "GET"
         self.url = request.url ?? URL(string: "about:blank")!
         (path, queryItems, host, scheme) = Self.parts(of: url)
-        self.headers = request.allHTTPHeaderFields ?? [:]
+        self.headers = HeaderFields(request.allHTTPHeaderFields ?? [:])
         if let body = request.httpBody {
             self.body = body
         } else if let stream = request.httpBodyStream {
@@ -59,9 +65,9 @@ public struct StubRequest: Sendable, Hashable {
         return data
     }
 
-    /// The value of a header, looked up without regard to case.
+    /// The value of a header, looked up without regard to case (the same as `headers[name]`).
     public func header(_ name: String) -> String? {
-        headers.first(where: { headerNamesEqual($0.key, name) })?.value
+        headers[name]
     }
 
     /// Reads the parts from the URL's own parse; only a URL with a query is parsed again, by
@@ -91,13 +97,4 @@ func asciiLowercased(_ text: String) -> String {
 /// `text` uppercased, without a copy when it has no ASCII lowercase letters (methods rarely do).
 func asciiUppercased(_ text: String) -> String {
     text.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) ? text.uppercased() : text
-}
-
-/// Whether two header names are equal without regard to ASCII case, without Foundation's locale-aware
-/// comparison (which on Linux goes through CFString for every header of every response).
-func headerNamesEqual(_ a: String, _ b: String) -> Bool {
-    a.utf8.count == b.utf8.count
-        && zip(a.utf8, b.utf8).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
-        }
 }

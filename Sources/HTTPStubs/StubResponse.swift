@@ -166,7 +166,7 @@ public struct StubFault: Sendable, Hashable, CustomStringConvertible {
 func mergingHeaders(_ base: [String: String], _ extra: [String: String]) -> [String: String] {
     var result = base
     for (name, value) in extra {
-        for existing in result.keys where headerNamesEqual(existing, name) {
+        for existing in result.keys where headerNamesMatch(existing, name) {
             result.removeValue(forKey: existing)
         }
         result[name] = value

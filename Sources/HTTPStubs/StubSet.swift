@@ -295,7 +295,7 @@ public final class StubSet: Sendable {
             }
             latency += response.latency
             guard response.fault == nil, Self.isRedirect(response.status), followsRedirects,
-                let location = response.headers.first(where: { headerNamesEqual($0.key, "Location") })?.value,
+                let location = response.headers.first(where: { headerNamesMatch($0.key, "Location") })?.value,
                 let next = URL(string: location, relativeTo: request.url)?.absoluteURL
             else {
                 return delivering(wire, url: request.url, latency: latency)
@@ -317,7 +317,7 @@ public final class StubSet: Sendable {
     /// swift-corelibs-foundation would never complete, is renamed or refused with a message that says why.
     private func delivering(_ wire: WireResponse, url: URL, latency: Duration) -> StubOutcome {
         #if canImport(FoundationNetworking)
-        if wire.status == 401, let name = wire.headers.keys.first(where: { headerNamesEqual($0, "WWW-Authenticate") }) {
+        if wire.status == 401, let name = wire.headers.keys.first(where: { headerNamesMatch($0, "WWW-Authenticate") }) {
             guard renamesAuthenticationChallenges else {
                 let message =
                     "HTTPStubs: a stubbed 401 with WWW-Authenticate was not delivered: on Linux, "

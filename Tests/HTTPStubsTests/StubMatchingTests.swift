@@ -51,6 +51,22 @@ struct StubMatchingTests {
         #expect(error?.localizedDescription.contains("header Authorization missing") == true)
     }
 
+    @Test func loggedRequestHeadersAreFoundInAnyCase() async throws {
+        let set = StubSet()
+        set.stub(.get(base + "/key"), response: .status(204))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/key"))
+        request.setValue("k1", forHTTPHeaderField: "x-api-key")
+        request.setValue("application/json", forHTTPHeaderField: "ACCEPT")
+        #expect(try await send(request, on: session).1.statusCode == 204)
+        let logged = try #require(set.requests.first)
+        #expect(logged.headers["X-API-Key"] == "k1")
+        #expect(logged.headers["accept"] == "application/json")
+        #expect(logged.header("X-Api-Key") == "k1")
+        #expect(logged.headers.contains("x-API-key"))
+        #expect(logged.headers["Authorization"] == nil)
+    }
+
     @Test func jsonBodyEqualAndSubsetReadFromHTTPBody() async throws {
         let set = StubSet()
         let expected = try JSONValue(parsing: Data(#"{"title":"Soup","tags":["hot"]}"#.utf8))

@@ -237,6 +237,6 @@ private struct HARReader: JSONFieldReading {
 
 extension Dictionary where Key == String, Value == String {
     fileprivate func value(named name: String) -> String? {
-        first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame })?.value
+        Exchange.header(name, in: self)
     }
 }

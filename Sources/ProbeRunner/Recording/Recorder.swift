@@ -224,7 +224,7 @@ public struct Recorder: Sendable {
             if Self.volatileHeaders.contains(name.lowercased()) { continue }
             responseHeaders[name] = text
         }
-        let contentType = responseHeaders.first { $0.key.lowercased() == "content-type" }?.value
+        let contentType = Exchange.header("content-type", in: responseHeaders)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return Exchange(

@@ -163,7 +163,7 @@ struct ExpectationEvaluator {
         -> CheckResult
     {
         for (index, response) in accepted {
-            let value = response.headers.first { $0.key.lowercased() == header.name.lowercased() }?.value
+            let value = Exchange.header(header.name, in: response.headers)
             let problem: String?
             switch header.rule {
             case .exists:
