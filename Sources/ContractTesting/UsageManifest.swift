@@ -1,6 +1,7 @@
 import APIProbeShared
 public import Foundation
 import HTTPFixtures
+import JSONShape
 
 /// A model whose reading of an endpoint's responses goes into a usage manifest.
 ///
@@ -9,12 +10,13 @@ import HTTPFixtures
 /// ```
 public struct ModelUsage {
     let name: String
-    let record: (Sample, JSONDecoder) -> Result<Set<String>, ContractSourceError>
+    let record: (Sample, JSONDecoder) -> Result<ObservedReading, ContractSourceError>
 
     /// `type` decoded from each response of the endpoint, at `pointer` inside the body.
     public static func decoding<T: Decodable>(_ type: T.Type, at pointer: String = "") -> ModelUsage {
         ModelUsage(name: String(describing: type)) { sample, decoder in
             var read: Set<[PathToken]> = []
+            var reading = ObservedReading()
             for decoded in decodeEach(T.self, from: sample, at: pointer, decoder: decoder, recording: true) {
                 switch decoded.result {
                 case .failure(let failure):
@@ -28,14 +30,37 @@ public struct ModelUsage {
                     }
                     // What the model reads, and what it would read from items of the arrays that were empty.
                     read.formUnion(log.read)
+                    reading.optional.formUnion(log.optionalProbes.keys.lazy.map(\.generalizedPointer))
+                    reading.required.formUnion(log.required.lazy.map(\.generalizedPointer))
                     if let value = sample.document.value(at: decoded.base.pointer) {
                         read.formUnion(
                             log.demandUnderEmptyArrays(T.self, from: value, path: decoded.base, using: decoder))
                     }
                 }
             }
-            return .success(Set(read.map(\.generalizedPointer)).subtracting([""]))
+            reading.paths = Set(read.map(\.generalizedPointer)).subtracting([""])
+            return .success(reading)
         }
+    }
+}
+
+/// What models read from an endpoint's responses: every path, and how each member was asked for.
+struct ObservedReading {
+    var paths: Set<String> = []
+    /// Members some model asked for with `decodeIfPresent`.
+    var optional: Set<String> = []
+    /// Members some model asked for with `decode`.
+    var required: Set<String> = []
+
+    mutating func formUnion(_ other: ObservedReading) {
+        paths.formUnion(other.paths)
+        optional.formUnion(other.optional)
+        required.formUnion(other.required)
+    }
+
+    /// The manifest: a path is optional when every model that reads it reads it as optional.
+    var manifest: UsageManifest {
+        UsageManifest(paths: paths, optionalPaths: optional.subtracting(required))
     }
 }
 
@@ -50,6 +75,19 @@ public func observedUsage(
     in store: FixtureStore? = nil,
     filePath: StaticString = #filePath
 ) -> Result<[String], ContractSourceError> {
+    observedReading(for: endpoint, models: models, decoder: decoder, in: store, filePath: filePath).map {
+        $0.paths.sorted()
+    }
+}
+
+/// What ``observedUsage(for:models:decoder:in:filePath:)`` observes, with how each member was asked for.
+func observedReading(
+    for endpoint: String,
+    models: [ModelUsage],
+    decoder: JSONDecoder?,
+    in store: FixtureStore?,
+    filePath: StaticString
+) -> Result<ObservedReading, ContractSourceError> {
     let decoder = ContractTestingConfiguration.decoder(decoder)
     let samples: [Sample]
     do {
@@ -57,12 +95,12 @@ public func observedUsage(
     } catch {
         return .failure(ContractSourceError(message: error.message))
     }
-    var paths: Set<String> = []
+    var reading = ObservedReading()
     var failures: [String] = []
     for model in models {
         for sample in samples {
             switch model.record(sample, decoder) {
-            case .success(let read): paths.formUnion(read)
+            case .success(let read): reading.formUnion(read)
             case .failure(let error): failures.append(error.message)
             }
         }
@@ -73,7 +111,7 @@ public func observedUsage(
             ContractSourceError(
                 message: "usage of \(endpoint) skipped: \(failures.joined(separator: "; ")) (expectDecoding says why)"))
     }
-    return .success(paths.sorted())
+    return .success(reading)
 }
 
 /// Checks the usage manifest of an endpoint, `Snapshots/<endpoint>.usage.json`: the JSON paths the
@@ -160,22 +198,25 @@ public func verifyUsageManifest(
     } catch {
         return error.description
     }
-    let paths: [String]
-    switch observedUsage(for: endpoint, models: models, decoder: decoder, in: store, filePath: filePath) {
-    case .success(let observed): paths = observed
+    let fresh: UsageManifest
+    switch observedReading(for: endpoint, models: models, decoder: decoder, in: store, filePath: filePath) {
+    case .success(let observed): fresh = observed.manifest
     case .failure(let error): return error.message
     }
     guard let folder = snapshots ?? snapshotsFolder(relativeTo: filePath) else {
         return "\(filePath): expected a folder named Snapshots or Stubs in one of its parent folders, found none"
     }
     let url = folder.appendingPathComponent(endpoint + ".usage.json")
-    let fresh = UsageManifestFile(paths: paths)
     return verifyFileSnapshot(
         at: url, fresh: fresh.encoded(), mode: mode, argument: record, kind: "usage manifest"
     ) { existing in
-        let committed = try UsageManifestFile(decoding: existing, file: displayPath(url))
+        let committed = try UsageManifest(decoding: existing, file: displayPath(url))
         let added = Set(fresh.paths).subtracting(committed.paths).sorted().map { "+ \($0)" }
         let removed = Set(committed.paths).subtracting(fresh.paths).sorted().map { "- \($0)" }
-        return removed + added
+        let nowOptional = Set(fresh.optionalPaths).subtracting(committed.optionalPaths).sorted()
+            .map { "+ \($0) (read as optional)" }
+        let noLongerOptional = Set(committed.optionalPaths).subtracting(fresh.optionalPaths).sorted()
+            .filter { fresh.paths.contains($0) }.map { "- \($0) (read as optional)" }
+        return removed + added + noLongerOptional + nowOptional
     }
 }

@@ -5,41 +5,52 @@ public import Foundation
 ///
 /// Stored as `Snapshots/<api>/<name>.usage.json`:
 /// ```json
-/// {"apiprobeVersion": "0.1.0", "paths": ["/count", "/recipes", "/recipes/*/title"]}
+/// {"apiprobeVersion": "0.1.0", "optional": ["/recipes/*/image_url"], "paths": ["/count", "/recipes", "/recipes/*/image_url", "/recipes/*/title"]}
 /// ```
-/// Paths are JSON Pointers with `*` for any array item, sorted and unique. Given to the diff, it ranks a
-/// change at a path no model reads as `info`.
+/// Paths are JSON Pointers with `*` for any array item, sorted and unique. `optional` lists the paths every
+/// model reads as optional (`decodeIfPresent`, a property of `Optional` type), and is left out when there are
+/// none. Given to the diff, it ranks a change at a path no model reads as `info`, and a property that
+/// `became-optional` as `info` where the models already accept its absence.
 ///
 /// ```swift
-/// let usage = UsageManifest(paths: ["/recipes/*/title"])
-/// usage.isRead("/recipes")              // true: a path below it was read
-/// usage.isRead("/recipes/*/social_rank") // false
+/// let usage = UsageManifest(paths: ["/recipes/*/title", "/recipes/*/image_url"], optionalPaths: ["/recipes/*/image_url"])
+/// usage.isRead("/recipes")                          // true: a path below it was read
+/// usage.isRead("/recipes/*/social_rank")            // false
+/// usage.readsOptionally("/recipes/*/image_url")     // true
 /// ```
 public struct UsageManifest: Sendable, Hashable {
     /// The apiprobe version that wrote the manifest.
     public var apiprobeVersion: String
     /// The paths read, sorted and unique.
     public private(set) var paths: [String]
+    /// The paths every model reads as optional, sorted and unique: a subset of ``paths``.
+    public private(set) var optionalPaths: [String]
     private var segments: [[Substring]]
 
     /// A manifest of `paths`, sorted and made unique.
     ///
     /// - Parameters:
     ///   - paths: the JSON Pointers read, with `*` for any array item.
+    ///   - optionalPaths: those of `paths` that every model reads as optional; others are ignored.
     ///   - apiprobeVersion: the version that wrote the manifest; this apiprobe's when `nil`.
-    public init(paths: some Sequence<String>, apiprobeVersion: String? = nil) {
+    public init(
+        paths: some Sequence<String>, optionalPaths: some Sequence<String> = [String](), apiprobeVersion: String? = nil
+    ) {
         self.apiprobeVersion = apiprobeVersion ?? APIProbeShared.apiprobeVersion
-        self.paths = Set(paths).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let read = Set(paths)
+        self.paths = read.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        self.optionalPaths = read.intersection(optionalPaths).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.segments = self.paths.map(Self.split)
     }
 
     public static func == (lhs: UsageManifest, rhs: UsageManifest) -> Bool {
-        lhs.apiprobeVersion == rhs.apiprobeVersion && lhs.paths == rhs.paths
+        lhs.apiprobeVersion == rhs.apiprobeVersion && lhs.paths == rhs.paths && lhs.optionalPaths == rhs.optionalPaths
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(apiprobeVersion)
         hasher.combine(paths)
+        hasher.combine(optionalPaths)
     }
 
     private static func split(_ pointer: String) -> [Substring] {
@@ -58,14 +69,22 @@ public struct UsageManifest: Sendable, Hashable {
         }
     }
 
-    /// The file's bytes: sorted keys, two-space indent, trailing newline.
+    /// Whether every model reads `path` as optional, so that its absence breaks none of them. A `*` on either
+    /// side matches any one token.
+    public func readsOptionally(_ path: String) -> Bool {
+        let wanted = Self.split(path)
+        return optionalPaths.contains { candidate in
+            let read = Self.split(candidate)
+            return read.count == wanted.count && !zip(wanted, read).contains { $0 != $1 && $0 != "*" && $1 != "*" }
+        }
+    }
+
+    /// The file's bytes: sorted keys, two-space indent, trailing newline; `optional` only when there is one.
     public func encoded() -> Data {
-        Data(
-            JSONTree.object([
-                ("apiprobeVersion", .string(apiprobeVersion)),
-                ("paths", .array(paths.map(JSONTree.string))),
-            ]).fileBytes
-        )
+        var members: [(String, JSONTree)] = [("apiprobeVersion", .string(apiprobeVersion))]
+        if !optionalPaths.isEmpty { members.append(("optional", .array(optionalPaths.map(JSONTree.string)))) }
+        members.append(("paths", .array(paths.map(JSONTree.string))))
+        return Data(JSONTree.object(members).fileBytes)
     }
 
     /// Reads a manifest file.
@@ -109,18 +128,45 @@ public struct UsageManifest: Sendable, Hashable {
                 found: list.typeDescription
             )
         }
+        let paths = try Self.pointers(items, at: "/paths", file: file)
+        var optional: [String] = []
+        if let list = tree["optional"] {
+            guard case .array(let items) = list else {
+                throw JSONShapeError(
+                    file: file,
+                    location: .jsonPointer("/optional"),
+                    expected: "an array of JSON Pointers",
+                    found: list.typeDescription
+                )
+            }
+            optional = try Self.pointers(items, at: "/optional", file: file)
+            if let stray = optional.first(where: { !paths.contains($0) }), let index = optional.firstIndex(of: stray) {
+                throw JSONShapeError(
+                    file: file,
+                    location: .jsonPointer("/optional/\(index)"),
+                    expected: "a path also listed in \"paths\"",
+                    found: "\"\(stray)\""
+                )
+            }
+        }
+        self.init(paths: paths, optionalPaths: optional, apiprobeVersion: version)
+    }
+
+    private static func pointers(_ items: [JSONTree], at place: String, file: String) throws(JSONShapeError)
+        -> [String]
+    {
         var paths: [String] = []
         for (index, item) in items.enumerated() {
             guard case .string(let path) = item, path.isEmpty || path.hasPrefix("/") else {
                 throw JSONShapeError(
                     file: file,
-                    location: .jsonPointer("/paths/\(index)"),
+                    location: .jsonPointer("\(place)/\(index)"),
                     expected: "a JSON Pointer (\"\" or starting with \"/\")",
                     found: item.typeDescription
                 )
             }
             paths.append(path)
         }
-        self.init(paths: paths, apiprobeVersion: version)
+        return paths
     }
 }

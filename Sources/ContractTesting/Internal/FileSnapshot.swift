@@ -43,7 +43,9 @@ func verifyFileSnapshot(
     do {
         changes = try differences(existing)
     } catch {
-        return "\(shown): cannot read the \(kind): \(error)"
+        // The file's own errors name it and the place; the file is named once.
+        let detail = "\(error)"
+        return detail.hasPrefix(shown) ? detail : "\(shown): cannot read the \(kind): \(detail)"
     }
     if changes.isEmpty {
         // Record mode all rewrites every file, and a test fails where the file's content changed (README); a

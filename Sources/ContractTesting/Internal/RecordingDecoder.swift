@@ -9,6 +9,8 @@ final class ReadLog {
     var consumed: Set<[PathToken]> = []
     /// `decodeIfPresent` calls: concrete path → whether a non-null value was there.
     var optionalProbes: [[PathToken]: Bool] = [:]
+    /// Concrete paths of members read with `decode` (or `decodeNil`): a model that needs them there.
+    var required: Set<[PathToken]> = []
     /// Whether the document had an array with no items (see `demandUnderEmptyArrays`).
     var hasEmptyArrays = false
     /// Whether an empty array is decoded as holding one phantom item (the usage pass under empty arrays).
@@ -214,12 +216,14 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool {
         let member = try member(key)
         decoder.log.markRead(decoder.path + [.key(member.jsonKey)])
+        decoder.log.required.insert(decoder.path + [.key(member.jsonKey)])
         return member.value == .null
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let member = try member(key)
         let path = decoder.path + [.key(member.jsonKey)]
+        decoder.log.required.insert(path)
         if member.value == .null, !(T.self is any ExpressibleByNilLiteral.Type) {
             decoder.log.markRead(path)
             throw DecodingError.valueNotFound(

@@ -128,7 +128,9 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
 /// optional, a type changed, a value become nullable; `warning` for a format or enum change and for a field
 /// seen only as `null` that gained a type (`null → object|null`: a type learned); `info` for an added field,
 /// items that appeared in an array that was always empty, a field become required or non-nullable, and a
-/// type that only narrowed. With a usage manifest, a change at a path no model reads is `info`. Only the
+/// type that only narrowed. With a usage manifest, a change at a path no model reads is `info`, and one that
+/// only takes away a value the models read as optional is `info` (`became-optional`, `became-nullable`) or
+/// `warning` (`removed`). Only the
 /// highest path of a change is reported, and changes are ordered by severity, then path.
 public struct SchemaDiff: Sendable, Hashable {
     /// Every change, ordered by severity then path.
@@ -147,12 +149,21 @@ public struct SchemaDiff: Sendable, Hashable {
         self.init(changes: changes, usage: usage)
     }
 
-    /// The changes as they are, ordered; with `usage`, changes at unread paths become `info`.
+    /// The changes as they are, ordered; with `usage`, changes at unread paths become `info`, and at a path
+    /// every model reads as optional, `became-optional` and `became-nullable` become `info` (the models accept
+    /// an absent or `null` value) and `removed` becomes `warning` (they decode, but never get the value).
     public init(changes: [SchemaChange], usage: UsageManifest? = nil) {
         var changes = changes
         if let usage {
-            for index in changes.indices where changes[index].severity != .info && !usage.isRead(changes[index].path) {
-                changes[index].severity = .info
+            for index in changes.indices where changes[index].severity != .info {
+                let change = changes[index]
+                if !usage.isRead(change.path) {
+                    changes[index].severity = .info
+                } else if change.kind == .becameOptional || change.kind == .becameNullable || change.kind == .removed,
+                    usage.readsOptionally(change.path)
+                {
+                    changes[index].severity = change.kind == .removed ? .warning : .info
+                }
             }
         }
         self.changes = changes.sorted(by: SchemaChange.isOrderedBefore)
