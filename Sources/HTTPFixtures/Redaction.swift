@@ -329,6 +329,10 @@ public struct Redactor: Sendable {
         learnBody(Body(bytes: data, contentType: contentType), contentType: contentType)
     }
 
+    /// Learns the strings a policy's pointer names (all of its subtree), and those a sensitive member name holds
+    /// itself or in an array; an object under a sensitive name (Plaid's `"authorization": {"id": …, "type":
+    /// "credit"}`, a resource, not a credential) is searched by name only, so that none of its ordinary words
+    /// ("credit") is masked everywhere else, URLs included.
     private func learnJSON(_ value: JSONValue, pointer: String, named: Bool) {
         let pointed = !pointer.isEmpty && policy.bodyPointers.contains(where: { Self.pointer($0, matches: pointer) })
         switch value {
@@ -338,7 +342,7 @@ public struct Redactor: Sendable {
             for member in members {
                 learnJSON(
                     member.value, pointer: pointer + "/" + JSONPointer.escape(member.key),
-                    named: named || pointed || policy.isSensitiveBodyKey(member.key))
+                    named: pointed || policy.isSensitiveBodyKey(member.key))
             }
         case .array(let items):
             for (index, item) in items.enumerated() {
@@ -548,6 +552,27 @@ public struct Redactor: Sendable {
         }
     }
 
+    /// The value of a member with a sensitive name: a value is the marker, an array keeps its shape with each value
+    /// masked, and an object (a resource named like a credential) keeps its shape and is redacted by its own names.
+    private func redactNamed(_ value: JSONValue, pointer: String, places: inout [String], masked: inout Bool)
+        -> JSONValue
+    {
+        switch value {
+        case .object:
+            return redactJSON(value, pointer: pointer, places: &places, masked: &masked)
+        case .array(let items):
+            return .array(
+                items.enumerated().map {
+                    redactNamed($0.element, pointer: "\(pointer)/\($0.offset)", places: &places, masked: &masked)
+                })
+        case .null:
+            return value
+        default:
+            places.append(pointer)
+            return .string(policy.marker)
+        }
+    }
+
     private func redactJSON(_ value: JSONValue, pointer: String, places: inout [String], masked: inout Bool)
         -> JSONValue
     {
@@ -561,8 +586,7 @@ public struct Redactor: Sendable {
                 members.map { member in
                     let path = pointer + "/" + JSONPointer.escape(member.key)
                     if policy.isSensitiveBodyKey(member.key) {
-                        places.append(path)
-                        return (member.key, .string(policy.marker))
+                        return (member.key, redactNamed(member.value, pointer: path, places: &places, masked: &masked))
                     }
                     return (member.key, redactJSON(member.value, pointer: path, places: &places, masked: &masked))
                 })

@@ -42,6 +42,9 @@ struct RealCollectionTests {
         Vendor(name: "adyen", spec: "openapi.json"),
         // EdgeX Foundry's ONVIF camera service: its environment file, examples saved with an empty request.
         Vendor(name: "edgex", spec: "openapi.yaml", environment: "environment.json"),
+        // Plaid: every operation a POST with a JSON body, base URL from its Sandbox environment, examples saved a
+        // month after the description they are checked against.
+        Vendor(name: "plaid", spec: "openapi.yml", environment: "environment.json"),
     ]
 
     /// The Python of the virtual environment `.ci/run` makes (with jsonschema and rfc3339-validator).

@@ -92,6 +92,67 @@ import Testing
         #expect(paths == ["/recipes", "/recipes/*", "/recipes/*/image_url", "/recipes/*/title"])
     }
 
+    /// A property the model declares `Optional` and one item no longer has: the diff knows the model accepts its
+    /// absence (`became-optional` is `info`), while a member the model needs stays `breaking`.
+    @Test func membersReadAsOptionalAreListedAndTheirAbsenceBreaksNoModel() throws {
+        struct Item: Decodable {
+            var title: String
+            var imageURL: String?
+            enum CodingKeys: String, CodingKey {
+                case title
+                case imageURL = "image_url"
+            }
+        }
+        struct Page: Decodable { var recipes: [Item] }
+        struct Strict: Decodable { var recipes: [StrictItem] }
+        struct StrictItem: Decodable {
+            var imageURL: String
+            enum CodingKeys: String, CodingKey { case imageURL = "image_url" }
+        }
+        let repository = TemporaryRepository()
+        defer { repository.remove() }
+        try repository.addFixture("recipes/search", json: page)
+        _ = verify(repository, .decoding(Page.self), record: .missing)
+        let written = try #require(manifest(repository))
+        #expect(
+            written == """
+                {
+                  "apiprobeVersion": "0.1.0",
+                  "optional": [
+                    "/recipes/*/image_url"
+                  ],
+                  "paths": [
+                    "/recipes",
+                    "/recipes/*",
+                    "/recipes/*/image_url",
+                    "/recipes/*/title"
+                  ]
+                }
+
+                """)
+        let usage = try UsageManifest(decoding: Data(written.utf8))
+        #expect(usage.optionalPaths == ["/recipes/*/image_url"])
+
+        let old = try Shape.infer(from: Data(page.utf8))
+        let new = try Shape.infer(
+            from: Data(
+                #"{"count": 3, "recipes": [{"title": "Soup", "image_url": "y"}, {"title": "Stew"}, {"title": "Pie", "image_url": null}]}"#
+                    .utf8))
+        let diff = SchemaDiff(from: old, to: new, usage: usage)
+        let imageChanges = diff.changes.filter { $0.path == "/recipes/*/image_url" }
+        #expect(Set(imageChanges.map(\.kind)) == [.becameOptional, .becameNullable])
+        #expect(imageChanges.allSatisfy { $0.severity == .info })
+        #expect(SchemaDiff(from: old, to: new, usage: UsageManifest(paths: usage.paths)).breakingCount > 0)
+
+        // One model that needs the member: it is no longer optional for the app, and the manifest says so.
+        let both = try #require(verify(repository, .decoding(Page.self), .decoding(Strict.self), record: .missing))
+        #expect(both.contains("- /recipes/*/image_url (read as optional)"))
+        let strict = try observedUsage(
+            for: "recipes/search", models: [.decoding(Page.self), .decoding(Strict.self)], in: repository.stubs
+        ).get()
+        #expect(strict.contains("/recipes/*/image_url"))
+    }
+
     @Test func aChangedManifestFailsWithTheAddedAndRemovedPaths() throws {
         struct Titles: Decodable {
             var count: Int
@@ -169,6 +230,8 @@ import Testing
         try AtomicFile.write(Data(#"{"apiprobeVersion": "0.1.0", "paths": [3]}"#.utf8), to: url)
         let message = verify(repository, .decoding(SearchPage.self), record: .missing)
         #expect(
-            message?.hasSuffix("search.usage.json: /paths/0: expected a JSON Pointer string, found integer 3") == true)
+            message
+                == repository.snapshots.appendingPathComponent("recipes/search.usage.json").path
+                + #": /paths/0: expected a JSON Pointer ("" or starting with "/"), found number 3"#)
     }
 }

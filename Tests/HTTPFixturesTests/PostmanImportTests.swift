@@ -103,6 +103,45 @@ import Testing
         #expect(error?.description == message)
     }
 
+    /// Plaid's collection saves 47 of its 102 examples with neither `code` nor `status` (Postman's schema allows
+    /// it); one collection without them stopped the import (exit 2).
+    @Test func examplesWithoutAStatusCodeTakeTheirReasonPhrasesStatusWithAWarning() throws {
+        let text = #"""
+            {"info": {"name": "x"},
+             "item": [
+               {"name": "a", "request": {"method": "POST", "url": "https://h/a"},
+                "response": [{"name": "OK", "body": "{}"}, {"name": "x", "status": "Not Found", "body": "{}"}]},
+               {"name": "b", "request": {"method": "POST", "url": "https://h/b"},
+                "response": [{"name": "Success", "body": "{}"}, {"name": "ok", "body": "{}"}]}]}
+            """#
+        let collection = try PostmanCollection(parsing: Data(text.utf8), file: "c.json")
+        #expect(collection.entries.map(\.exchange.response.status) == [200, 404, 200, 200])
+        #expect(
+            collection.warnings == [
+                #"2 saved examples have no status code (first: /item/0/response/0 (in /item/0 (a))): stored as 200, from its reason phrase "OK""#,
+                #"1 saved example has no status code (first: /item/0/response/1 (in /item/0 (a))): stored as 404, from its reason phrase "Not Found""#,
+                "1 saved example has no status code (first: /item/1/response/0 (in /item/1 (b))): stored as 200, as none of its texts names one",
+            ])
+    }
+
+    /// Plaid's "List transfer events" example was saved for `{{baseUrl}}/transfer/event/list`, a variable the
+    /// collection never defines, while its request is `https://{{env_url}}/…`: the example answers that request.
+    @Test func anExampleWhoseRequestNamesAnUndefinedBaseAnswersTheItemsRequest() throws {
+        let text = #"""
+            {"info": {"name": "x"}, "variable": [{"key": "env_url", "value": "sandbox.example.com"}],
+             "item": [{"name": "List events", "request": {"method": "POST", "url": "https://{{env_url}}/transfer/event/list"},
+                       "response": [{"name": "OK", "code": 200, "body": "{}",
+                                     "originalRequest": {"method": "POST", "url": {"raw": "{{baseUrl}}/transfer/event/list",
+                                       "host": ["{{baseUrl}}"], "path": ["transfer", "event", "list"]}}}]}]}
+            """#
+        let collection = try PostmanCollection(parsing: Data(text.utf8), file: "c.json")
+        #expect(collection.entries.map(\.exchange.request.url) == ["https://sandbox.example.com/transfer/event/list"])
+        #expect(
+            collection.warnings == [
+                #"/item/0/response/0/originalRequest (in /item/0 (List events)): expected a value for the variable {{baseUrl}} (in the collection's "variable" list, or --var baseUrl=…), found none; the request's own URL is used for this example"#
+            ])
+    }
+
     @Test func anExchangeCanBeBuiltFromRawPartsForAConverterOfOneself() {
         let exchange = Exchange(
             method: "post", url: "https://api.example.com/items?key=k-123456",

@@ -27,6 +27,39 @@ struct SecretRedactionTests {
             ])
     }
 
+    /// Plaid's transfer `"authorization": {"id": …, "proposed_transfer": {"type": "credit"}}` is a resource named
+    /// like a credential. Masking the whole object changed its type, and learning its words masked "credit" in every
+    /// URL of the import (`/credit/bank_income/get` became `/REDACTED/bank_income/get`).
+    @Test func anObjectUnderACredentialNameKeepsItsShapeAndItsWordsAreNotSecrets() {
+        let redactor = Redactor()
+        let authorize = Exchange(
+            request: RecordedRequest(method: "POST", url: "https://sandbox.example.com/transfer/authorization/create"),
+            response: RecordedResponse(
+                body: .json(
+                    Self.json(
+                        #"{"authorization": {"id": "auth-1", "decision": "approved", "proposed_transfer": {"type": "credit"}, "token": "tok-NESTED-1"}, "password": ["pw-ONE-11", "pw-TWO-22"], "secret": null}"#
+                    ))))
+        let redacted = redactor.redact(authorize)
+        #expect(
+            redacted.response.body
+                == .json(
+                    Self.json(
+                        #"{"authorization": {"id": "auth-1", "decision": "approved", "proposed_transfer": {"type": "credit"}, "token": "REDACTED"}, "password": ["REDACTED", "REDACTED"], "secret": null}"#
+                    )))
+        #expect(
+            redacted.metadata.redactions == [
+                "response.body/authorization/token", "response.body/password/0", "response.body/password/1",
+            ])
+        let income = redactor.redact(
+            Exchange(
+                request: RecordedRequest(
+                    method: "POST", url: "https://sandbox.example.com/credit/bank_income/get",
+                    body: .text("tok-NESTED-1 pw-TWO-22")),
+                response: RecordedResponse()))
+        #expect(income.request.url == "https://sandbox.example.com/credit/bank_income/get")
+        #expect(income.request.body == .text("REDACTED REDACTED"))
+    }
+
     @Test func bodyKeysMatchInAnyCaseAndSeparatorStyle() {
         let body = Self.json(
             #"""

@@ -20,7 +20,12 @@ public import Foundation
 ///   text, and the warning names the request, the line and the column;
 /// - Postman's dynamic variables (`{{$guid}}`, `{{$timestamp}}`, …) take the fixed values of
 ///   ``dynamicVariableValues``, so a re-import changes no byte; one the table lacks takes its own name
-///   (`{{$randomCity}}` → `randomCity`) and is warned.
+///   (`{{$randomCity}}` → `randomCity`) and is warned;
+/// - an example saved without a status code (Postman's schema allows it) takes the status its status text or
+///   name gives when that is a reason phrase (`"OK"` → 200, `"Not Found"` → 404), else 200; one warning counts
+///   the examples of each guess and names the first;
+/// - an example whose own request is saved without a URL, or with a base URL variable the collection does not
+///   define, answers the item's request, and says so.
 ///
 /// Examples are named by endpoint, not by title: the examples of one method and path template are samples of one
 /// endpoint, named after the first request's title (or, when another endpoint already has that name, after the
@@ -243,6 +248,10 @@ public struct PostmanCollection: Sendable {
         requestCount = reader.requestCount
         dynamicVariables = reader.dynamicUsed.sorted().map { "$" + $0 }
         var warnings = reader.warnings
+        for guess in reader.statusGuesses.values.sorted(by: { $0.first < $1.first }) {
+            let examples = guess.count == 1 ? "1 saved example has" : "\(guess.count) saved examples have"
+            warnings.append("\(examples) no status code (first: \(guess.first)): stored as \(guess.why)")
+        }
         if !naming.operations.isEmpty {
             var seen = Set<String>()
             for item in found
@@ -314,6 +323,8 @@ struct PostmanReader: JSONFieldReading {
     var dynamicUsed = Set<String>()
     var selectionsUsed = Set<ImportSelection>()
     var warned = Set<String>()
+    /// Examples saved without a status code, by the status given them and why: one warning each at the end.
+    var statusGuesses: [String: (count: Int, first: String, why: String)] = [:]
     /// The request being read, for warnings: `/item/2 (Create a store)`.
     var current = ""
 
@@ -503,7 +514,7 @@ struct PostmanReader: JSONFieldReading {
             // A request `only` does not select is still read, so that endpoints are named as in a whole import,
             // but what it would warn of is not said and its examples are not imported.
             var selected = true
-            let saved = (warnings, warned, dynamicUsed)
+            let saved = (warnings, warned, dynamicUsed, statusGuesses)
             if !only.isEmpty {
                 let own = try self.request(request, at: "\(itemPointer)/request", auth: nil)
                 let chosen = only.filter {
@@ -514,7 +525,7 @@ struct PostmanReader: JSONFieldReading {
                 selected = !chosen.isEmpty
                 selectionsUsed.formUnion(chosen)
             }
-            defer { if !selected { (warnings, warned, dynamicUsed) = saved } }
+            defer { if !selected { (warnings, warned, dynamicUsed, statusGuesses) = saved } }
             guard !responses.isEmpty else {
                 if selected { skipped.append("\(itemPointer) (\(name)): no saved example response") }
                 continue
@@ -531,10 +542,22 @@ struct PostmanReader: JSONFieldReading {
                         "\(responsePointer)/originalRequest (in \(current)): the example's request has no URL; the request's own is used"
                     )
                 }
-                let recorded = try self.request(
-                    original ?? request,
-                    at: original == nil ? "\(itemPointer)/request" : "\(responsePointer)/originalRequest",
-                    auth: auth)
+                let recorded: (request: RecordedRequest, templatePath: String, basePath: String)
+                do {
+                    recorded = try self.request(
+                        original ?? request,
+                        at: original == nil ? "\(itemPointer)/request" : "\(responsePointer)/originalRequest",
+                        auth: auth)
+                } catch  where original != nil && error.expected.hasPrefix("a value for the variable") {
+                    // A generator's leftover: the example's request names a base URL variable the collection does
+                    // not define (Plaid's `{{baseUrl}}` beside the requests' `{{env_url}}`). The item's own request
+                    // is the one the example answers, as for an example saved without a URL.
+                    let own = try self.request(request, at: "\(itemPointer)/request", auth: auth)
+                    warnings.append(
+                        "\(responsePointer)/originalRequest (in \(current)): expected \(error.expected), found \(error.found); the request's own URL is used for this example"
+                    )
+                    recorded = own
+                }
                 let exchange = try self.exchange(recorded.request, response: response, at: responsePointer)
                 found.append(
                     Found(
@@ -790,6 +813,23 @@ struct PostmanReader: JSONFieldReading {
         }
     }
 
+    /// The status of a reason phrase of RFC 9110 (any case), `nil` for any other text.
+    static func statusOfReasonPhrase(_ text: String) -> Int? {
+        let phrases: [String: Int] = [
+            "continue": 100, "ok": 200, "created": 201, "accepted": 202, "non-authoritative information": 203,
+            "no content": 204, "reset content": 205, "partial content": 206, "multiple choices": 300,
+            "moved permanently": 301, "found": 302, "see other": 303, "not modified": 304,
+            "temporary redirect": 307, "permanent redirect": 308, "bad request": 400, "unauthorized": 401,
+            "payment required": 402, "forbidden": 403, "not found": 404, "method not allowed": 405,
+            "not acceptable": 406, "request timeout": 408, "conflict": 409, "gone": 410, "length required": 411,
+            "precondition failed": 412, "content too large": 413, "payload too large": 413,
+            "unsupported media type": 415, "unprocessable content": 422, "unprocessable entity": 422,
+            "too many requests": 429, "internal server error": 500, "not implemented": 501, "bad gateway": 502,
+            "service unavailable": 503, "gateway timeout": 504,
+        ]
+        return phrases[text.trimmingCharacters(in: .whitespaces).lowercased()]
+    }
+
     /// Warns when a body said to be JSON (`claim`) does not parse, with the line and column of the error.
     mutating func checkJSON(_ text: String, claim: String?, at pointer: String) {
         guard let claim, !text.isEmpty else { return }
@@ -806,12 +846,27 @@ struct PostmanReader: JSONFieldReading {
     mutating func exchange(_ request: RecordedRequest, response: JSONValue, at pointer: String) throws(FixtureError)
         -> Exchange
     {
-        let code = try required(response, "code", in: pointer)
-        guard case .number(let literal) = code, let status = Int(literal) else {
-            throw fail("\(pointer)/code", "an integer status", code.briefDescription)
-        }
-        guard (100...599).contains(status) else {
-            throw fail("\(pointer)/code", "an HTTP status from 100 to 599", "integer \(status)")
+        let status: Int
+        if let code = response["code"] {
+            guard case .number(let literal) = code, let number = Int(literal) else {
+                throw fail("\(pointer)/code", "an integer status", code.briefDescription)
+            }
+            guard (100...599).contains(number) else {
+                throw fail("\(pointer)/code", "an HTTP status from 100 to 599", "integer \(number)")
+            }
+            status = number
+        } else {
+            // Postman saves some examples without a status code (the schema allows it). The status text or the
+            // example's name, when it is a reason phrase ("OK", "Not Found"), gives it; else 200. A guess: warned.
+            let reason = [response["status"], response["name"]].lazy.compactMap { value -> (String, Int)? in
+                guard case .string(let text)? = value, let code = Self.statusOfReasonPhrase(text) else { return nil }
+                return (text, code)
+            }.first
+            status = reason?.1 ?? 200
+            let why =
+                reason.map { "\(status), from its reason phrase \"\($0.0)\"" } ?? "200, as none of its texts names one"
+            let first = "\(pointer) (in \(current))"
+            statusGuesses["\(status) \(reason == nil)", default: (0, first, why)].count += 1
         }
         var headers: [String: String] = [:]
         if let list = response["header"], case .array = list {

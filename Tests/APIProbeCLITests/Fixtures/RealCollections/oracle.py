@@ -16,6 +16,7 @@ property appended for `required` and `additionalProperties`; `P/*` where no bran
 fits). Formats are checked where jsonschema has a checker.
 """
 import copy
+import http
 import json
 import re
 import sys
@@ -216,6 +217,12 @@ def main():
                 path, query = postman_url(url, values)
                 template, operation = match_operation(spec, method, path)
                 status = response.get("code")
+                if status is None:
+                    # Postman's schema lets an example omit its code; its status text (or its name) may be the
+                    # reason phrase. Python's own table of phrases, else 200 (what a saved example usually is).
+                    phrases = {s.phrase.lower(): s.value for s in http.HTTPStatus}
+                    texts = [response.get("status"), response.get("name")]
+                    status = next((phrases[t.strip().lower()] for t in texts if isinstance(t, str) and t.strip().lower() in phrases), 200)
                 text = response.get("body") or ""
                 example = {
                     "pointer": "%s/response/%d" % (here, offset), "name": item.get("name"), "method": method,
