@@ -112,7 +112,7 @@ public struct UsageManifest: Sendable, Hashable {
             }
             version = text
         }
-        guard let list = tree["paths"] else {
+        guard let paths = try Self.pointers(tree["paths"], at: "/paths", file: file) else {
             throw JSONShapeError(
                 file: file,
                 location: .jsonPointer("/paths"),
@@ -120,41 +120,31 @@ public struct UsageManifest: Sendable, Hashable {
                 found: "nothing"
             )
         }
-        guard case .array(let items) = list else {
+        let optional = try Self.pointers(tree["optional"], at: "/optional", file: file) ?? []
+        if let stray = optional.first(where: { !paths.contains($0) }), let index = optional.firstIndex(of: stray) {
             throw JSONShapeError(
                 file: file,
-                location: .jsonPointer("/paths"),
-                expected: "an array of JSON Pointers",
-                found: list.typeDescription
+                location: .jsonPointer("/optional/\(index)"),
+                expected: "a path also listed in \"paths\"",
+                found: "\"\(stray)\""
             )
-        }
-        let paths = try Self.pointers(items, at: "/paths", file: file)
-        var optional: [String] = []
-        if let list = tree["optional"] {
-            guard case .array(let items) = list else {
-                throw JSONShapeError(
-                    file: file,
-                    location: .jsonPointer("/optional"),
-                    expected: "an array of JSON Pointers",
-                    found: list.typeDescription
-                )
-            }
-            optional = try Self.pointers(items, at: "/optional", file: file)
-            if let stray = optional.first(where: { !paths.contains($0) }), let index = optional.firstIndex(of: stray) {
-                throw JSONShapeError(
-                    file: file,
-                    location: .jsonPointer("/optional/\(index)"),
-                    expected: "a path also listed in \"paths\"",
-                    found: "\"\(stray)\""
-                )
-            }
         }
         self.init(paths: paths, optionalPaths: optional, apiprobeVersion: version)
     }
 
-    private static func pointers(_ items: [JSONTree], at place: String, file: String) throws(JSONShapeError)
-        -> [String]
+    /// The JSON Pointers of the array at `place`; `nil` when there is no such member.
+    private static func pointers(_ list: JSONTree?, at place: String, file: String) throws(JSONShapeError)
+        -> [String]?
     {
+        guard let list else { return nil }
+        guard case .array(let items) = list else {
+            throw JSONShapeError(
+                file: file,
+                location: .jsonPointer(place),
+                expected: "an array of JSON Pointers",
+                found: list.typeDescription
+            )
+        }
         var paths: [String] = []
         for (index, item) in items.enumerated() {
             guard case .string(let path) = item, path.isEmpty || path.hasPrefix("/") else {

@@ -127,6 +127,20 @@ struct UsageManifestTests {
             (error as? JSONShapeError)?.description
                 == #"u.json: /paths/1: expected a JSON Pointer ("" or starting with "/"), found string "b""#
         }
+        #expect {
+            _ = try UsageManifest(decoding: Data(#"{"paths": ["/a"], "optional": ["/a", "/b"]}"#.utf8), file: "u.json")
+        } throws: { error in
+            (error as? JSONShapeError)?.description
+                == #"u.json: /optional/1: expected a path also listed in "paths", found "/b""#
+        }
+    }
+
+    @Test func optionalPathsRoundTripAndAreLeftOutWhenThereAreNone() throws {
+        let usage = UsageManifest(paths: ["/a", "/b/*/c"], optionalPaths: ["/b/*/c", "/not-read"])
+        #expect(usage.optionalPaths == ["/b/*/c"])
+        #expect(usage.readsOptionally("/b/*/c") && usage.readsOptionally("/b/3/c") && !usage.readsOptionally("/a"))
+        #expect(try UsageManifest(decoding: usage.encoded()) == usage)
+        #expect(!String(decoding: UsageManifest(paths: ["/a"]).encoded(), as: UTF8.self).contains("optional"))
     }
 }
 
