@@ -8,6 +8,8 @@
 // (b) throughput: 1,000 endpoints x 5 samples at concurrency 32, beside a bare URLSession loop at the same
 //     concurrency, in interleaved rounds judged by the median of each round's ratio; peak RSS (VmHWM).
 // (c) rounds: many rounds of one endpoint; RSS at the start and the end.
+// (d) a fresh process: `samples: 1` in a new process each time (cron), beside curl's time_total in
+//     interleaved runs on the same endpoint; and how far each sample's phases are from its latency.
 //
 // (b) and (c) probe a recipes server in a child process (this binary with `--serve`), as a real API
 // is: in one process, the server's request handlers would share Swift's cooperative thread pool (two
@@ -30,6 +32,30 @@ if CommandLine.arguments.contains("--serve") {
     FileHandle.standardOutput.write(Data("\(served.port)\n".utf8))
     _ = FileHandle.standardInput.readDataToEndOfFile()
     await served.stop()
+    exit(0)
+}
+
+if let index = CommandLine.arguments.firstIndex(of: "--probe-once"), index + 1 < CommandLine.arguments.count,
+    let url = URL(string: CommandLine.arguments[index + 1])
+{
+    // The child of (d): one sample in a fresh process, as a cron-started `apiprobe run` takes it; prints its
+    // latency and the sum of its phases, in milliseconds.
+    var origin = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
+    let path = origin.percentEncodedPath + (origin.percentEncodedQuery.map { "?" + $0 } ?? "")
+    origin.percentEncodedPath = ""
+    origin.percentEncodedQuery = nil
+    let config = ProbeConfig(
+        api: "fresh", baseURL: origin.url ?? url, endpoints: [EndpointConfig(name: "once", path: path, samples: 1)],
+        concurrency: 1, deadline: .seconds(10))
+    let result = await ProbeRunner(config: config, directory: URL(fileURLWithPath: "/")).run()
+    guard let sample = result.endpoints.first?.samples.first, let phases = sample.phases,
+        result.endpoints.first?.passed == true
+    else {
+        FileHandle.standardError.write(Data("no answer: \(result.endpoints.first?.checks ?? [])\n".utf8))
+        exit(1)
+    }
+    let sum = phases.named.reduce(Duration.zero) { $0 + $1.duration }
+    print(sample.latency.timeInterval * 1_000, sum.timeInterval * 1_000)
     exit(0)
 }
 
@@ -274,4 +300,60 @@ print(
         + (rounds < targetRounds ? " (stopped at the \(budget) budget, short of \(targetRounds))" : "")
         + ", \(failedRounds) failed")
 print("    RSS after 200 warm-up rounds \(mib(rssStart)), at the end \(mib(rssEnd))")
+
+// MARK: (d) a fresh process
+
+/// One sample taken by this binary in a new process: its latency and the sum of its phases, in milliseconds.
+func freshProcessSample(_ url: URL) -> (latency: Double, phases: Double)? {
+    let process = Process()
+    process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["--probe-once", url.absoluteString]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+    guard process.terminationStatus == 0, numbers.count == 2 else { return nil }
+    return (numbers[0], numbers[1])
+}
+
+let freshRuns = quick ? 7 : 21
+var freshLatencies: [Double] = []
+var freshGaps: [Double] = []
+var freshCurl: [Double] = []
+for run in 0..<freshRuns {
+    // Alternate which goes first, so that a slow spell of the machine falls on both.
+    let order = run % 2 == 0 ? [true, false] : [false, true]
+    for fresh in order {
+        if fresh {
+            if let sample = freshProcessSample(bareURL) {
+                freshLatencies.append(sample.latency)
+                freshGaps.append(abs(sample.latency - sample.phases))
+            }
+        } else if let time = curlTimes(bareURL, count: 1)?.first {
+            freshCurl.append(time)
+        }
+    }
+}
+print("(d) a fresh process, samples: 1, \(freshRuns) runs of each, interleaved with curl on \(bareURL.path)")
+if freshLatencies.count == freshRuns, freshCurl.count == freshRuns {
+    let freshMedian = median(freshLatencies)
+    let curlMedian = median(freshCurl)
+    let limit = 1.1 * curlMedian + 1
+    print(
+        String(
+            format:
+                "    fresh-process latency median %.2f ms, curl time_total median %.2f ms: ratio %.2fx (target <= 1.1x curl + 1 ms = %.2f ms: %@)",
+            freshMedian, curlMedian, freshMedian / curlMedian, limit, freshMedian <= limit ? "met" : "missed"))
+    print(
+        String(
+            format: "    latency minus the sum of the phases: at most %.3f ms over the runs (target <= 0.5 ms: %@)",
+            freshGaps.max() ?? .nan, (freshGaps.max() ?? .infinity) <= 0.5 ? "met" : "missed"))
+} else {
+    print(
+        "    skipped: \(freshLatencies.count) fresh runs and \(freshCurl.count) curl runs answered (is curl installed?)"
+    )
+}
 server.stop()

@@ -1,17 +1,20 @@
 public import Foundation
 
 /// Where the time of one request went, as blackbox_exporter's `probe_http_duration_seconds{phase}` splits it:
-/// looking up the host, opening the TCP connection, the TLS handshake, waiting for the response head after the
-/// request was sent (`processing`), and reading the body (`transfer`).
+/// looking up the host, opening the TCP connection, the TLS handshake, sending the request and waiting for the
+/// response head (`processing`, as curl's `time_starttransfer - time_pretransfer`), and reading the body
+/// (`transfer`).
 ///
 /// A sample that reused a kept-alive connection has zero `dns`, `connect` and `tls` and ``connectionReused`` set.
-/// After redirects, each phase is the sum over the hops. The phases add up to at most the sample's latency (the
-/// rest is the client's own work between them).
+/// After redirects, each phase is the sum over the hops. The phases follow one another without a gap from the
+/// sample's start, so they add up to its latency but for the client's work after the last byte (microseconds);
+/// the client's set-up (event loops, TLS contexts) happens before any sample is timed.
 public struct PhaseTimings: Sendable, Hashable {
     public var dns: Duration
     public var connect: Duration
     public var tls: Duration
-    /// From the request sent to the response head.
+    /// From the connection ready (or the hop's start on a kept-alive one) to the response head: writing the
+    /// request and waiting for the server.
     public var processing: Duration
     /// From the response head to the last body byte.
     public var transfer: Duration

@@ -82,10 +82,19 @@ final class HTTPLoader: Sendable {
 
     init(maximumConnectionsPerHost: Int) {
         pool = ConnectionPool(maximumIdlePerKey: max(1, maximumConnectionsPerHost))
+        // The event loop threads start here, before any request is timed: a fresh process (cron, `samples: 1`)
+        // spent them inside its first sample's latency (15 ms on a loaded machine), in no phase.
+        _ = MultiThreadedEventLoopGroup.singleton.next()
     }
 
     /// Closes the idle connections.
     func close() { pool.closeAll() }
+
+    /// Sets up, before any request is timed, what the first request to each of `urls` would otherwise set up
+    /// inside its sample: the TLS contexts of the https ones and the system's trust roots.
+    func prepare(_ targets: some Sequence<(url: URL?, tls: TLSSettings)>) {
+        contexts.prepare(targets.lazy.filter { $0.url?.scheme?.lowercased() == "https" }.map(\.tls))
+    }
 
     /// One attempt: cut after `timeout`, or at `deadline` when that comes first; a body longer than
     /// `maxBodySize` bytes (announced by `Content-Length`, or read so far) stops the transfer there and fails
@@ -125,10 +134,9 @@ final class HTTPLoader: Sendable {
             }
             return
         }
-        let dnsStart = ContinuousClock.now
         DispatchQueue.global().async {
             let resolved = Self.resolve(target.host, port: target.port)
-            let dns = ContinuousClock.now - dnsStart
+            let dns = exchange.lap()
             switch resolved {
             case .failure(let error): exchange.fail(error)
             case .success(let addresses):
@@ -143,7 +151,6 @@ final class HTTPLoader: Sendable {
         exchange: AttemptState
     ) {
         guard let address = addresses.first, !exchange.isFinished else { return }
-        let connectStart = ContinuousClock.now
         let remaining = exchange.remaining
         // The time ran out while the name was resolved: the same cut as the watchdog's, whichever comes first
         // (a connect given no time failed first and was reported as a connection failure).
@@ -169,7 +176,7 @@ final class HTTPLoader: Sendable {
                         exchange.fail(error)
                     }
                 case .success(let channel):
-                    let connect = ContinuousClock.now - connectStart
+                    let connect = exchange.lap()
                     guard exchange.adopt(channel) else { return }
                     self.secure(
                         channel, request: request, target: target, key: key,
@@ -188,7 +195,6 @@ final class HTTPLoader: Sendable {
                 channel, request: request, target: target, key: key, phases: phases, tls: nil, exchange: exchange)
             return
         }
-        let handshakeStart = ContinuousClock.now
         let verification = TLSVerification(host: target.host, settings: exchange.tls)
         do {
             let context = try contexts.context(for: exchange.tls)
@@ -215,7 +221,7 @@ final class HTTPLoader: Sendable {
                     exchange.fail(verification.failure(for: error))
                 case .success:
                     var phases = phases
-                    phases.tls = ContinuousClock.now - handshakeStart
+                    phases.tls = exchange.lap()
                     let report = verification.report(peer: handler)
                     self.finishSetUp(
                         channel, request: request, target: target, key: key, phases: phases, tls: report,
@@ -499,7 +505,8 @@ final class AttemptState: @unchecked Sendable {
     private var redirects: [URL] = []
     private var tlsReport: TLSReport?
     private var firstByte: ContinuousClock.Instant?
-    private var sentAt: ContinuousClock.Instant?
+    /// The end of the phase timed last: phases are laps from it, so they add up to the latency.
+    private var lastMark: ContinuousClock.Instant
     private var finished = false
 
     init(
@@ -513,6 +520,16 @@ final class AttemptState: @unchecked Sendable {
         self.followsRedirects = followsRedirects
         self.tls = tls
         self.continuation = continuation
+        self.lastMark = start
+    }
+
+    /// The time since the last phase ended (the attempt's start for the first), and a new phase begins now.
+    func lap() -> Duration {
+        let now = ContinuousClock.now
+        return lock.withLock {
+            defer { lastMark = now }
+            return now - lastMark
+        }
     }
 
     var isFinished: Bool { lock.withLock { finished } }
@@ -550,13 +567,14 @@ final class AttemptState: @unchecked Sendable {
         }
     }
 
-    func requestSent() { lock.withLock { sentAt = ContinuousClock.now } }
-
+    /// The response head came: `processing` is the time since the connection was ready (writing the request
+    /// and waiting for the server), as curl's `time_starttransfer - time_pretransfer`.
     func headReceived() {
         let now = ContinuousClock.now
         lock.withLock {
             firstByte = now
-            hopPhases.processing = now - (sentAt ?? now)
+            hopPhases.processing = now - lastMark
+            lastMark = now
         }
     }
 
@@ -564,7 +582,8 @@ final class AttemptState: @unchecked Sendable {
     func hopEnded() {
         let now = ContinuousClock.now
         lock.withLock {
-            hopPhases.transfer = now - (firstByte ?? now)
+            hopPhases.transfer = now - lastMark
+            lastMark = now
             phases = phases.map { $0.adding(hopPhases) } ?? hopPhases
             hopPhases = PhaseTimings()
         }
@@ -709,7 +728,6 @@ final class ClientHandler: ChannelInboundHandler {
             headers.replaceOrAdd(name: "Content-Length", value: String(payload.count))
         }
         let requestHead = HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: headers)
-        exchange.requestSent()
         context.write(wrapOutboundOut(.head(requestHead)), promise: nil)
         if !payload.isEmpty {
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: payload)))), promise: nil)

@@ -45,6 +45,10 @@ public struct ProbeRunner: Sendable {
         let endpoints = only.isEmpty ? config.endpoints : config.endpoints.filter { only.contains($0.name) }
         let loader = HTTPLoader(maximumConnectionsPerHost: config.concurrency)
         defer { loader.close() }
+        loader.prepare(
+            endpoints.map { endpoint in
+                ((try? endpoint.makeRequest(baseURL: config.baseURL, file: config.file))?.url, endpoint.tls)
+            })
         let limiter = config.requestsPerSecondPerHost.map { RateLimiter(requestsPerSecond: $0) }
         let context = Context(
             config: config, directory: directory, loader: loader, limiter: limiter, deadline: deadline,

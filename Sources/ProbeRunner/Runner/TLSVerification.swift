@@ -8,6 +8,18 @@ import X509
 final class TLSContextCache: Sendable {
     private let contexts = Locked<[ConnectionSettings: NIOSSLContext]>([:])
 
+    /// Makes the contexts of `settings` before any request is timed (a context loads its trust roots and keys), and
+    /// starts loading the system's roots for the chain checks in the background. What fails here fails again, and
+    /// is reported, at the request.
+    func prepare(_ settings: some Sequence<TLSSettings>) {
+        var usesSystemRoots = false
+        for item in settings {
+            _ = try? context(for: item)
+            if item.caPEM == nil && !item.insecure { usesSystemRoots = true }
+        }
+        if usesSystemRoots { _ = CertificateStore.systemTrustRoots }
+    }
+
     func context(for settings: TLSSettings) throws -> NIOSSLContext {
         let key = settings.connectionKey
         if let context = contexts.withLock({ $0[key] }) { return context }
