@@ -55,7 +55,10 @@ if let index = CommandLine.arguments.firstIndex(of: "--probe-once"), index + 1 <
         exit(1)
     }
     let sum = phases.named.reduce(Duration.zero) { $0 + $1.duration }
-    print(sample.latency.timeInterval * 1_000, sum.timeInterval * 1_000)
+    // The latency and the phases' sum, then each phase (for a person reading the child's output).
+    print(
+        ([sample.latency, sum] + phases.named.map(\.duration)).map { String($0.timeInterval * 1_000) }
+            .joined(separator: " "))
     exit(0)
 }
 
@@ -315,7 +318,7 @@ func freshProcessSample(_ url: URL) -> (latency: Double, phases: Double)? {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-    guard process.terminationStatus == 0, numbers.count == 2 else { return nil }
+    guard process.terminationStatus == 0, numbers.count >= 2 else { return nil }
     return (numbers[0], numbers[1])
 }
 

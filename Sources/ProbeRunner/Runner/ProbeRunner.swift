@@ -38,6 +38,7 @@ public struct ProbeRunner: Sendable {
     /// One round over `only` (every endpoint when empty). Never throws for a failing endpoint: failures
     /// are results. `previous` carries consecutive-failure counts between rounds (`--every`, history).
     public func run(only: [String] = [], previousFailures: [String: Int] = [:]) async -> ProbeRunResult {
+        await HTTPLoader.warmUp()
         let startedAt = Date()
         let clock = ContinuousClock()
         let start = clock.now
