@@ -99,4 +99,55 @@ struct CumulativeCountersTests {
             }
         }
     }
+
+    /// deploy/grafana/apiprobe.json against the real Prometheus scraping the real Pushgateway after three cron runs
+    /// pushed under `api` and `instance`, as `apiprobe run --push-gateway` pushes: every panel's query is accepted
+    /// and has data, but for the certificate's, which needs https.
+    @Test func theShippedDashboardsPanelsHaveDataInARealPrometheus() async throws {
+        guard let gatewayBinary = ExternalTools.pushgateway else {
+            ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
+            return
+        }
+        guard let prometheusBinary = PrometheusServerProcess.executable else {
+            ExternalTools.recordMissing("prometheus", package: "prometheus")
+            return
+        }
+        let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("dashboard-prometheus")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let history = folder.appendingPathComponent("history.jsonl")
+        let config = try Self.config(api)
+        let dashboard = try GrafanaDashboard()
+        let withoutData = ["TLS certificate expires in": "plain HTTP"]
+        try await PushgatewayProcess.with(gatewayBinary) { gateway in
+            let target = "\(gateway.baseURL.host ?? "127.0.0.1"):\(gateway.baseURL.port ?? 9091)"
+            try await PrometheusServerProcess.with(prometheusBinary, scraping: target) { prometheus in
+                let client = PushgatewayClient(
+                    url: gateway.baseURL, job: "apiprobe", grouping: ["api": "shop", "instance": "cron"])
+                let series = #"apiprobe_responses_total{api="shop",instance="cron",endpoint="cart",code="200"}"#
+                for run in 1...3 {
+                    _ = try await Self.cronRun(config, history: history, gateway: client)
+                    var value: Double?
+                    for _ in 0..<100 {
+                        value = try await prometheus.query(series)
+                        if value == Double(3 * run) { break }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    try #require(value == Double(3 * run), "run \(run)")
+                }
+                for panel in dashboard.panels {
+                    for expression in panel.expressions {
+                        let query = GrafanaDashboard.resolve(expression, api: "shop", instance: "cron")
+                        let value = try await prometheus.query(query)
+                        if let reason = withoutData[panel.title] {
+                            #expect(value == nil, "\(panel.title): data without \(reason)?")
+                        } else {
+                            #expect(value != nil, "\(panel.title): no data for \(query)")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

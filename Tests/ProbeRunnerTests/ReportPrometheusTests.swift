@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import ProbeRunner
 import Testing
@@ -146,5 +147,44 @@ import Testing
         #expect(
             Report.render(secured, as: .prometheus).contains(
                 "# TYPE apiprobe_tls_cert_expiry_timestamp_seconds gauge"))
+    }
+
+    /// deploy/grafana/apiprobe.json: every panel's query is PromQL that promtool accepts (as a recording rule), and
+    /// every metric it names is one the report writes. CumulativeCountersTests runs them against a real Prometheus.
+    @Test func theShippedDashboardsQueriesAreValidPromQLOnTheReportsMetrics() async throws {
+        guard let promtool = ExternalTools.find("promtool") else {
+            ExternalTools.recordMissing("promtool", package: "prometheus")
+            return
+        }
+        let dashboard = try GrafanaDashboard()
+        let expressions = dashboard.panels.flatMap(\.expressions)
+        #expect(expressions.count == 9)
+        var rules = "groups:\n  - name: dashboard\n    rules:\n"
+        for (index, expression) in expressions.enumerated() {
+            let quoted = GrafanaDashboard.resolve(expression).replacingOccurrences(of: "'", with: "''")
+            rules += "      - record: dashboard:panel\(index)\n        expr: '\(quoted)'\n"
+        }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("dashboard-rules")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("dashboard-rules.yml")
+        try Data(rules.utf8).write(to: file)
+        let check = try await ExternalTools.run(promtool, ["check", "rules", file.path], input: "")
+        #expect(check.status == 0, "\(check.output)")
+        #expect(check.output.contains("SUCCESS: \(expressions.count) rules found"), "\(check.output)")
+
+        var secured = SampleRuns.mixed
+        try #require(!secured.endpoints.isEmpty)
+        secured.endpoints[0].tls = TLSReport(
+            subject: "CN=a", issuer: "CN=b", notBefore: Date(timeIntervalSince1970: 0),
+            notAfter: Date(timeIntervalSince1970: 2_000_000_000), verified: true, insecure: false)
+        secured.endpoints[0].phases = PhaseStats([
+            PhaseTimings(dns: .milliseconds(1), connect: .milliseconds(1), processing: .milliseconds(5))
+        ])
+        let exposition = Report.render(secured, as: .prometheus)
+        let named = expressions.reduce(into: Set<String>()) { $0.formUnion(GrafanaDashboard.metrics(in: $1)) }
+        #expect(named.count >= 10)
+        for metric in named.sorted() {
+            #expect(exposition.contains("# TYPE \(metric) "), "\(metric) is not in the report")
+        }
     }
 }

@@ -1,0 +1,108 @@
+import APIProbeTestSupport
+import Foundation
+import Testing
+
+/// deploy/kubernetes: the manifests are valid Kubernetes objects (PyPI's `kubernetes-validate --strict`, offline,
+/// against the Kubernetes schemas it carries), and the containers' arguments are a valid `apiprobe run` of the
+/// ConfigMap's config (`--dry-run`: the config is read, its variables resolved, nothing sent).
+@Suite(.timeLimit(.minutes(2)))
+struct DeploymentManifestTests {
+    static let folder = OpenAPICommandTests.repository.appendingPathComponent("deploy/kubernetes")
+    static let manifests = ["configmap.yaml", "cronjob.yaml", "deployment.yaml", "pvc.yaml"]
+
+    /// A program of the tests' virtual environment (`.ci/run` makes it), or a failure under CI and a known issue
+    /// elsewhere.
+    static func tool(_ name: String) -> URL? {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates: [String?] = [
+            environment["OPENAPI_SPEC_VALIDATOR"].map {
+                URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent(name).path
+            },
+            OpenAPICommandTests.repository.appendingPathComponent(".build/venv-openapi/bin/\(name)").path,
+        ]
+        if let found = candidates.compactMap({ $0 }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        {
+            return URL(fileURLWithPath: found)
+        }
+        let message = "\(name) is missing from the tests' Python environment (.build/venv-openapi): run .ci/run"
+        let value = environment["CI"] ?? ""
+        if !value.isEmpty && value != "0" && value.lowercased() != "false" {
+            Issue.record(Comment(rawValue: message))
+        } else {
+            withKnownIssue(Comment(rawValue: message)) { Issue.record(Comment(rawValue: message)) }
+        }
+        return nil
+    }
+
+    @Test func theManifestsAreValidKubernetesObjects() async throws {
+        guard let validate = Self.tool("kubernetes-validate") else { return }
+        let paths = Self.manifests.map { Self.folder.appendingPathComponent($0).path }
+        let result = try await CommandLineRunner.runProcess(validate, ["--strict"] + paths)
+        #expect(result.status == 0, "\(result)")
+        let output = result.standardOutput + result.standardError
+        for resource in [
+            "configmap/apiprobe-config", "cronjob/apiprobe", "deployment/apiprobe",
+            "persistentvolumeclaim/apiprobe-state",
+        ] {
+            #expect(output.contains("passed for resource \(resource)"), "\(output)")
+        }
+
+        // The validator is no rubber stamp: a field the schema lacks fails.
+        let directory = try CommandLineRunner.makeTemporaryDirectory("manifests")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cronJob = try String(contentsOf: Self.folder.appendingPathComponent("cronjob.yaml"), encoding: .utf8)
+        let broken = directory.appendingPathComponent("cronjob.yaml")
+        try Data(
+            cronJob.replacingOccurrences(
+                of: "restartPolicy: Never", with: "restartPolicy: Never\n          restartsAllowed: 3"
+            ).utf8
+        ).write(to: broken)
+        let refused = try await CommandLineRunner.runProcess(validate, ["--strict", broken.path])
+        #expect(refused.status != 0)
+        #expect((refused.standardOutput + refused.standardError).contains("'restartsAllowed' was unexpected"))
+    }
+
+    @Test func theContainersRunTheConfigMapsConfig() async throws {
+        guard let python = Self.tool("python3") else { return }
+        // The ConfigMap's config and each container's arguments, read by PyYAML (openapi-spec-validator brings it).
+        let script = """
+            import json, sys, yaml
+            folder = sys.argv[1]
+            config = yaml.safe_load(open(folder + "/configmap.yaml"))["data"]["apiprobe.yml"]
+            cron = yaml.safe_load(open(folder + "/cronjob.yaml"))
+            deployment = yaml.safe_load(open(folder + "/deployment.yaml"))
+            args = {
+                "cronjob": cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["args"],
+                "deployment": deployment["spec"]["template"]["spec"]["containers"][0]["args"],
+            }
+            print(json.dumps({"config": config, "args": args}))
+            """
+        let read = try await CommandLineRunner.runProcess(python, ["-c", script, Self.folder.path])
+        try #require(read.status == 0, "\(read)")
+        struct Manifests: Decodable {
+            var config: String
+            var args: [String: [String]]
+        }
+        let manifests = try JSONDecoder().decode(Manifests.self, from: Data(read.standardOutput.utf8))
+        let directory = try CommandLineRunner.makeTemporaryDirectory("manifest-run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(manifests.config.utf8).write(to: directory.appendingPathComponent("apiprobe.yml"))
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
+        #expect(manifests.args.keys.sorted() == ["cronjob", "deployment"])
+        for (name, arguments) in manifests.args.sorted(by: { $0.key < $1.key }) {
+            // The container's paths, in the test's folder.
+            let local = arguments.map {
+                $0.replacingOccurrences(of: "/config/", with: directory.path + "/")
+                    .replacingOccurrences(of: "/state/", with: directory.path + "/state/")
+            }
+            #expect(local.first == "run", "\(name)")
+            let result = try await CommandLineRunner.run(
+                local + ["--dry-run"], environment: ["API_TOKEN": "t0ken-FROM-secret"], in: directory)
+            #expect(result.status == 0, "\(name): \(result)")
+            #expect(result.standardOutput.contains("nothing sent (--dry-run)"), "\(name): \(result)")
+            #expect(result.standardOutput.contains("push: http://pushgateway.monitoring.svc:9091"), "\(name)")
+            #expect(!(result.standardOutput + result.standardError).contains("t0ken-FROM-secret"), "\(name)")
+        }
+    }
+}
