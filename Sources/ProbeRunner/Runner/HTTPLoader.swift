@@ -159,7 +159,9 @@ final class HTTPLoader: Sendable {
             return
         }
         ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            // At the TCP level: `.socketOption(.tcp_nodelay)` is SOL_SOCKET's option 1, SO_DEBUG, which only root
+            // may set (every probe failed with "Permission denied" for any other user, as in a container).
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.nanoseconds(Int64(max(1, remaining.timeInterval * 1e9))))
             .connect(to: address)
             .whenComplete { result in
