@@ -55,6 +55,40 @@ struct RunCommandTests {
         }
     }
 
+    /// An endpoint inside its maintenance window is not probed: its 404 neither fails the run nor counts towards
+    /// down; the run says which endpoints it left alone and until when. `--only` probes it all the same.
+    @Test func anEndpointInMaintenanceIsLeftAloneAndSaidSo() async throws {
+        try await RecipesServer.with { server in
+            let directory = try CommandLineRunner.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let opened = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(-600))
+            let start = String(format: "%02d:%02d", opened.hour ?? 0, opened.minute ?? 0)
+            let config = try writeConfig(
+                """
+                api: recipes
+                baseURL: http://127.0.0.1:\(server.port)
+                endpoints:
+                  - {name: health, path: /api/health}
+                  - name: migrating
+                    path: /api/not-there-during-the-migration
+                    maintenance: [{start: "\(start)", duration: 1h}]
+                """, in: directory)
+            let history = directory.appendingPathComponent("history.jsonl").path
+            let result = try await CommandLineRunner.run(["run", "--config", config, "--history", history])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.standardError.contains("in maintenance, not probed: migrating (until "), "\(result)")
+            #expect(result.standardOutput.contains("1 endpoint: 1 passed, 0 failed"), "\(result)")
+            let line = try String(contentsOfFile: history, encoding: .utf8)
+            #expect(!line.contains("migrating"))
+
+            let asked = try await CommandLineRunner.run(["run", "--config", config, "--only", "migrating"])
+            #expect(asked.status == 1, "\(asked)")
+            #expect(!asked.standardError.contains("in maintenance"))
+        }
+    }
+
     /// A container runs the probe as a user that is not root (the image's 65532). The client asked for
     /// TCP_NODELAY at the socket level, SO_DEBUG, which only root may set: every request failed with "Permission
     /// denied". Runs where the tests run as root (CI); elsewhere it cannot change user, and says so.

@@ -100,6 +100,7 @@ extension ConfigReader {
             case "successThreshold": config.successThreshold = try integer(value, key, in: 1...1_000)
             case "alerts": config.alerts = try alertTargets(value, key)
             case "regression": config.regression = try regression(value, key)
+            case "maintenance": config.maintenance = try maintenance(value, key)
             case "redact":
                 config.redactBodyFields = try list(value, key, of: "JSON body field names").enumerated().map {
                     item throws(ProbeConfigError) in
@@ -147,6 +148,70 @@ extension ConfigReader {
             }
         }
         return policy
+    }
+
+    /// `maintenance:`: a list of `{start: "HH:MM", duration, every: [days], timezone}`.
+    func maintenance(_ node: Node, _ path: String) throws(ProbeConfigError) -> [MaintenanceWindow] {
+        var windows: [MaintenanceWindow] = []
+        for (index, item) in try list(node, path, of: "maintenance windows ({start: \"02:00\", duration: 2h})")
+            .enumerated()
+        {
+            let itemPath = "\(path)[\(index)]"
+            let fields = try members(item, itemPath, allowed: Self.maintenanceKeys)
+            var window = MaintenanceWindow(startMinute: 0, duration: .zero)
+            var sawStart = false
+            var sawDuration = false
+            for (key, _, value) in fields {
+                let keyPath = join(itemPath, key)
+                switch key {
+                case "start":
+                    let text = try string(value, keyPath, expected: "a time of day, HH:MM (02:00)")
+                    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                    guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+                        let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
+                        (0..<60).contains(minute)
+                    else { throw error(value, keyPath, expected: "a time of day, HH:MM from 00:00 to 23:59") }
+                    window.startMinute = hour * 60 + minute
+                    sawStart = true
+                case "duration":
+                    window.duration = try duration(value, keyPath)
+                    guard window.duration >= .seconds(60), window.duration <= MaintenanceWindow.longest else {
+                        throw error(value, keyPath, expected: "a duration from 1m to 7d (168h)")
+                    }
+                    sawDuration = true
+                case "every":
+                    for (offset, day) in try list(value, keyPath, of: "days (mon, tue, … sun)").enumerated() {
+                        let name = try string(day, "\(keyPath)[\(offset)]", expected: "a day: mon, tue, … sun")
+                            .lowercased()
+                        guard
+                            let number = MaintenanceWindow.dayNames.firstIndex(where: {
+                                $0.short == name || $0.long == name
+                            })
+                        else {
+                            throw error(
+                                day, "\(keyPath)[\(offset)]", expected: "a day: mon, tue, wed, thu, fri, sat or sun")
+                        }
+                        window.weekdays.insert(number + 1)
+                    }
+                case "timezone":
+                    let name = try string(value, keyPath, expected: "a time zone name (UTC, Europe/Berlin)")
+                    guard let zone = TimeZone(identifier: name) else {
+                        throw error(
+                            value, keyPath, expected: "a time zone name of the IANA database (UTC, Europe/Berlin)")
+                    }
+                    window.timeZone = zone
+                default: break
+                }
+            }
+            guard sawStart else {
+                throw error(item, join(itemPath, "start"), expected: "a time of day, HH:MM", found: "none")
+            }
+            guard sawDuration else {
+                throw error(item, join(itemPath, "duration"), expected: "a duration (2h)", found: "none")
+            }
+            windows.append(window)
+        }
+        return windows
     }
 
     func defaults(_ node: Node, _ path: String) throws(ProbeConfigError) -> (EndpointDefaults, PartialExpectations) {
@@ -253,6 +318,7 @@ extension ConfigReader {
                 guard let follows = boolean(value) else { throw error(value, keyPath, expected: "true or false") }
                 endpoint.followsRedirects = follows
             case "tls": endpoint.tls = try tlsSettings(value, keyPath, over: endpoint.tls)
+            case "maintenance": endpoint.maintenance = try maintenance(value, keyPath)
             case "interval":
                 let interval = try duration(value, keyPath)
                 guard interval >= .seconds(1) else { throw error(value, keyPath, expected: "a duration of 1s or more") }

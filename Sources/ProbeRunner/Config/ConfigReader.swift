@@ -11,18 +11,19 @@ struct ConfigReader {
 
     static let topKeys = [
         "api", "baseURL", "stubs", "snapshots", "concurrency", "rateLimit", "deadline", "downAfter",
-        "successThreshold", "alerts", "regression", "redact", "defaults", "endpoints",
+        "successThreshold", "alerts", "regression", "redact", "maintenance", "defaults", "endpoints",
     ]
     static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "tls", "expect"]
     static let endpointKeys = [
         "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "maxBodySize",
-        "followRedirects", "auth", "interval", "tls", "expect",
+        "followRedirects", "auth", "interval", "maintenance", "tls", "expect",
     ]
     static let tlsKeys = ["expiresIn", "caFile", "clientCertificate", "clientKey", "insecure"]
     static let authKeys = ["basic", "bearer"]
     static let expectKeys = ["status", "headers", "body", "schema", "latency"]
     static let regressionKeys = ["window", "factor", "minimumRuns", "minimumSlowdown"]
     static let schemaKeys = ["snapshot", "usage", "failOn"]
+    static let maintenanceKeys = ["start", "duration", "every", "timezone"]
 
     // MARK: Errors
 

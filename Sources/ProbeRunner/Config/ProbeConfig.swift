@@ -36,6 +36,8 @@ public struct ProbeConfig: Sendable, Hashable {
     public var alerts: [AlertTarget] = []
     /// Latency regression detection against the history file.
     public var regression: RegressionPolicy
+    /// When every endpoint is expected to be unavailable: rounds then do not probe it (``MaintenanceWindow``).
+    public var maintenance: [MaintenanceWindow] = []
     /// JSON body fields redacted when recording, beside the default header and query redactions.
     public var redactBodyFields: [String]
     /// The values substituted from the environment, each with its variable's name: the run's secrets.
@@ -138,6 +140,8 @@ public struct EndpointConfig: Sendable, Hashable {
     /// only when this long has passed since it was last probed (by this process, or as the history file
     /// says), so a cron job every 5 minutes can check a certificate hourly. `nil`: every round.
     public var interval: Duration?
+    /// This endpoint's own maintenance windows, beside the config's.
+    public var maintenance: [MaintenanceWindow] = []
     public var expectations: Expectations
     /// The 1-based line of the endpoint in the config file, for messages (`nil` when built in code).
     public var line: Int?

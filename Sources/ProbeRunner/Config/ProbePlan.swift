@@ -29,6 +29,9 @@ extension ProbeConfig {
             var how = "\(ReportText.count(endpoint.samples, "sample")), timeout \(formatDuration(endpoint.timeout))"
             if endpoint.retries > 0 { how += ", \(ReportText.count(endpoint.retries, "retry", plural: "retries"))" }
             how += endpoint.interval.map { ", every \(formatDuration($0))" } ?? ", every round"
+            if !endpoint.maintenance.isEmpty {
+                how += ", maintenance " + endpoint.maintenance.map(\.description).joined(separator: "; ")
+            }
             var checks = ["status \(endpoint.expectations.status)"]
             if !endpoint.expectations.headers.isEmpty {
                 checks.append(ReportText.count(endpoint.expectations.headers.count, "header check"))
@@ -44,6 +47,9 @@ extension ProbeConfig {
             let headers = endpoint.headers.keys.sorted()
             let sent = headers.isEmpty ? "" : "; sends \(headers.joined(separator: ", "))"
             lines.append(String(repeating: " ", count: width + 4) + how + "; " + checks.joined(separator: ", ") + sent)
+        }
+        if !maintenance.isEmpty {
+            lines.append("maintenance (every endpoint): " + maintenance.map(\.description).joined(separator: "; "))
         }
         if alerts.isEmpty {
             lines.append("alerts: none")

@@ -73,9 +73,9 @@ public struct ProbeSession: Sendable {
     /// to `history.totals.json` beside it each round), or of every round of this session without one.
     public private(set) var totals = RunningTotals()
 
-    /// The endpoints a round at `now` probes: every endpoint without an `interval`, and those whose interval
-    /// has passed since they were last probed (or that never were). Endpoints named with `--only` are always
-    /// due: the user asked for them.
+    /// The endpoints a round at `now` probes: those outside their maintenance windows, of them every endpoint
+    /// without an `interval`, and those whose interval has passed since they were last probed (or that never
+    /// were). Endpoints named with `--only` are always due: the user asked for them.
     ///
     /// - Parameters:
     ///   - now: the round's start.
@@ -84,8 +84,8 @@ public struct ProbeSession: Sendable {
     ///     starts it), a tenth of the interval.
     /// - Throws: the history file's errors.
     public mutating func dueEndpoints(at now: Date = Date(), tick: Duration? = nil) throws -> [String] {
-        let endpoints = runner.config.endpoints
         guard only.isEmpty else { return only }
+        let endpoints = runner.config.endpoints.filter { runner.config.maintenanceEnd(of: $0, at: now) == nil }
         guard endpoints.contains(where: { $0.interval != nil }) else { return endpoints.map(\.name) }
         try loadHistory()
         return endpoints.filter { endpoint in
@@ -93,6 +93,15 @@ public struct ProbeSession: Sendable {
             let early = tick.map { $0 / 2 } ?? interval / 10
             return now.timeIntervalSince(last) + early.timeInterval >= interval.timeInterval
         }.map(\.name)
+    }
+
+    /// The endpoints a round at `now` does not probe because a maintenance window contains it, each with the
+    /// window's end, in config order; none when `--only` names the endpoints (the user asked for them).
+    public func inMaintenance(at now: Date = Date()) -> [(name: String, until: Date)] {
+        guard only.isEmpty else { return [] }
+        return runner.config.endpoints.compactMap { endpoint in
+            runner.config.maintenanceEnd(of: endpoint, at: now).map { (endpoint.name, $0) }
+        }
     }
 
     /// One round. Reads the history the first time (consecutive failures, the regression baseline),

@@ -146,12 +146,17 @@ struct RunCommand: AsyncParsableCommand {
         )
         var summary = StepSummary()
 
+        var noted: [String] = []
         guard let interval = every else {
-            let due = try dueEndpoints(&session, tick: nil)
+            let due = try dueEndpoints(&session, tick: nil, noted: &noted)
             guard !due.isEmpty else {
                 Terminal.standardError.write(
-                    "apiprobe run: no endpoint is due: each has an interval that has not passed since its last probe"
-                        + " in \(history ?? "the history")\n")
+                    noted.isEmpty
+                        ? "apiprobe run: no endpoint is due: each has an interval that has not passed since its last"
+                            + " probe in \(history ?? "the history")\n"
+                        : "apiprobe run: no endpoint is due: \(noted.count) in maintenance"
+                            + (noted.count < probeConfig.endpoints.count
+                                ? ", the others waiting for their interval\n" : "\n"))
                 return
             }
             let result = try await round(
@@ -167,7 +172,7 @@ struct RunCommand: AsyncParsableCommand {
             let started = clock.now
             if stop.takeReloadRequest() { reload(&session, from: configURL) }
             // Endpoints with an `interval` of their own are probed in the rounds where it has passed.
-            let due = try dueEndpoints(&session, tick: interval)
+            let due = try dueEndpoints(&session, tick: interval, noted: &noted)
             if !due.isEmpty {
                 _ = try await round(&session, endpoints: due, destinations: destinations, summary: &summary)
             }
@@ -202,9 +207,24 @@ struct RunCommand: AsyncParsableCommand {
         )
     }
 
-    private func dueEndpoints(_ session: inout ProbeSession, tick: Duration?) throws -> [String] {
+    /// The endpoints due now; says which are left alone for maintenance when that changes (`noted`: the ones said
+    /// last), so a two-hour window under `--every 1m` is one line, not 120.
+    private func dueEndpoints(_ session: inout ProbeSession, tick: Duration?, noted: inout [String]) throws
+        -> [String]
+    {
+        let now = Date()
+        let resting = session.inMaintenance(at: now)
+        if resting.map(\.name) != noted {
+            noted = resting.map(\.name)
+            let formatter = ISO8601DateFormatter()
+            if !resting.isEmpty {
+                let list = resting.map { "\($0.name) (until \(formatter.string(from: $0.until)))" }
+                Terminal.standardError.write(
+                    "apiprobe run: in maintenance, not probed: \(list.joined(separator: ", "))\n")
+            }
+        }
         do {
-            return try session.dueEndpoints(at: Date(), tick: tick)
+            return try session.dueEndpoints(at: now, tick: tick)
         } catch {
             throw ValidationError("--history \(history ?? ""): \(error)")
         }
