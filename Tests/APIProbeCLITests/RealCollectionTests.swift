@@ -81,13 +81,8 @@ struct RealCollectionTests {
             return
         }
         guard let python = Self.python else {
-            let message = "the tests' Python (.build/venv-openapi, with jsonschema) is missing: run .ci/run"
-            let value = ProcessInfo.processInfo.environment["CI"] ?? ""
-            if !value.isEmpty && value != "0" && value.lowercased() != "false" {
-                Issue.record(Comment(rawValue: message))
-            } else {
-                withKnownIssue(Comment(rawValue: message)) { Issue.record(Comment(rawValue: message)) }
-            }
+            TestEnvironment.recordMissing(
+                "the tests' Python (.build/venv-openapi, with jsonschema) is missing: run .ci/run")
             return
         }
         let source = folder.appendingPathComponent(vendor.name)

@@ -60,9 +60,12 @@ struct CumulativeCountersTests {
             }, "\(restarted.warnings)")
     }
 
-    /// The real Pushgateway, scraped every second by a real Prometheus: three cron runs of 3 samples each give a
-    /// counter at 9 with no reset, and `increase()` over the runs sees them.
-    @Test func prometheusScrapingThePushgatewaySeesACounterThatNeverGoesBack() async throws {
+    /// Three cron runs of 3 samples each against a loopback API, pushed to the real Pushgateway under `grouping`
+    /// and scraped every second by a real Prometheus; `body` gets the Prometheus once it has scraped the third run
+    /// (`series`, the cart's 200 counter, reads 3, 6, 9 after each). `nil` when a tool is missing (recorded).
+    static func withThreeScrapedRuns(
+        grouping: [String: String], series: String, _ body: (LoopbackServerProcess) async throws -> Void
+    ) async throws {
         guard let gatewayBinary = ExternalTools.pushgateway else {
             ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
             return
@@ -80,8 +83,7 @@ struct CumulativeCountersTests {
         try await PushgatewayProcess.with(gatewayBinary) { gateway in
             let target = "\(gateway.baseURL.host ?? "127.0.0.1"):\(gateway.baseURL.port ?? 9091)"
             try await PrometheusServerProcess.with(prometheusBinary, scraping: target) { prometheus in
-                let client = PushgatewayClient(url: gateway.baseURL, job: "apiprobe", grouping: ["instance": "cron"])
-                let series = #"apiprobe_responses_total{job="apiprobe",instance="cron",endpoint="cart",code="200"}"#
+                let client = PushgatewayClient(url: gateway.baseURL, job: "apiprobe", grouping: grouping)
                 for run in 1...3 {
                     _ = try await Self.cronRun(config, history: history, gateway: client)
                     // Wait until Prometheus has scraped this run's value.
@@ -91,12 +93,21 @@ struct CumulativeCountersTests {
                         if value == Double(3 * run) { break }
                         try await Task.sleep(for: .milliseconds(100))
                     }
-                    #expect(value == Double(3 * run), "run \(run)")
+                    try #require(value == Double(3 * run), "run \(run)")
                 }
-                #expect(try await prometheus.query("resets(\(series)[5m])") == 0)
-                let increase = try #require(try await prometheus.query("increase(\(series)[5m])"))
-                #expect(increase >= 6, "the counter rose from 3 to 9 over the runs: \(increase)")
+                try await body(prometheus)
             }
+        }
+    }
+
+    /// The real Pushgateway, scraped every second by a real Prometheus: three cron runs of 3 samples each give a
+    /// counter at 9 with no reset, and `increase()` over the runs sees them.
+    @Test func prometheusScrapingThePushgatewaySeesACounterThatNeverGoesBack() async throws {
+        let series = #"apiprobe_responses_total{job="apiprobe",instance="cron",endpoint="cart",code="200"}"#
+        try await Self.withThreeScrapedRuns(grouping: ["instance": "cron"], series: series) { prometheus in
+            #expect(try await prometheus.query("resets(\(series)[5m])") == 0)
+            let increase = try #require(try await prometheus.query("increase(\(series)[5m])"))
+            #expect(increase >= 6, "the counter rose from 3 to 9 over the runs: \(increase)")
         }
     }
 
@@ -104,47 +115,19 @@ struct CumulativeCountersTests {
     /// pushed under `api` and `instance`, as `apiprobe run --push-gateway` pushes: every panel's query is accepted
     /// and has data, but for the certificate's, which needs https.
     @Test func theShippedDashboardsPanelsHaveDataInARealPrometheus() async throws {
-        guard let gatewayBinary = ExternalTools.pushgateway else {
-            ExternalTools.recordMissing("prometheus-pushgateway", package: "prometheus-pushgateway")
-            return
-        }
-        guard let prometheusBinary = PrometheusServerProcess.executable else {
-            ExternalTools.recordMissing("prometheus", package: "prometheus")
-            return
-        }
-        let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
-        defer { api.stop() }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("dashboard-prometheus")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let history = folder.appendingPathComponent("history.jsonl")
-        let config = try Self.config(api)
         let dashboard = try GrafanaDashboard()
         let withoutData = ["TLS certificate expires in": "plain HTTP"]
-        try await PushgatewayProcess.with(gatewayBinary) { gateway in
-            let target = "\(gateway.baseURL.host ?? "127.0.0.1"):\(gateway.baseURL.port ?? 9091)"
-            try await PrometheusServerProcess.with(prometheusBinary, scraping: target) { prometheus in
-                let client = PushgatewayClient(
-                    url: gateway.baseURL, job: "apiprobe", grouping: ["api": "shop", "instance": "cron"])
-                let series = #"apiprobe_responses_total{api="shop",instance="cron",endpoint="cart",code="200"}"#
-                for run in 1...3 {
-                    _ = try await Self.cronRun(config, history: history, gateway: client)
-                    var value: Double?
-                    for _ in 0..<100 {
-                        value = try await prometheus.query(series)
-                        if value == Double(3 * run) { break }
-                        try await Task.sleep(for: .milliseconds(100))
-                    }
-                    try #require(value == Double(3 * run), "run \(run)")
-                }
-                for panel in dashboard.panels {
-                    for expression in panel.expressions {
-                        let query = GrafanaDashboard.resolve(expression, api: "shop", instance: "cron")
-                        let value = try await prometheus.query(query)
-                        if let reason = withoutData[panel.title] {
-                            #expect(value == nil, "\(panel.title): data without \(reason)?")
-                        } else {
-                            #expect(value != nil, "\(panel.title): no data for \(query)")
-                        }
+        let series = #"apiprobe_responses_total{api="shop",instance="cron",endpoint="cart",code="200"}"#
+        try await Self.withThreeScrapedRuns(grouping: ["api": "shop", "instance": "cron"], series: series) {
+            prometheus in
+            for panel in dashboard.panels {
+                for expression in panel.expressions {
+                    let query = GrafanaDashboard.resolve(expression, api: "shop", instance: "cron")
+                    let value = try await prometheus.query(query)
+                    if let reason = withoutData[panel.title] {
+                        #expect(value == nil, "\(panel.title): data without \(reason)?")
+                    } else {
+                        #expect(value != nil, "\(panel.title): no data for \(query)")
                     }
                 }
             }

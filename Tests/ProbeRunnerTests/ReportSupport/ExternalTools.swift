@@ -10,12 +10,6 @@ import Darwin
 
 /// Finding and running the real tools some tests check against (Prometheus' `promtool`, the Pushgateway).
 enum ExternalTools {
-    /// Whether the tests run under CI, where a missing tool is a failure rather than a known issue.
-    static var isCI: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"] ?? ""
-        return !value.isEmpty && value != "0" && value.lowercased() != "false"
-    }
-
     /// The executable `name` on `PATH`, or `nil`.
     static func find(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
@@ -38,13 +32,7 @@ enum ExternalTools {
         let message =
             "\(name) is not on PATH; install it with apt-get install -y \(package) (.ci/run does) "
             + "or on macOS brew install \(formula)"
-        if isCI {
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        } else {
-            withKnownIssue(Comment(rawValue: message)) {
-                Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-            }
-        }
+        TestEnvironment.recordMissing(message, sourceLocation: sourceLocation)
     }
 
     /// Runs `executable` with `input` on standard input; returns its status and combined output.
