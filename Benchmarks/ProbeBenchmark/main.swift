@@ -115,21 +115,29 @@ func ms(_ duration: Duration) -> Double {
     return (Double(seconds) + Double(attoseconds) / 1e18) * 1_000
 }
 
+/// The numbers a child process printed on standard output, or `nil` when it could not start or failed.
+func numbersPrinted(by executable: URL, _ arguments: [String]) -> [Double]? {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+}
+
 func curlTimes(_ url: URL, count: Int) -> [Double]? {
     var times: [Double] = []
     for _ in 0..<count {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", url.absoluteString]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let seconds = Double(String(decoding: data, as: UTF8.self)) else {
-            return nil
-        }
+        guard
+            let seconds = numbersPrinted(
+                by: URL(fileURLWithPath: "/usr/bin/env"),
+                ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", url.absoluteString])?.first
+        else { return nil }
         times.append(seconds * 1_000)
     }
     return times
@@ -308,17 +316,9 @@ print("    RSS after 200 warm-up rounds \(mib(rssStart)), at the end \(mib(rssEn
 
 /// One sample taken by this binary in a new process: its latency and the sum of its phases, in milliseconds.
 func freshProcessSample(_ url: URL) -> (latency: Double, phases: Double)? {
-    let process = Process()
-    process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["--probe-once", url.absoluteString]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-    guard process.terminationStatus == 0, numbers.count >= 2 else { return nil }
+    let binary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    guard let numbers = numbersPrinted(by: binary, ["--probe-once", url.absoluteString]), numbers.count >= 2
+    else { return nil }
     return (numbers[0], numbers[1])
 }
 
