@@ -26,6 +26,7 @@ public struct UsageManifest: Sendable, Hashable {
     /// The paths every model reads as optional, sorted and unique: a subset of ``paths``.
     public private(set) var optionalPaths: [String]
     private var segments: [[Substring]]
+    private var optionalSegments: [[Substring]]
 
     /// A manifest of `paths`, sorted and made unique.
     ///
@@ -41,6 +42,7 @@ public struct UsageManifest: Sendable, Hashable {
         self.paths = read.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.optionalPaths = read.intersection(optionalPaths).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.segments = self.paths.map(Self.split)
+        self.optionalSegments = self.optionalPaths.map(Self.split)
     }
 
     public static func == (lhs: UsageManifest, rhs: UsageManifest) -> Bool {
@@ -57,26 +59,24 @@ public struct UsageManifest: Sendable, Hashable {
         pointer.isEmpty ? [] : Array(pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
     }
 
+    /// Whether the tokens of `wanted` match the first tokens of `read`, a `*` on either side matching any one.
+    private static func matches(_ wanted: [Substring], prefixOf read: [Substring]) -> Bool {
+        read.count >= wanted.count && !zip(wanted, read).contains { $0 != $1 && $0 != "*" && $1 != "*" }
+    }
+
     /// Whether `path`, or any path below it, was read. A `*` on either side matches any one token.
     ///
     /// - Complexity: O(*n*) in the number of paths.
     public func isRead(_ path: String) -> Bool {
         let wanted = Self.split(path)
-        return segments.contains { read in
-            guard read.count >= wanted.count else { return false }
-            for (a, b) in zip(wanted, read) where a != b && a != "*" && b != "*" { return false }
-            return true
-        }
+        return segments.contains { Self.matches(wanted, prefixOf: $0) }
     }
 
     /// Whether every model reads `path` as optional, so that its absence breaks none of them. A `*` on either
     /// side matches any one token.
     public func readsOptionally(_ path: String) -> Bool {
         let wanted = Self.split(path)
-        return optionalPaths.contains { candidate in
-            let read = Self.split(candidate)
-            return read.count == wanted.count && !zip(wanted, read).contains { $0 != $1 && $0 != "*" && $1 != "*" }
-        }
+        return optionalSegments.contains { $0.count == wanted.count && Self.matches(wanted, prefixOf: $0) }
     }
 
     /// The file's bytes: sorted keys, two-space indent, trailing newline; `optional` only when there is one.

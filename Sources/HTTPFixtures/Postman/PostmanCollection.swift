@@ -423,6 +423,10 @@ struct PostmanReader: JSONFieldReading {
         return result
     }
 
+    /// How ``substituteBase(_:at:)`` begins what it expected when a base URL's variable has no value: the one
+    /// failure an example's own request may have and still be imported (it answers its item's request).
+    static let baseVariableExpected = "a value for the variable"
+
     /// A base URL's text (scheme, host, port, maybe a path): every variable must have a value.
     mutating func substituteBase(_ text: String, at pointer: String) throws(FixtureError) -> String {
         var result = ""
@@ -433,7 +437,7 @@ struct PostmanReader: JSONFieldReading {
                 guard let value = value(of: name), !value.isEmpty else {
                     throw fail(
                         pointer,
-                        "a value for the variable {{\(name)}} (in the collection's \"variable\" list, or --var \(name)=…)",
+                        "\(Self.baseVariableExpected) {{\(name)}} (in the collection's \"variable\" list, or --var \(name)=…)",
                         values[name] == nil ? "none" : "an empty value")
                 }
                 result += value
@@ -548,7 +552,7 @@ struct PostmanReader: JSONFieldReading {
                         original ?? request,
                         at: original == nil ? "\(itemPointer)/request" : "\(responsePointer)/originalRequest",
                         auth: auth)
-                } catch  where original != nil && error.expected.hasPrefix("a value for the variable") {
+                } catch  where original != nil && error.expected.hasPrefix(Self.baseVariableExpected) {
                     // A generator's leftover: the example's request names a base URL variable the collection does
                     // not define (Plaid's `{{baseUrl}}` beside the requests' `{{env_url}}`). The item's own request
                     // is the one the example answers, as for an example saved without a URL.

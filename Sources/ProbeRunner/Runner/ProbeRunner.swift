@@ -48,7 +48,7 @@ public struct ProbeRunner: Sendable {
         defer { loader.close() }
         loader.prepare(
             endpoints.map { endpoint in
-                ((try? endpoint.makeRequest(baseURL: config.baseURL, file: config.file))?.url, endpoint.tls)
+                (try? endpoint.url(baseURL: config.baseURL, file: config.file), endpoint.tls)
             })
         let limiter = config.requestsPerSecondPerHost.map { RateLimiter(requestsPerSecond: $0) }
         let context = Context(
