@@ -627,11 +627,21 @@ public struct Redactor: Sendable {
     /// backslash, so an escaped quote after it (`\"` in JSON and Prometheus text) stays whole.
     private static let parameterPattern = #"([?&#])([A-Za-z0-9_.%\-\[\]]{1,200})=([^&#\s"'<>\\]*)"#
 
-    private static let expressions = Mutex()
+    /// Compiled expressions, compiled once per process.
+    private static let compiled = Locked<[String: NSRegularExpression]>([:])
+
+    private static func expression(_ pattern: String) -> NSRegularExpression? {
+        compiled.withLock { compiled in
+            if let found = compiled[pattern] { return found }
+            let made = try? NSRegularExpression(pattern: pattern)
+            compiled[pattern] = made
+            return made
+        }
+    }
 
     /// The capture groups of every match of `pattern` (group 0 is the whole match).
     static func matches(of pattern: String, in text: String) -> [[String]] {
-        guard let expression = expressions.expression(pattern) else { return [] }
+        guard let expression = expression(pattern) else { return [] }
         let range = NSRange(text.startIndex..., in: text)
         return expression.matches(in: text, range: range).map { match in
             (0..<match.numberOfRanges).map { group in
@@ -642,7 +652,7 @@ public struct Redactor: Sendable {
 
     /// `text` with each match of `pattern` replaced by `transform` of its capture groups.
     static func replacing(_ pattern: String, in text: String, _ transform: ([String]) -> String) -> String {
-        guard let expression = expressions.expression(pattern) else { return text }
+        guard let expression = expression(pattern) else { return text }
         let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
         guard !matches.isEmpty else { return text }
         var result = ""
@@ -658,21 +668,6 @@ public struct Redactor: Sendable {
         }
         result += text[cursor...]
         return result
-    }
-
-    /// Compiled expressions, compiled once per process.
-    private final class Mutex: @unchecked Sendable {
-        private let lock = NSLock()
-        private var compiled: [String: NSRegularExpression] = [:]
-
-        func expression(_ pattern: String) -> NSRegularExpression? {
-            lock.withLock {
-                if let found = compiled[pattern] { return found }
-                let made = try? NSRegularExpression(pattern: pattern)
-                compiled[pattern] = made
-                return made
-            }
-        }
     }
 }
 

@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 
@@ -41,7 +42,7 @@ public final class ManualClock: Clock, Sendable {
         public var description: String { "\(offset)" }
     }
 
-    private let state = LockedBox(State())
+    private let state = Locked(State())
 
     private struct State {
         var now = Instant(offset: .zero)
@@ -75,7 +76,7 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let counter = LockedBox(0)
+    private let counter = Locked(0)
 
     /// A clock at time zero.
     public init() {}

@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+import APIProbeShared
 import Foundation
 import FoundationNetworking
 #else

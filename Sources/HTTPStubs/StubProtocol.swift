@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -50,7 +51,7 @@ enum StubRegistry {
         var global: Entry?
     }
 
-    private static let state = LockedBox(State())
+    private static let state = Locked(State())
 
     /// The protocol class of a new slot.
     static func makeProtocolClass() -> StubURLProtocol.Type {
@@ -108,7 +109,7 @@ struct UncheckedTransfer<Value>: @unchecked Sendable {
 /// subclass (see ``StubSet/sessionConfiguration(from:)``).
 class StubURLProtocol: URLProtocol {
     /// One lock for the little state a load has (a lock per field cost a stubbed request measurably).
-    private let loading = LockedBox(Loading())
+    private let loading = Locked(Loading())
 
     private struct Loading {
         var isStopped = false

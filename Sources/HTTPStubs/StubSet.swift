@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+import APIProbeShared
 import Foundation
 public import FoundationNetworking
 #else
@@ -40,9 +41,9 @@ public import Foundation
 /// Keep the set alive as long as the sessions made from its configuration: a request that arrives
 /// after the set is released fails with an error that says so.
 public final class StubSet: Sendable {
-    let state = LockedBox(State())
+    let state = Locked(State())
     private let protocolClass: StubURLProtocol.Type
-    private let options = LockedBox(Options())
+    private let options = Locked(Options())
 
     private struct Options {
         var followsRedirects = true

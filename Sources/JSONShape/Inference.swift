@@ -1,3 +1,4 @@
+import APIProbeShared
 public import Foundation
 
 /// Infers one shape from any number of JSON samples, reading each straight from its bytes.
@@ -90,7 +91,8 @@ public struct ShapeInference {
             return
         }
         let options = self.options
-        let results = PartResults(count: workers)
+        // Each part's result, written by its worker.
+        let results = Locked<[(Shape, Int, JSONShapeError?)?]>(Array(repeating: nil, count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { part in
             let range = (samples.count * part / workers)..<(samples.count * (part + 1) / workers)
             var inference = ShapeInference(options: options)
@@ -103,10 +105,11 @@ public struct ShapeInference {
                     break
                 }
             }
-            results.set(part, (inference.shape, inference.sampleCount, failure))
+            let result = (inference.shape, inference.sampleCount, failure)
+            results.withLock { $0[part] = result }
         }
         // In order, as reading them one after another would: first-seen key order, and the first failure.
-        for (shape, count, failure) in results.all() {
+        for (shape, count, failure) in results.withLock({ $0.compactMap { $0 } }) {
             add(shape, samples: count)
             if let failure { throw failure }
         }
@@ -291,18 +294,4 @@ extension Shape {
         try inference.addSample(data, file: file)
         return inference.shape
     }
-}
-
-/// Each part's result of ``ShapeInference/addSamples(_:maximumConcurrency:)``, written by its worker.
-private final class PartResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var parts: [(Shape, Int, JSONShapeError?)?]
-
-    init(count: Int) { parts = Array(repeating: nil, count: count) }
-
-    func set(_ part: Int, _ result: (Shape, Int, JSONShapeError?)) {
-        lock.withLock { parts[part] = result }
-    }
-
-    func all() -> [(Shape, Int, JSONShapeError?)] { lock.withLock { parts.compactMap { $0 } } }
 }

@@ -1,3 +1,4 @@
+import APIProbeShared
 import ContractTesting
 import Foundation
 import XCTest
@@ -43,7 +44,7 @@ final class XCTestReportingTests: XCTestCase {
 /// Swift Testing test is current, so the assertion takes the XCTest path) and count what XCTest recorded.
 @Suite struct XCTestPathTests {
     @Test func failureOutsideSwiftTestingIsRecordedByXCTest() async {
-        let failures = LockedBox<Int?>(nil)
+        let failures = Locked<Int?>(nil)
         // Awaited, not waited for with a semaphore: a test never blocks a thread of the cooperative pool.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let thread = Thread {

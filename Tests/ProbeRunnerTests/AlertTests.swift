@@ -1,3 +1,4 @@
+import APIProbeShared
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
@@ -31,7 +32,7 @@ struct AlertTests {
     }
 
     @Test func aWebhookAndSlackHearOfTheOutageOnceAndOfTheRecovery() async throws {
-        let healthy = LockedBox(false)
+        let healthy = Locked(false)
         let api = try RawHTTPServer { _ in
             healthy.withLock { $0 }
                 ? .respond(status: 200, headers: [:], body: "{}") : .respond(status: 500, headers: [:], body: "{}")
@@ -97,7 +98,7 @@ struct AlertTests {
     func cronRoundsAlertOncePerOutage(downAfter: Int, successThreshold: Int, outcomes: String, alerts: [String])
         async throws
     {
-        let healthy = LockedBox(false)
+        let healthy = Locked(false)
         let api = try RawHTTPServer { _ in
             .respond(status: healthy.withLock { $0 } ? 200 : 500, headers: [:], body: "{}")
         }
@@ -138,8 +139,8 @@ struct AlertTests {
     /// the history, across rounds that are separate sessions (cron), and go out in order.
     @Test(arguments: [true, false])
     func anAlertWaitsForItsReceiverAndArrivesInOrder(cron: Bool) async throws {
-        let healthy = LockedBox(false)
-        let receiverUp = LockedBox(false)
+        let healthy = Locked(false)
+        let receiverUp = Locked(false)
         let api = try RawHTTPServer { _ in
             .respond(status: healthy.withLock { $0 } ? 200 : 500, headers: [:], body: "{}")
         }

@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import NIOCore
 import NIOSSL

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A value guarded by a lock, for state reached from synchronous callbacks (URLProtocol, request logs).
-package final class LockedBox<Value>: @unchecked Sendable {
+/// A value guarded by a lock: the one lock of the package, for state reached from synchronous callbacks (URLProtocol,
+/// event loop handlers, request logs) and from workers of a parallel map.
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
