@@ -17,17 +17,29 @@ struct PartialExpectations {
     var body: [BodyCondition]?
     var schema: Schema?
     var latency: [LatencyBudget]?
+    var rcodes: [DNSResponseCode]?
+    var answers: [String]?
 
     /// `self` over `base`, key by key: a key the endpoint gives replaces the default's.
     func merged(over base: PartialExpectations) -> PartialExpectations {
         PartialExpectations(
             status: status ?? base.status, headers: headers ?? base.headers, body: body ?? base.body,
-            schema: schema ?? base.schema, latency: latency ?? base.latency)
+            schema: schema ?? base.schema, latency: latency ?? base.latency, rcodes: rcodes ?? base.rcodes,
+            answers: answers ?? base.answers)
+    }
+
+    /// What a `tcp://`, `tls://` or `dns://` endpoint takes of these: latency budgets, and a DNS endpoint's
+    /// `rcode` and `answers` (the HTTP expectations of `defaults.expect` are its HTTP siblings').
+    func forSocket(dns: Bool) -> PartialExpectations {
+        PartialExpectations(
+            schema: PartialExpectations.Schema.none, latency: latency, rcodes: dns ? rcodes : nil,
+            answers: dns ? answers : nil)
     }
 
     func resolved(defaultSnapshot: String?) -> Expectations {
         var result = Expectations(
-            status: status ?? .success, headers: headers ?? [], body: body ?? [], latency: latency ?? [])
+            status: status ?? .success, headers: headers ?? [], body: body ?? [], latency: latency ?? [],
+            rcodes: rcodes ?? [.noError], answers: answers ?? [])
         switch schema {
         case .endpointDefault(let usage, let failOn)?:
             result.schema = defaultSnapshot.map { SchemaExpectation(snapshot: $0, usage: usage, failOn: failOn) }
@@ -56,7 +68,8 @@ extension ConfigReader {
         case "tls": endpoint.tls = TLSSettings()
         case "expect":
             expect = PartialExpectations(
-                status: .success, headers: [], body: [], schema: PartialExpectations.Schema.none, latency: [])
+                status: .success, headers: [], body: [], schema: PartialExpectations.Schema.none, latency: [],
+                rcodes: [.noError], answers: [])
         default: return false
         }
         return true
@@ -319,6 +332,7 @@ extension ConfigReader {
                 endpoint.followsRedirects = follows
             case "tls": endpoint.tls = try tlsSettings(value, keyPath, over: endpoint.tls)
             case "maintenance": endpoint.maintenance = try maintenance(value, keyPath)
+            case "dns": endpoint.dns = try dnsQuery(value, keyPath)
             case "interval":
                 let interval = try duration(value, keyPath)
                 guard interval >= .seconds(1) else { throw error(value, keyPath, expected: "a duration of 1s or more") }
@@ -335,17 +349,96 @@ extension ConfigReader {
         guard let location else {
             throw error(node, join(base, "path"), expected: "a path (or url) for the endpoint", found: "none")
         }
+        try checkKind(of: &endpoint, fields: fields, base: base)
         // An endpoint's name up to its first "." names its snapshot, as fixture names do (`search.empty`
         // is a second sample of `search`).
         let snapshotName = FixtureStore.endpointName(ofFixture: "\(config.api)/\(name)")
         let defaultSnapshot = "\(config.snapshotsDirectory)/\(snapshotName).schema.json"
-        endpoint.expectations = expect.merged(over: defaultExpect).resolved(defaultSnapshot: defaultSnapshot)
+        if endpoint.kind == .http {
+            endpoint.expectations = expect.merged(over: defaultExpect).resolved(defaultSnapshot: defaultSnapshot)
+        } else {
+            endpoint.expectations = expect.merged(over: defaultExpect).forSocket(dns: endpoint.kind == .dns)
+                .resolved(defaultSnapshot: nil)
+        }
         do {
             _ = try endpoint.url(baseURL: config.baseURL, file: file)
         } catch {
             throw self.error(location.node, join(base, location.key), expected: error.expected, found: error.found)
         }
         return endpoint
+    }
+
+    /// The keys a `tcp://`, `tls://` or `dns://` endpoint does not take are errors at the key; `dns:` goes with a
+    /// `dns://` URL and with no other. The method column of such an endpoint says its kind (`TCP`, `TLS`, `DNS`).
+    func checkKind(of endpoint: inout EndpointConfig, fields: [(key: String, keyNode: Node, value: Node)], base: String)
+        throws(ProbeConfigError)
+    {
+        let kind = endpoint.kind
+        let expectNode = fields.first { $0.key == "expect" && !isNull($0.value) }?.value
+        let expectFields = try expectNode.map { node throws(ProbeConfigError) in try members(node, "", allowed: nil) }
+        func refuse(_ key: String, _ keyNode: Node, _ path: String, _ expected: String) -> ProbeConfigError {
+            error(keyNode, path, expected: expected, found: "\(key) on a \(kind.rawValue) endpoint")
+        }
+        if kind == .http {
+            if let field = fields.first(where: { $0.key == "dns" }) {
+                throw refuse("dns", field.keyNode, join(base, "dns"), "dns: only with a dns:// url")
+            }
+            for field in expectFields ?? [] where ProbeKind.dnsOnlyExpectations.contains(field.key) {
+                throw refuse(
+                    field.key, field.keyNode, join(join(base, "expect"), field.key),
+                    "\(field.key) only on a dns:// endpoint")
+            }
+            return
+        }
+        let takes =
+            kind == .dns
+            ? "samples, timeout, retries, interval, maintenance, dns and expect (rcode, answers, latency)"
+            : "samples, timeout, retries, interval, maintenance\(kind == .tls ? ", tls" : "") and expect (latency)"
+        for field in fields where ProbeKind.httpOnlyKeys.contains(field.key) || kind != .tls && field.key == "tls" {
+            throw refuse(
+                field.key, field.keyNode, join(base, field.key), "a key a \(kind.rawValue) endpoint takes: \(takes)")
+        }
+        for field in expectFields ?? []
+        where ProbeKind.httpOnlyExpectations.contains(field.key)
+            || kind != .dns && ProbeKind.dnsOnlyExpectations.contains(field.key)
+        {
+            throw refuse(
+                field.key, field.keyNode, join(join(base, "expect"), field.key),
+                "an expectation a \(kind.rawValue) endpoint has: \(takes)")
+        }
+        if kind == .dns, endpoint.dns == nil {
+            let node = fields.first { $0.key == "url" || $0.key == "path" }?.keyNode
+            throw error(
+                node, join(base, "dns"), expected: "dns: {name: NAME, type: A} for a dns:// endpoint", found: "none")
+        }
+        if kind != .dns, let field = fields.first(where: { $0.key == "dns" }) {
+            throw refuse("dns", field.keyNode, join(base, "dns"), "dns: only with a dns:// url")
+        }
+        endpoint.method = kind.label
+    }
+
+    /// `dns: {name: api.example.com, type: AAAA}` (type `A` when not given).
+    func dnsQuery(_ node: Node, _ path: String) throws(ProbeConfigError) -> DNSQuery {
+        var name: String?
+        var type = DNSRecordType.a
+        for (key, _, value) in try members(node, path, allowed: Self.dnsKeys) {
+            let keyPath = join(path, key)
+            switch key {
+            case "name":
+                let text = try string(value, keyPath, expected: "a DNS name (api.example.com)")
+                if let problem = DNSQuery.problem(with: text) { throw error(value, keyPath, expected: problem) }
+                name = text.hasSuffix(".") ? String(text.dropLast()) : text
+            case "type":
+                let expected = "a record type (A, AAAA, CNAME, MX, NS, TXT, SRV, SOA, PTR, CAA or TYPEnn)"
+                guard let parsed = DNSRecordType(name: try string(value, keyPath, expected: expected)) else {
+                    throw error(value, keyPath, expected: expected)
+                }
+                type = parsed
+            default: break
+            }
+        }
+        guard let name else { throw error(node, join(path, "name"), expected: "the name to ask for", found: "none") }
+        return DNSQuery(name: name, type: type)
     }
 
     /// `auth: {bearer: TOKEN}` or `auth: {basic: {username: U, password: P}}` as an Authorization header value.
@@ -405,6 +498,22 @@ extension ConfigReader {
                     }
                 }
             case "schema": expect.schema = try schema(value, keyPath)
+            case "rcode":
+                let expected = "a DNS response code (NOERROR, NXDOMAIN, SERVFAIL, REFUSED, FORMERR, NOTIMP) or a list"
+                let items: [Node]
+                if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "codes") }
+                expect.rcodes = try items.enumerated().map { item throws(ProbeConfigError) in
+                    let itemPath = items.count == 1 ? keyPath : "\(keyPath)[\(item.offset)]"
+                    guard let code = DNSResponseCode(name: try string(item.element, itemPath, expected: expected))
+                    else { throw error(item.element, itemPath, expected: expected) }
+                    return code
+                }
+            case "answers":
+                let items: [Node]
+                if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "values") }
+                expect.answers = try items.enumerated().map { item throws(ProbeConfigError) in
+                    try string(item.element, "\(keyPath)[\(item.offset)]", expected: "a record value (127.0.0.1)")
+                }
             case "latency":
                 let items: [Node]
                 if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "budgets") }

@@ -16,11 +16,12 @@ struct ConfigReader {
     static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "tls", "expect"]
     static let endpointKeys = [
         "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "maxBodySize",
-        "followRedirects", "auth", "interval", "maintenance", "tls", "expect",
+        "followRedirects", "auth", "interval", "maintenance", "tls", "dns", "expect",
     ]
+    static let dnsKeys = ["name", "type"]
     static let tlsKeys = ["expiresIn", "caFile", "clientCertificate", "clientKey", "insecure"]
     static let authKeys = ["basic", "bearer"]
-    static let expectKeys = ["status", "headers", "body", "schema", "latency"]
+    static let expectKeys = ["status", "headers", "body", "schema", "latency", "rcode", "answers"]
     static let regressionKeys = ["window", "factor", "minimumRuns", "minimumSlowdown"]
     static let schemaKeys = ["snapshot", "usage", "failOn"]
     static let maintenanceKeys = ["start", "duration", "every", "timezone"]

@@ -142,6 +142,8 @@ public struct EndpointConfig: Sendable, Hashable {
     public var interval: Duration?
     /// This endpoint's own maintenance windows, beside the config's.
     public var maintenance: [MaintenanceWindow] = []
+    /// `dns:`: the question a `dns://` endpoint asks (`nil` for other kinds).
+    public var dns: DNSQuery?
     public var expectations: Expectations
     /// The 1-based line of the endpoint in the config file, for messages (`nil` when built in code).
     public var line: Int?
@@ -174,10 +176,15 @@ public struct EndpointConfig: Sendable, Hashable {
         self.line = line
     }
 
+    /// What the endpoint probes, told by its URL's scheme (see ``ProbeKind``).
+    public var kind: ProbeKind { ProbeKind(url: path) }
+
     /// The endpoint's URL: `path` resolved against `baseURL`, with `query` appended.
     ///
-    /// - Throws: ``ProbeConfigError`` when the result is not an absolute http(s) URL.
+    /// - Throws: ``ProbeConfigError`` when the result is not an absolute http(s) URL, or a `tcp://` or `tls://`
+    ///   URL with a host and a port and nothing else, or a `dns://` URL with at most a server and a port.
     public func url(baseURL: URL?, file: String = "apiprobe.yml") throws(ProbeConfigError) -> URL {
+        if kind != .http { return try socketURL(file: file) }
         let resolved: URL?
         if let absolute = URL(string: path), absolute.scheme != nil {
             resolved = absolute
@@ -209,6 +216,27 @@ public struct EndpointConfig: Sendable, Hashable {
             throw ProbeConfigError(
                 file: file, line: line, key: "endpoints.\(name).query", expected: "query items that form a URL",
                 found: "\(query)")
+        }
+        return url
+    }
+
+    /// A `tcp://`, `tls://` or `dns://` URL, checked.
+    private func socketURL(file: String) throws(ProbeConfigError) -> URL {
+        let expected =
+            kind == .dns
+            ? "dns://SERVER[:PORT] (or dns:// for the system's resolver), the name in dns.name"
+            : "\(kind.rawValue)://HOST:PORT, with no path or query"
+        let components = URLComponents(string: path)
+        guard let components, let url = components.url, components.user == nil, components.password == nil,
+            components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+            (components.port ?? 1) > 0
+        else {
+            throw ProbeConfigError(
+                file: file, line: line, key: "endpoints.\(name).url", expected: expected, found: "\"\(path)\"")
+        }
+        if kind != .dns, (components.host ?? "").isEmpty || components.port == nil {
+            throw ProbeConfigError(
+                file: file, line: line, key: "endpoints.\(name).url", expected: expected, found: "\"\(path)\"")
         }
         return url
     }
@@ -262,19 +290,28 @@ public struct Expectations: Sendable, Hashable {
     /// The schema snapshot the body must conform to (`nil`: none checked).
     public var schema: SchemaExpectation?
     public var latency: [LatencyBudget]
+    /// A `dns://` endpoint's accepted response codes (`rcode:`; default `NOERROR`).
+    public var rcodes: [DNSResponseCode]
+    /// Values a `dns://` endpoint's answer must hold, each among its records (`answers:`), as `dig +short`
+    /// writes them: `127.0.0.1`, `10 mail.example.com`, `v=spf1 -all`.
+    public var answers: [String]
 
     public init(
         status: StatusExpectation = .success,
         headers: [HeaderExpectation] = [],
         body: [BodyCondition] = [],
         schema: SchemaExpectation? = nil,
-        latency: [LatencyBudget] = []
+        latency: [LatencyBudget] = [],
+        rcodes: [DNSResponseCode] = [.noError],
+        answers: [String] = []
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.schema = schema
         self.latency = latency
+        self.rcodes = rcodes
+        self.answers = answers
     }
 }
 

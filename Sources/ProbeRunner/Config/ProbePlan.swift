@@ -32,7 +32,15 @@ extension ProbeConfig {
             if !endpoint.maintenance.isEmpty {
                 how += ", maintenance " + endpoint.maintenance.map(\.description).joined(separator: "; ")
             }
-            var checks = ["status \(endpoint.expectations.status)"]
+            var checks: [String] = []
+            switch endpoint.kind {
+            case .http: checks.append("status \(endpoint.expectations.status)")
+            case .tcp, .tls: checks.append("connects")
+            case .dns:
+                checks.append("asks \(endpoint.dns.map(\.description) ?? "")")
+                checks.append("rcode " + endpoint.expectations.rcodes.map(\.description).joined(separator: ", "))
+                checks += endpoint.expectations.answers.map { "answer \($0)" }
+            }
             if !endpoint.expectations.headers.isEmpty {
                 checks.append(ReportText.count(endpoint.expectations.headers.count, "header check"))
             }

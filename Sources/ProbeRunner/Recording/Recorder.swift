@@ -66,7 +66,9 @@ public struct Recorder: Sendable {
     ///   be built, or a fixture or snapshot that cannot be written (the folder is named; no file is left
     ///   half-written).
     public func record(only: [String] = [], snapshots: Bool = false) async throws(RecordError) -> RecordingResult {
-        let endpoints = try selectEndpoints(only)
+        let selected = try selectEndpoints(only)
+        let endpoints = selected.filter { $0.kind == .http }
+        let skipped = selected.filter { $0.kind != .http }.map(\.name)
         let loader = HTTPLoader(maximumConnectionsPerHost: config.concurrency)
         defer { loader.close() }
         let deadline = ContinuousClock.now + config.deadline
@@ -93,7 +95,7 @@ public struct Recorder: Sendable {
         if snapshots {
             try writeSnapshots(for: &results)
         }
-        return RecordingResult(endpoints: results)
+        return RecordingResult(endpoints: results, skipped: skipped)
     }
 
     // MARK: One endpoint
@@ -350,9 +352,12 @@ public struct Recorder: Sendable {
 /// What `apiprobe record` did.
 public struct RecordingResult: Sendable, Hashable {
     public var endpoints: [EndpointRecording]
+    /// The `tcp://`, `tls://` and `dns://` endpoints: they have no HTTP response to record.
+    public var skipped: [String]
 
-    public init(endpoints: [EndpointRecording]) {
+    public init(endpoints: [EndpointRecording], skipped: [String] = []) {
         self.endpoints = endpoints
+        self.skipped = skipped
     }
 
     /// Some endpoint could not be reached: nothing was written for it.

@@ -57,6 +57,7 @@ enum ConsoleReport {
         let failed = result.endpoints.count - passed
         var text = "\(ReportText.count(result.endpoints.count, "endpoint")): \(passed) passed, \(failed) failed"
         if !result.regressions.isEmpty { text += ", \(ReportText.count(result.regressions.count, "regression"))" }
+        if !result.inMaintenance.isEmpty { text += ", \(result.inMaintenance.count) in maintenance (not probed)" }
         text += " in \(ReportText.seconds(result.duration))"
         return result.passed ? style.green(text) : style.red(text)
     }
@@ -74,7 +75,7 @@ enum ConsoleReport {
         }
         let plain =
             [
-                clean(endpoint.name), String(endpoint.samples.count), ReportText.statusCodes(endpoint.statusCodes),
+                clean(endpoint.name), String(endpoint.samples.count), ReportText.answers(endpoint),
             ] + values + [String(endpoint.errors), String(endpoint.retries), String(endpoint.rateLimited)]
         return [Cell(mark, width: 1)] + plain.map { Cell($0, width: visibleWidth($0)) }
     }

@@ -11,13 +11,14 @@ import JSONShape
 /// ```
 ///
 /// Keys sorted, two-space indent, trailing newline; milliseconds rounded to 0.1. Additive fields: `durationMs`,
-/// `configFile`, `hitDeadline`, `regressions` at the top; per endpoint `method`, `url`, `timeToFirstByteMs`,
+/// `configFile`, `hitDeadline`, `regressions`, `inMaintenance` (the endpoints a maintenance window left alone) at the top; per endpoint `method`, `url`, `timeToFirstByteMs`,
 /// `retries`, `rateLimited`, `redirects`, `consecutiveFailures`, `down`, `failureCategory`, `schemaChanges`
 /// (the change objects of `schema diff --format json`), `phasesMs` (statistics per phase: `dns`, `connect`, `tls`,
 /// `processing`, `transfer`), `reusedConnections`, `tls` (the leaf certificate's `subject`, `issuer`, `notBefore`,
 /// `notAfter`, `expiresInDays`, `verified`, `insecure`, `failure`; `null` for http), `sampleDetails` (each sample's
 /// `status`, `latencyMs`, `timeToFirstByteMs`, `phasesMs`, `connectionReused`, `redirects`, `failureCategory`,
-/// `tlsFailure`); per check `category`.
+/// `tlsFailure`, and for a `dns://` endpoint `dns`: its `rcode` and `records`, each `name`, `type`, `ttl`, `value`);
+/// per check `category`. A `tcp://`, `tls://` or `dns://` endpoint's `method` is `TCP`, `TLS` or `DNS`.
 enum JSONReport {
     static func render(_ result: ProbeRunResult) -> String {
         String(decoding: document(result).serialized(pretty: true, sortedKeys: true), as: UTF8.self) + "\n"
@@ -30,6 +31,7 @@ enum JSONReport {
             ("durationMs", milliseconds(result.duration.milliseconds)),
             ("configFile", .string(result.configFile)),
             ("hitDeadline", .bool(result.hitDeadline)),
+            ("inMaintenance", .array(result.inMaintenance.map(JSONValue.string))),
             ("endpoints", .array(result.endpoints.map { endpoint($0, startedAt: result.startedAt) })),
             ("regressions", .array(result.regressions.map(regression))),
         ])
@@ -100,6 +102,16 @@ enum JSONReport {
         members.append(("redirects", .array(sample.redirects.map(JSONValue.string))))
         members.append(("failureCategory", sample.failure.map { .string($0.category.rawValue) } ?? .null))
         members.append(("tlsFailure", sample.failure?.tlsReason.map { .string($0.rawValue) } ?? .null))
+        if let answer = sample.dns {
+            let records = answer.records.map { record -> JSONValue in
+                .object([
+                    ("name", .string(record.name)), ("type", .string(record.type.description)),
+                    ("ttl", integer(Int(record.ttl))), ("value", .string(record.value)),
+                ])
+            }
+            members.append(
+                ("dns", .object([("rcode", .string(answer.rcode.description)), ("records", .array(records))])))
+        }
         return .object(members)
     }
 

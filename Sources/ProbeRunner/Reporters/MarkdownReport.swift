@@ -38,7 +38,7 @@ enum MarkdownReport {
                     result.passed(endpoint) ? "✅" : "❌",
                     escape(endpoint.name) + (endpoint.isDown ? " **(down)**" : ""),
                     String(endpoint.samples.count),
-                    ReportText.statusCodes(endpoint.statusCodes),
+                    ReportText.answers(endpoint),
                     milliseconds(latency?.p50), milliseconds(latency?.p95), milliseconds(latency?.p99),
                     "\(endpoint.checks.count(where: \.passed))/\(endpoint.checks.count)",
                 ]

@@ -110,6 +110,18 @@ enum ReportText {
         return codes.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
     }
 
+    /// The status column: HTTP statuses (`200×5 503×2`), a DNS endpoint's response codes (`NOERROR×3`), a TCP or
+    /// TLS endpoint's opened connections (`open×3`); `-` when no sample got an answer.
+    static func answers(_ endpoint: EndpointResult) -> String {
+        if !endpoint.statusCodes.isEmpty { return statusCodes(endpoint.statusCodes) }
+        var counts: [String: Int] = [:]
+        for sample in endpoint.samples where sample.answered {
+            counts[sample.dns.map(\.rcode.description) ?? "open", default: 0] += 1
+        }
+        guard !counts.isEmpty else { return "-" }
+        return counts.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+    }
+
     /// `1 endpoint`, `3 endpoints`.
     static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
         "\(number) \(number == 1 ? noun : plural ?? noun + "s")"

@@ -14,6 +14,8 @@ public struct ProbeRunResult: Sendable, Hashable {
     public var regressions: [Regression]
     /// `true` when the overall deadline ended the round before every endpoint finished.
     public var hitDeadline: Bool
+    /// Endpoints this round left alone because a maintenance window contained its start (config order).
+    public var inMaintenance: [String] = []
 
     public init(
         startedAt: Date,
@@ -94,8 +96,8 @@ public struct EndpointResult: Sendable, Hashable {
 
     /// Every check held.
     public var passed: Bool { checks.allSatisfy(\.passed) }
-    /// Samples that ended in a transport error (no HTTP response).
-    public var errors: Int { samples.filter { $0.status == nil }.count }
+    /// Samples that ended in a transport error (no response, connection or answer).
+    public var errors: Int { samples.filter { !$0.answered }.count }
     /// How many samples got each status.
     public var statusCodes: [Int: Int] {
         samples.reduce(into: [:]) { counts, sample in sample.status.map { counts[$0, default: 0] += 1 } }
@@ -112,7 +114,7 @@ public struct EndpointResult: Sendable, Hashable {
 
 /// One request (with its retries) and what came back.
 public struct Sample: Sendable, Hashable {
-    /// The HTTP status, or `nil` after a transport error.
+    /// The HTTP status; `nil` after a transport error, and for `tcp://`, `tls://` and `dns://` endpoints.
     public var status: Int?
     /// From sending the request to the last byte of the body, monotonic clock (of the last attempt).
     public var latency: Duration
@@ -132,6 +134,11 @@ public struct Sample: Sendable, Hashable {
     public var wasRateLimited: Bool
     /// The transport error, classified, when there was no response.
     public var failure: ProbeFailure?
+    /// A `dns://` endpoint's answer: its response code and records.
+    public var dns: DNSAnswer?
+
+    /// The sample got its answer (an HTTP response, an open connection, a DNS answer): no transport error.
+    public var answered: Bool { failure == nil }
 
     public init(
         status: Int?,
@@ -142,8 +149,10 @@ public struct Sample: Sendable, Hashable {
         redirects: [String] = [],
         wasRateLimited: Bool = false,
         failure: ProbeFailure? = nil,
-        phases: PhaseTimings? = nil
+        phases: PhaseTimings? = nil,
+        dns: DNSAnswer? = nil
     ) {
+        self.dns = dns
         self.redirects = redirects
         self.phases = phases
         self.status = status
@@ -295,6 +304,16 @@ extension ProbeRunResult {
                 sample.redirects = sample.redirects.map { redactor.redactURL($0) }
                 sample.failure = sample.failure.map {
                     ProbeFailure(category: $0.category, message: mask($0.message), tlsReason: $0.tlsReason)
+                }
+                sample.dns = sample.dns.map { answer in
+                    var answer = answer
+                    answer.records = answer.records.map { record in
+                        var record = record
+                        record.name = mask(record.name)
+                        record.value = mask(record.value)
+                        return record
+                    }
+                    return answer
                 }
                 return sample
             }

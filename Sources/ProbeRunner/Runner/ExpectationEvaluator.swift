@@ -30,6 +30,11 @@ struct ExpectationEvaluator {
         var checks: [CheckResult] = []
         checks.append(reachable(samples))
         if case .some(let report) = tls { checks += tlsChecks(report, samples: samples, now: now) }
+        if endpoint.kind != .http {
+            if endpoint.kind == .dns { checks += dnsChecks(samples) }
+            checks += latencyChecks(samples)
+            return (checks, [])
+        }
 
         let answered = samples.filter { $0.status != nil }
         let unexpected = answered.filter { !expect.status.accepts($0.status ?? 0) }
@@ -85,8 +90,15 @@ struct ExpectationEvaluator {
             checks.append(check)
             changes = found
         }
-        let timed = samples.filter { $0.status != nil }.map(\.latency.milliseconds).sorted()
-        for budget in expect.latency {
+        checks += latencyChecks(samples)
+        return (checks, changes)
+    }
+
+    /// One check per latency budget, over the answered samples.
+    private func latencyChecks(_ samples: [Sample]) -> [CheckResult] {
+        var checks: [CheckResult] = []
+        let timed = samples.filter(\.answered).map(\.latency.milliseconds).sorted()
+        for budget in endpoint.expectations.latency {
             let name = budget.description
             guard !timed.isEmpty else {
                 checks.append(
@@ -100,7 +112,42 @@ struct ExpectationEvaluator {
             checks.append(
                 CheckResult(name: name, passed: passed, message: message, category: passed ? nil : .latencyBudget))
         }
-        return (checks, changes)
+        return checks
+    }
+
+    /// A `dns://` endpoint's `rcode …` check and one `answer …` check per expected value, over the samples that
+    /// got an answer: each must hold in every one of them (a round-robin answer missing a value once fails).
+    private func dnsChecks(_ samples: [Sample]) -> [CheckResult] {
+        let expect = endpoint.expectations
+        let answers = samples.enumerated().compactMap { item in item.element.dns.map { (item.offset + 1, $0) } }
+        var checks: [CheckResult] = []
+        let rcodeName = "rcode " + expect.rcodes.map(\.description).joined(separator: ", ")
+        if answers.isEmpty {
+            checks.append(CheckResult(name: rcodeName, passed: false, message: "no answer", category: .dns))
+        } else if let (index, answer) = answers.first(where: { !expect.rcodes.contains($0.1.rcode) }) {
+            checks.append(
+                CheckResult(
+                    name: rcodeName, passed: false, message: "was \(answer.rcode) (sample \(index))", category: .dns))
+        } else {
+            checks.append(CheckResult(name: rcodeName, passed: true))
+        }
+        for value in expect.answers {
+            let name = "answer \(value)"
+            guard !answers.isEmpty else {
+                checks.append(CheckResult(name: name, passed: false, message: "no answer", category: .dns))
+                continue
+            }
+            if let (index, answer) = answers.first(where: { !$0.1.contains(value) }) {
+                let found =
+                    answer.records.isEmpty ? "no records" : answer.records.map(\.description).joined(separator: ", ")
+                checks.append(
+                    CheckResult(
+                        name: name, passed: false, message: "not among \(found) (sample \(index))", category: .dns))
+            } else {
+                checks.append(CheckResult(name: name, passed: true))
+            }
+        }
+        return checks
     }
 
     /// `tls` (the chain verified and the host name matched, or verification off with `insecure: true`) and, with

@@ -29,6 +29,10 @@ enum FailureClassification {
             return ProbeFailure(category: .timeout, message: "no complete response within \(formatDuration(timeout))")
         }
         switch error {
+        case let error as MalformedDNSMessage:
+            return ProbeFailure(category: .dns, message: "\(error) (\(url))")
+        case let error as NoNameServer:
+            return ProbeFailure(category: .dns, message: "\(error)")
         case let error as HostNotFound:
             return ProbeFailure(category: .dns, message: "host not found (\(url)): \(error.detail)")
         case let error as TLSConnectionError:

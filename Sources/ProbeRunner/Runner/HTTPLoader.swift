@@ -33,8 +33,10 @@ struct Attempt: Sendable {
     var redirects: [URL] = []
     /// Where the time went; `nil` when nothing was sent.
     var phases: PhaseTimings?
-    /// The server's certificate and its verification (https only).
+    /// The server's certificate and its verification (https and tls:// only).
     var tls: TLSReport?
+    /// A `dns://` endpoint's answer.
+    var dns: DNSAnswer?
 
     /// The final URL when the request was redirected.
     var redirectedTo: URL? { redirects.last }
@@ -93,7 +95,8 @@ final class HTTPLoader: Sendable {
     /// Sets up, before any request is timed, what the first request to each of `urls` would otherwise set up
     /// inside its sample: the TLS contexts of the https ones and the system's trust roots.
     func prepare(_ targets: some Sequence<(url: URL?, tls: TLSSettings)>) {
-        contexts.prepare(targets.lazy.filter { $0.url?.scheme?.lowercased() == "https" }.map(\.tls))
+        contexts.prepare(
+            targets.lazy.filter { ["https", "tls"].contains($0.url?.scheme?.lowercased() ?? "") }.map(\.tls))
     }
 
     /// One attempt: cut after `timeout`, or at `deadline` when that comes first; a body longer than
@@ -239,6 +242,13 @@ final class HTTPLoader: Sendable {
         _ channel: any Channel, request: URLRequest, target: Target, key: PoolKey, phases: PhaseTimings,
         tls: TLSReport?, exchange: AttemptState
     ) {
+        if target.opensOnly {
+            // `tcp://` and `tls://`: the connection (and its handshake) is the answer; nothing is sent.
+            exchange.beginHop(phases: phases, tls: tls)
+            channel.close(promise: nil)
+            exchange.succeed(nil, body: Data())
+            return
+        }
         do {
             try channel.pipeline.syncOperations.addHTTPClientHandlers()
             let handler = ClientHandler()
@@ -385,15 +395,18 @@ extension SocketAddress {
 /// Scheme, host and port of a URL.
 struct Target: Sendable, Hashable {
     var isTLS: Bool
+    /// `tcp://` or `tls://`: the connection is opened (and its TLS handshake made), then closed.
+    var opensOnly: Bool
     var host: String
     var port: Int
 
     init?(_ url: URL) {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", var host = url.host,
-            !host.isEmpty
+        guard let scheme = url.scheme?.lowercased(), ["http", "https", "tcp", "tls"].contains(scheme),
+            var host = url.host, !host.isEmpty
         else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        isTLS = scheme == "https"
+        isTLS = scheme == "https" || scheme == "tls"
+        opensOnly = scheme == "tcp" || scheme == "tls"
         self.host = host
         port = url.port ?? (isTLS ? 443 : 80)
     }
@@ -470,20 +483,6 @@ final class ConnectionPool: Sendable {
             return idle.values.flatMap { $0 }
         }
         for connection in all { connection.channel.close(promise: nil) }
-    }
-}
-
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
 

@@ -106,7 +106,8 @@ private struct Context: Sendable {
                 false
             )
         }
-        let url = request.url.map { redactor.redactURL($0.absoluteString) } ?? endpoint.path
+        var url = request.url.map { redactor.redactURL($0.absoluteString) } ?? endpoint.path
+        if let query = endpoint.dns { url += " \(query)" }
         var samples: [Sample] = []
         var responses: [ReceivedResponse?] = []
         var cut = false
@@ -126,10 +127,10 @@ private struct Context: Sendable {
             tls = report
         }
         let evaluator = ExpectationEvaluator(endpoint: endpoint, directory: directory)
-        let isTLS = request.url?.scheme?.lowercased() == "https"
+        let isTLS = ["https", "tls"].contains(request.url?.scheme?.lowercased() ?? "")
         let (checks, changes) = evaluator.checks(
             samples: samples, responses: responses, tls: isTLS ? .some(tls) : .none, now: Date())
-        let answered = samples.filter { $0.status != nil }
+        let answered = samples.filter(\.answered)
         let result = EndpointResult(
             name: endpoint.name, method: endpoint.method, url: url, samples: samples,
             latency: LatencyStats(durations: answered.map(\.latency)),
@@ -153,10 +154,15 @@ private struct Context: Sendable {
             if let limiter, await !limiter.acquire(host: host, deadline: deadline) {
                 return deadlineSample(url: url, retries: retries, wasRateLimited: wasRateLimited)
             }
-            let attempt = await loader.send(
-                request, timeout: endpoint.timeout, deadline: deadline,
-                maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRunBodyLimit,
-                followsRedirects: endpoint.followsRedirects, tls: endpoint.tls)
+            let attempt: Attempt
+            if let query = endpoint.dns, let server = request.url {
+                attempt = await DNSProbe.ask(query, server: server, timeout: endpoint.timeout, deadline: deadline)
+            } else {
+                attempt = await loader.send(
+                    request, timeout: endpoint.timeout, deadline: deadline,
+                    maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRunBodyLimit,
+                    followsRedirects: endpoint.followsRedirects, tls: endpoint.tls)
+            }
             if let error = attempt.error {
                 let failure = FailureClassification.classify(
                     error, timedOut: attempt.timedOut, byDeadline: attempt.cutByDeadline, url: url,
@@ -174,6 +180,13 @@ private struct Context: Sendable {
                 return (sample, nil, attempt.cutByDeadline, attempt.tls)
             }
             guard let response = attempt.response else {
+                if endpoint.kind != .http {
+                    // The connection opened (its handshake made), or the DNS server answered.
+                    let sample = Sample(
+                        status: nil, latency: attempt.latency, retries: retries, phases: attempt.phases,
+                        dns: attempt.dns)
+                    return (sample, nil, false, attempt.tls)
+                }
                 let failure = ProbeFailure(category: .connection, message: "no HTTP response (\(url))")
                 return (
                     Sample(status: nil, latency: attempt.latency, retries: retries, failure: failure), nil, false,

@@ -120,6 +120,8 @@ public struct ProbeSession: Sendable {
             records = try history.read(last: max(1, config.regression.window)).records
         }
         var result = await runner.run(only: endpoints ?? only, previousFailures: consecutiveFailures)
+        let probed = Set(result.endpoints.map(\.name))
+        result.inMaintenance = inMaintenance(at: result.startedAt).map(\.name).filter { !probed.contains($0) }
         for endpoint in result.endpoints { lastProbed[endpoint.name] = result.startedAt }
         if history != nil {
             result.regressions = RegressionDetector.regressions(

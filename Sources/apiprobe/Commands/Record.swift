@@ -75,7 +75,11 @@ struct RecordCommand: AsyncParsableCommand {
         let total = result.endpoints.count
         text +=
             "\(total) endpoint\(total == 1 ? "" : "s"): \(count(.new)) new, \(count(.changed)) changed, "
-            + "\(count(.unchanged)) unchanged, \(count(.failed)) failed\n"
-        return text
+            + "\(count(.unchanged)) unchanged, \(count(.failed)) failed"
+        if !result.skipped.isEmpty {
+            text += "; \(result.skipped.count) skipped (tcp, tls and dns endpoints have no response to record: "
+            text += result.skipped.joined(separator: ", ") + ")"
+        }
+        return text + "\n"
     }
 }
