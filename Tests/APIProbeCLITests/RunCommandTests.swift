@@ -1,3 +1,4 @@
+import APIProbeShared
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
@@ -79,13 +80,16 @@ struct RunCommandTests {
             let result = try await CommandLineRunner.run(["run", "--config", config, "--history", history])
             #expect(result.status == 0, "\(result)")
             #expect(result.standardError.contains("in maintenance, not probed: migrating (until "), "\(result)")
-            #expect(result.standardOutput.contains("1 endpoint: 1 passed, 0 failed"), "\(result)")
+            #expect(
+                result.standardOutput.contains("1 endpoint: 1 passed, 0 failed, 1 in maintenance (not probed) in "),
+                "\(result)")
             let line = try String(contentsOfFile: history, encoding: .utf8)
             #expect(!line.contains("migrating"))
 
             let asked = try await CommandLineRunner.run(["run", "--config", config, "--only", "migrating"])
             #expect(asked.status == 1, "\(asked)")
             #expect(!asked.standardError.contains("in maintenance"))
+            #expect(!asked.standardOutput.contains("in maintenance"))
         }
     }
 
@@ -152,8 +156,8 @@ struct RunCommandTests {
     /// hears of the outage when it is back, then of the recovery, in that order: the alerts wait in the outbox
     /// beside the history between processes.
     @Test func anUndeliveredAlertWaitsBesideTheHistoryAcrossCronRuns() async throws {
-        let healthy = LockedBox(false)
-        let receiverUp = LockedBox(false)
+        let healthy = Locked(false)
+        let receiverUp = Locked(false)
         let api = try RawHTTPServer { _ in
             .respond(status: healthy.withLock { $0 } ? 200 : 500, headers: [:], body: "{}")
         }

@@ -87,6 +87,38 @@ import Testing
             ])
     }
 
+    /// The config's windows have a section of their own, and the one the page's time is in says until when.
+    @Test func maintenanceWindowsAreShownWithTheOneInForceNow() throws {
+        defer { cleanUp() }
+        let history = try StatusPageHistory.write(into: folder)
+        var options = StatusPageHistory.options
+        // The reference is 2026-11-22 (a Sunday) 18:00 UTC.
+        options.maintenance = [
+            .init(window: MaintenanceWindow(startMinute: 17 * 60 + 30, duration: .seconds(3_600), weekdays: [1])),
+            .init(window: MaintenanceWindow(startMinute: 2 * 60, duration: .seconds(7_200)), endpoints: ["cart"]),
+        ]
+        let site = folder.appendingPathComponent("site")
+        try StatusPageWriter(page: StatusPage.build(from: history, options: options)).write(to: site)
+        let html = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        let section = try #require(
+            html.range(of: "<section aria-labelledby=\"maintenance-heading\"").map {
+                String(html[$0.lowerBound...]).components(separatedBy: "</section>")[0]
+            })
+        let rows = section.components(separatedBy: "<tr><td>").dropFirst().map {
+            $0.components(separatedBy: "</tr>")[0]
+        }
+        #expect(rows.count == 2)
+        #expect(rows[0].hasPrefix("17:30 for 1h on sun (UTC)</td><td>every endpoint</td>"), "\(rows[0])")
+        #expect(rows[0].contains("in maintenance until <time datetime=\"2026-11-22T18:30:00Z\">"), "\(rows[0])")
+        #expect(rows[1] == "02:00 for 2h every day (UTC)</td><td>cart</td><td>not now</td>", "\(rows[1])")
+        #expect(html.range(of: "maintenance-heading")!.lowerBound < html.range(of: "uptime-heading")!.lowerBound)
+
+        // Without windows, no section.
+        try StatusPageWriter(page: StatusPage.build(from: history, options: StatusPageHistory.options)).write(to: site)
+        let plain = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(!plain.contains("maintenance-heading"))
+    }
+
     @Test func anIncidentNeedsDownAfterFailuresAndEndsAfterSuccessThresholdPasses() throws {
         defer { cleanUp() }
         let history = try StatusPageHistory.write(into: folder)

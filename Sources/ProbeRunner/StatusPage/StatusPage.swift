@@ -37,6 +37,9 @@ public struct StatusPage: Sendable {
         public var reference: Date?
         /// The most incidents and drift events kept (the newest).
         public var maximumEvents: Int
+        /// The config's maintenance windows, shown in a section of their own (``Maintenance/all(in:)``). A round
+        /// inside one did not probe its endpoints, so it counts towards no uptime.
+        public var maintenance: [Maintenance] = []
 
         public init(
             title: String = "API status", downAfter: Int = 1, successThreshold: Int = 1, chartBuckets: Int = 96,
@@ -48,6 +51,26 @@ public struct StatusPage: Sendable {
             self.chartBuckets = max(1, chartBuckets)
             self.reference = reference
             self.maximumEvents = max(1, maximumEvents)
+        }
+    }
+
+    /// A maintenance window of the config and the endpoints it covers.
+    public struct Maintenance: Sendable, Hashable {
+        public var window: MaintenanceWindow
+        /// The endpoints it covers; empty: every endpoint (a top-level `maintenance:`).
+        public var endpoints: [String]
+
+        public init(window: MaintenanceWindow, endpoints: [String] = []) {
+            self.window = window
+            self.endpoints = endpoints
+        }
+
+        /// Every window of `config`: the top-level ones, then each endpoint's own.
+        public static func all(in config: ProbeConfig) -> [Maintenance] {
+            config.maintenance.map { Maintenance(window: $0) }
+                + config.endpoints.flatMap { endpoint in
+                    endpoint.maintenance.map { Maintenance(window: $0, endpoints: [endpoint.name]) }
+                }
         }
     }
 

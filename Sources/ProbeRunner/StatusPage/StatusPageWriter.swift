@@ -131,6 +131,7 @@ public struct StatusPageWriter: Sendable {
             </header>
 
             """
+        out += maintenanceSection()
         out += uptimeTable()
         out += latencySection()
         out += incidentsSection()
@@ -151,6 +152,38 @@ public struct StatusPageWriter: Sendable {
         badges.prefix(StatusPage.Window.allCases.count + 1).map { path, badge in
             "<img src=\"\(path)\" alt=\"\(StatusPageText.escaped("\(badge.label): \(badge.value)"))\">"
         }.joined(separator: " ")
+    }
+
+    /// The config's maintenance windows (with `--config`), each with the endpoints it covers and whether the page's
+    /// time is inside it; nothing without windows.
+    private func maintenanceSection() -> String {
+        guard !page.options.maintenance.isEmpty else { return "" }
+        var rows = ""
+        for item in page.options.maintenance {
+            let scope =
+                item.endpoints.isEmpty ? "every endpoint" : item.endpoints.map { text($0) }.joined(separator: ", ")
+            var now = "not now"
+            if let end = item.window.end(ifContaining: page.reference) {
+                now =
+                    "<strong class=\"maintenance-now\">in maintenance until <time datetime=\""
+                    + "\(StatusPageText.machineTime(end))\">\(StatusPageText.time(end))</time></strong>"
+            }
+            rows += "<tr><td>\(text(item.window.description))</td><td>\(scope)</td><td>\(now)</td></tr>\n"
+        }
+        return """
+            <section aria-labelledby="maintenance-heading" id="maintenance">
+            <h2 id="maintenance-heading">Planned maintenance</h2>
+            <p>Rounds inside a window do not probe its endpoints: they count towards no uptime, no incident and no \
+            alert.</p>
+            <table>
+            <thead><tr><th scope="col">Window</th><th scope="col">Endpoints</th>\
+            <th scope="col">At \(StatusPageText.time(page.reference))</th></tr></thead>
+            <tbody>
+            \(rows)</tbody>
+            </table>
+            </section>
+
+            """
     }
 
     private func uptimeTable() -> String {

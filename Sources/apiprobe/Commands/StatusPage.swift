@@ -12,8 +12,9 @@ struct StatusPageCommand: AsyncParsableCommand {
             Writes DIR/index.html (no scripts, no outside resources) and DIR/badges/*.svg: the overall state, each \
             endpoint's uptime over 24 h, 7 d and 30 d before the newest round, a latency chart (p50, p95), \
             incidents (down after --down-after failed rounds, up again after --success-threshold passing ones, as \
-            alerts count them) and schema-drift events. --config takes downAfter, successThreshold, the title and \
-            the secrets to mask from apiprobe.yml. Secrets are masked in every file written.
+            alerts count them) and schema-drift events. --config takes downAfter, successThreshold, the title, \
+            the maintenance windows (a section of their own) and the secrets to mask from apiprobe.yml. Secrets \
+            are masked in every file written.
             Exit status: 0 written; 2 a history or report that cannot be read, or a folder that cannot be written.
             """
     )
@@ -72,6 +73,7 @@ struct StatusPageCommand: AsyncParsableCommand {
             options.downAfter = probeConfig.downAfter
             options.successThreshold = probeConfig.successThreshold
             options.title = "\(probeConfig.api) status"
+            options.maintenance = StatusPage.Maintenance.all(in: probeConfig)
         }
         if let downAfter { options.downAfter = downAfter }
         if let successThreshold { options.successThreshold = successThreshold }
