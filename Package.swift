@@ -64,7 +64,10 @@ let package = Package(
         .target(name: "RecipesAPI"),
         .target(
             name: "RecipesServer",
-            dependencies: ["APIProbeShared", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "APIProbeShared", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .executableTarget(
             name: "apiprobe",

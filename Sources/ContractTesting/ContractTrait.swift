@@ -1,8 +1,13 @@
-#if canImport(Testing)
+// `TestScoping` came with Swift Testing 6.1: with a 6.0 toolchain (the package's tools version) the trait is left
+// out and `withContractTesting(record:live:decoder:_:)` sets the same configuration for a scope.
+#if canImport(Testing) && compiler(>=6.1)
 public import Foundation
 public import Testing
 
 /// A Swift Testing trait that sets the record mode and/or live mode for a test or a whole suite.
+///
+/// Needs a Swift 6.1 toolchain or later (Swift Testing's `TestScoping`); with 6.0, use
+/// `withContractTesting(record:live:decoder:_:)`.
 ///
 /// ```swift
 /// @Suite(.contractTesting(record: .never))

@@ -4,6 +4,7 @@ public import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 
 /// The embedded recipes API (RECIPES-CONTRACT.md) on `127.0.0.1`, with knobs for latency, failures and a
 /// drifted variant.
@@ -86,6 +87,14 @@ public final class RecipesServer: Sendable {
     ///
     /// - Throws: ``RecipesServerError`` when the server cannot bind.
     public static func start(_ configuration: Configuration = Configuration()) async throws -> RecipesServer {
+        // A port in use is found before the server starts: Hummingbird's service group, failing to bind, cancels
+        // its tasks, and that cancellation deadlocked inside swift-async-algorithms' merge about one time in 75 on
+        // a loaded machine, so `apiprobe demo --serve --port N` never exited.
+        if configuration.port != 0, try await isInUse(port: configuration.port) {
+            throw RecipesServerError(
+                message: "cannot start the recipes server on 127.0.0.1: port \(configuration.port) is already in use",
+                isAddressInUse: true)
+        }
         let knobs = RecipesServerKnobs(configuration)
         let router = Router()
         let routes = Routes(catalog: .standard, knobs: knobs)
@@ -114,7 +123,9 @@ public final class RecipesServer: Sendable {
         let task = serverTask(serve)
         var iterator = ports.makeAsyncIterator()
         guard let reported = await iterator.next(), let port = reported else {
-            task.cancel()
+            // The stream ends without a port only once `run()` has returned or thrown: the task is ending by itself.
+            // Cancelling it then raced Hummingbird's own teardown and deadlocked inside swift-async-algorithms'
+            // merge (`demo --serve` on a port in use hung for good, about one run in thirty).
             let reason: String
             var addressInUse = false
             do {
@@ -130,6 +141,19 @@ public final class RecipesServer: Sendable {
                 message: "cannot start the recipes server on 127.0.0.1: \(reason)", isAddressInUse: addressInUse)
         }
         return RecipesServer(port: port, knobs: knobs, task: task)
+    }
+
+    /// Whether binding 127.0.0.1:`port` fails with "address in use" (with `SO_REUSEADDR`, as the server binds).
+    private static func isInUse(port: Int) async throws -> Bool {
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: "127.0.0.1", port: port).get()
+            try await channel.close()
+            return false
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            return true
+        }
     }
 
     /// Serves the drifted variant (`true`) or the contract (`false`) from the next request on.

@@ -47,11 +47,13 @@ import FoundationNetworking
         }
     }
 
+    #if compiler(>=6.1)
     @Test(.contractTesting(record: .failed, live: true))
     func theTraitSetsTheScope() throws {
         #expect(try RecordMode.resolve(environment: [:]) == .failed)
         #expect(try ContractEnvironment.current(environment: [:]).isLive)
     }
+    #endif
 }
 
 @Suite struct LiveModeTests {
@@ -262,6 +264,7 @@ let snakeCaseDecoder: JSONDecoder = {
     return decoder
 }()
 
+#if compiler(>=6.1)
 @Suite(.contractTesting(decoder: snakeCaseDecoder))
 struct SuiteDecoderTests {
     struct Repository: Decodable, Equatable {
@@ -291,3 +294,4 @@ struct SuiteDecoderTests {
         #expect(verifyDecoding(Repository.self, from: .data(body)) == nil)
     }
 }
+#endif
