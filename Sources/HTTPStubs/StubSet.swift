@@ -24,9 +24,11 @@ public import Foundation
 /// **No match.** A request that matches no stub fails with a `URLError` (`.resourceUnavailable`) whose
 /// description lists the closest stubs and why each did not match; it never reaches the network.
 ///
-/// **Redirects.** A 301, 302, 303, 307 or 308 response with a `Location` is followed inside the set, as
-/// URLSession would (303, and 301/302 after a POST, become GET), up to 16 hops: the client receives the
-/// final response, whose `url` is the last location, and the request log holds every hop. The session
+/// **Redirects.** A 301, 302, 303, 307 or 308 response with a `Location` to an `http(s)` URL is followed inside
+/// the set, as URLSession would (303, and 301/302 after a POST, become GET without a body), up to 16 hops, by the
+/// same rule as `apiprobe run`'s client: `Authorization`, `Proxy-Authorization` and `Cookie` are not sent to another
+/// host. The client receives the final response, whose `url` is the last location, and the request log holds
+/// every hop (with the headers each hop sent). The session
 /// delegate's `willPerformHTTPRedirection` is not called (on Linux a URLProtocol that reports a redirect
 /// crashes the process). Set ``followsRedirects`` to `false` to receive the 3xx response itself.
 ///
@@ -271,7 +273,7 @@ public final class StubSet: Sendable {
     func answer(_ first: StubRequest) -> StubOutcome {
         var request = first
         var latency = Duration.zero
-        for _ in 0..<17 {
+        for _ in 0...RedirectRule.maximumHops {
             // Matchers run outside the lock: a `.matching` closure may read the set (its log, say).
             let (bucket, unindexed) = state.withLock { ($0.index[request.path] ?? [], $0.unindexed) }
             guard let chosen = Self.firstMatch(for: request, in: bucket, and: unindexed) else {
@@ -295,19 +297,19 @@ public final class StubSet: Sendable {
                 return answer
             }
             latency += response.latency
-            guard response.fault == nil, Self.isRedirect(response.status), followsRedirects,
-                let location = response.headers.first(where: { headerNamesMatch($0.key, "Location") })?.value,
-                let next = URL(string: location, relativeTo: request.url)?.absoluteURL
+            guard response.fault == nil, followsRedirects,
+                let hop = RedirectRule.hop(
+                    status: response.status,
+                    location: response.headers.first(where: { headerNamesMatch($0.key, "Location") })?.value,
+                    from: request.url, method: request.method)
             else {
                 return delivering(wire, url: request.url, latency: latency)
             }
-            let becomesGet =
-                response.status == 303 || ([301, 302].contains(response.status) && request.method == "POST")
             request = StubRequest(
-                method: becomesGet ? "GET" : request.method,
-                url: next,
-                headers: request.headers,
-                body: becomesGet ? nil : request.body
+                method: hop.method,
+                url: hop.url,
+                headers: HeaderFields(request.headers.fields.filter { hop.keeps(header: $0.name) }),
+                body: hop.keepsBody ? request.body : nil
             )
         }
         return .failure(
@@ -339,12 +341,6 @@ public final class StubSet: Sendable {
         return .response(wire, url: url, latency: latency)
     }
 
-    private static func isRedirect(_ status: Int) -> Bool {
-        switch status {
-        case 301, 302, 303, 307, 308: return true
-        default: return false
-        }
-    }
 }
 
 extension StubSet {

@@ -151,6 +151,40 @@ struct StubResponseTests {
         #expect(set.requests.map { "\($0.method) \($0.url.path)" } == ["POST /old", "GET /new"])
     }
 
+    /// The stubs follow the probe's redirect rule: credentials stay on their host, a POST turned GET loses its body
+    /// and its Content-Type, and a redirect loop fails after 16 hops.
+    @Test func credentialsAreNotCarriedToAnotherHostAndALoopStops() async throws {
+        let set = StubSet()
+        set.stub(.post(base + "/login"), response: .redirect(to: "/home", status: 303))
+        set.stub(.get(base + "/home"), response: .redirect(to: "https://cdn.example.net/assets", status: 302))
+        set.stub(.get("https://cdn.example.net/assets"), response: .text("assets"))
+        let session = set.makeSession()
+        var request = URLRequest(url: url("/login"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("user=u".utf8)
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer tok-REDIRECT-1", forHTTPHeaderField: "Authorization")
+        request.setValue("session=s-REDIRECT-2", forHTTPHeaderField: "Cookie")
+        request.setValue("kept", forHTTPHeaderField: "X-Trace")
+        let (data, _) = try await send(request, on: session)
+        #expect(text(data) == "assets")
+        let hops = set.requests
+        #expect(
+            hops.map { "\($0.method) \($0.url.host ?? "")\($0.url.path)" } == [
+                "POST \(URL(string: base)!.host ?? "")/login", "GET \(URL(string: base)!.host ?? "")/home",
+                "GET cdn.example.net/assets",
+            ])
+        #expect(hops[1].headers["Authorization"] == "Bearer tok-REDIRECT-1", "the same host keeps it")
+        #expect(hops[1].headers["Content-Type"] == nil && hops[1].body == nil, "303: a GET without the form")
+        #expect(hops[2].headers["Authorization"] == nil && hops[2].headers["Cookie"] == nil, "\(hops[2].headers)")
+        #expect(hops[2].headers["X-Trace"] == "kept")
+
+        set.stub(.get(base + "/loop"), response: .redirect(to: "/loop", status: 302))
+        let error = await urlError { _ = try await get("/loop", on: session) }
+        #expect(error?.code == .httpTooManyRedirects)
+        #expect(set.requests.count == hops.count + 17, "the request and 16 hops")
+    }
+
     @Test func redirectsCanBeReturnedAsIs() async throws {
         let set = StubSet()
         set.followsRedirects = false

@@ -37,6 +37,21 @@ struct RequestControlsTests {
         #expect(server.requestPaths.sorted() == ["/new", "/old", "/old"])
     }
 
+    /// A redirect loop fails the sample after 16 hops, as the stubs fail it (the last 3xx was taken as the answer).
+    @Test func aRedirectLoopFailsAfterSixteenHops() async throws {
+        let server = try RawHTTPServer { _ in .redirect(location: "/loop") }
+        defer { server.stop() }
+        let config = try ProbeConfig.parse(
+            Data(
+                "api: x\nbaseURL: \(server.baseURL.absoluteString)\nendpoints:\n  - {name: loop, path: /loop}\n".utf8),
+            environment: [:], file: "apiprobe.yml")
+        let result = await ProbeRunner(config: config, directory: FileManager.default.temporaryDirectory).run()
+        let endpoint = result.endpoints[0]
+        #expect(endpoint.failureCategory == .connection, "\(endpoint.checks)")
+        #expect(endpoint.checks.first?.message?.contains("more than 16 redirects") == true, "\(endpoint.checks)")
+        #expect(server.requestPaths.count == 17, "the request and 16 hops")
+    }
+
     @Test func authIsSentAsTheAuthorizationHeader() throws {
         let bearer = try parse("{name: a, path: /a, auth: {bearer: tok-123456}}")
         #expect(bearer.endpoints[0].headers == ["Authorization": "Bearer tok-123456"])

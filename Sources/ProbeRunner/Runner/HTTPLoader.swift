@@ -60,6 +60,11 @@ struct ConnectionLost: Error, Sendable, CustomStringConvertible {
     var description: String { "the connection closed before the response was complete" }
 }
 
+/// More redirects than ``RedirectRule/maximumHops`` for one request.
+struct TooManyRedirects: Error, Sendable, CustomStringConvertible {
+    var description: String { "more than \(RedirectRule.maximumHops) redirects" }
+}
+
 /// The per-request timeout or the round's deadline cut the attempt.
 struct RequestTimedOut: Error, Sendable {}
 
@@ -79,8 +84,6 @@ struct TLSConnectionError: Error, Sendable, CustomStringConvertible {
 final class HTTPLoader: Sendable {
     private let pool: ConnectionPool
     private let contexts = TLSContextCache()
-    /// The most redirects followed for one request (as curl's `--max-redirs` would be set).
-    static let maximumRedirects = 10
 
     init(maximumConnectionsPerHost: Int) {
         pool = ConnectionPool(maximumIdlePerKey: max(1, maximumConnectionsPerHost))
@@ -293,9 +296,12 @@ final class HTTPLoader: Sendable {
                     url: request.url ?? URL(fileURLWithPath: "/"), statusCode: Int(head.status.code),
                     httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
                     headerFields: Self.headerFields(head.headers))
-                if exchange.followsRedirects, let next = Self.redirect(from: request, head: head),
-                    exchange.redirectCount < Self.maximumRedirects
-                {
+                if exchange.followsRedirects, let next = Self.redirect(from: request, head: head) {
+                    guard exchange.redirectCount < RedirectRule.maximumHops else {
+                        // As the stubs (and URLSession) do: an error, not the last 3xx passed off as the answer.
+                        exchange.fail(TooManyRedirects())
+                        return
+                    }
                     exchange.noteRedirect(to: next.url)
                     self.perform(next, exchange: exchange, mayReuse: true)
                 } else {
@@ -305,26 +311,19 @@ final class HTTPLoader: Sendable {
         }
     }
 
-    /// The request a 3xx with a `Location` leads to: 301/302/303 turn a POST into a GET without a body (as
-    /// browsers, curl and URLSession do), 307/308 keep it; credentials are not carried to another host.
+    /// The request a 3xx with a `Location` leads to, by the package's one ``RedirectRule`` (the stubs' too).
     static func redirect(from request: URLRequest, head: HTTPResponseHead) -> URLRequest? {
-        let code = Int(head.status.code)
-        guard [301, 302, 303, 307, 308].contains(code), let location = head.headers.first(name: "location"),
-            let base = request.url, let next = URL(string: location, relativeTo: base)?.absoluteURL,
-            let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        guard let url = request.url,
+            let hop = RedirectRule.hop(
+                status: Int(head.status.code), location: head.headers.first(name: "location"), from: url,
+                method: request.httpMethod ?? "GET")
         else { return nil }
         var redirected = request
-        redirected.url = next
-        let method = request.httpMethod ?? "GET"
-        if code == 303 || ((code == 301 || code == 302) && method == "POST") {
-            if method != "HEAD" { redirected.httpMethod = "GET" }
-            redirected.httpBody = nil
-            redirected.setValue(nil, forHTTPHeaderField: "Content-Type")
-        }
-        if next.host?.lowercased() != base.host?.lowercased() {
-            for name in ["Authorization", "Cookie", "Proxy-Authorization"] {
-                redirected.setValue(nil, forHTTPHeaderField: name)
-            }
+        redirected.url = hop.url
+        redirected.httpMethod = hop.method
+        if !hop.keepsBody { redirected.httpBody = nil }
+        for name in (request.allHTTPHeaderFields ?? [:]).keys where !hop.keeps(header: name) {
+            redirected.setValue(nil, forHTTPHeaderField: name)
         }
         return redirected
     }
