@@ -161,9 +161,7 @@ extension OpenAPISpec {
         _ validator: SchemaValidator
     ) -> [SchemaProblem] {
         let query = (URLComponents(string: request.url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
-        let header = { (name: String) in
-            request.headers.first(where: { $0.key.lowercased() == name.lowercased() })?.value
-        }
+        let header = { (name: String) in request.header(name) }
         let problems = RequestRule.parameterProblems(
             operation.parameters, query: query, pathValues: pathValues, header: header
         ) { parameter, text in

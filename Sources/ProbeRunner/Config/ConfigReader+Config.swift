@@ -300,12 +300,12 @@ extension ConfigReader {
             case "headers":
                 for member in try members(value, keyPath, allowed: nil) where isNull(member.value) {
                     // `X-Tenant: null`: the endpoint does not send the header the defaults give.
-                    for existing in headers.keys where existing.lowercased() == member.key.lowercased() {
+                    for existing in headers.keys where headerNamesMatch(existing, member.key) {
                         headers[existing] = nil
                     }
                 }
                 for (header, text) in try stringMap(value, keyPath, skippingNulls: true) {
-                    for existing in headers.keys where existing.lowercased() == header.lowercased() {
+                    for existing in headers.keys where headerNamesMatch(existing, header) {
                         headers[existing] = nil
                     }
                     headers[header] = text
@@ -339,7 +339,9 @@ extension ConfigReader {
                 endpoint.interval = interval
             case "auth":
                 // The credential goes in the Authorization header (the redactor masks it wherever it appears).
-                for existing in headers.keys where existing.lowercased() == "authorization" { headers[existing] = nil }
+                for existing in headers.keys where headerNamesMatch(existing, "Authorization") {
+                    headers[existing] = nil
+                }
                 headers["Authorization"] = try authorization(value, keyPath)
             case "expect": expect = try expectations(value, keyPath)
             default: break

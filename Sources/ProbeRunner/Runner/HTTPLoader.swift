@@ -332,7 +332,7 @@ final class HTTPLoader: Sendable {
     static func headerFields(_ headers: HTTPHeaders) -> [String: String] {
         var fields: [String: String] = [:]
         for (name, value) in headers {
-            if let existing = fields.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }) {
+            if let existing = fields.first(where: { headerNamesMatch($0.key, name) }) {
                 fields[existing.key] = existing.value + ", " + value
             } else {
                 fields[name] = value
