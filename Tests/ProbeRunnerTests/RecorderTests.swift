@@ -107,10 +107,13 @@ struct RecorderTests {
 
     @Test func reRecordingAnUnchangedResponseLeavesEveryFileByteIdentical() async throws {
         try await Self.withServer { server, folder in
-            let recorder = Recorder(config: Self.config(server.baseURL), directory: folder)
+            var recorder = Recorder(config: Self.config(server.baseURL), directory: folder)
+            recorder.now = { Date(timeIntervalSince1970: 1_795_370_400) }
             _ = try await recorder.record(snapshots: true)
             let before = Self.files(in: folder)
-            try await Task.sleep(for: .milliseconds(1_100))  // a new recordedAt, were it written
+            let stamped = before.values.filter { String(decoding: $0, as: UTF8.self).contains("2026-11-22T18:00:00Z") }
+            #expect(stamped.count == 3, "each fixture says when it was recorded, by the recorder's clock")
+            recorder.now = { Date(timeIntervalSince1970: 1_795_370_400 + 86_400) }  // a new recordedAt, were it written
             let again = try await recorder.record(snapshots: true)
             #expect(again.endpoints.map(\.outcome) == [.unchanged, .unchanged, .unchanged])
             #expect(again.endpoints.compactMap(\.snapshotOutcome) == [.unchanged, .unchanged, .unchanged])

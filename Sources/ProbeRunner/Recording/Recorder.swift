@@ -33,6 +33,9 @@ public struct Recorder: Sendable {
     /// The folder that paths in results and messages are shown relative to; the current folder when `nil`.
     public var displayRoot: URL?
 
+    /// The time a new fixture's `recordedAt` says (the wall clock by default; a test sets it instead of waiting).
+    package var now: @Sendable () -> Date = { Date() }
+
     public init(config: ProbeConfig, directory: URL) {
         self.config = config
         self.directory = directory
@@ -237,7 +240,7 @@ public struct Recorder: Sendable {
                 status: response.statusCode, headers: responseHeaders,
                 body: body.isEmpty ? nil : Body(bytes: body, contentType: contentType)),
             metadata: FixtureMetadata(
-                recordedAt: formatter.string(from: Date()), apiprobeVersion: apiprobeVersion, source: "record")
+                recordedAt: formatter.string(from: now()), apiprobeVersion: apiprobeVersion, source: "record")
         )
     }
 
