@@ -21,6 +21,7 @@ let package = Package(
         // The probe runner's HTTP client: phase timings (DNS, connect, TLS, first byte) and the server's certificates,
         // which URLSession on Linux does not give. Only ProbeRunner (and so the tool) links them.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
@@ -69,11 +70,19 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .target(
+            name: "FixtureServer",
+            dependencies: [
+                "APIProbeShared", "HTTPFixtures", "HTTPStubs", "RecipesServer",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "apiprobe",
             dependencies: [
                 "HTTPFixtures", "HTTPStubs", "JSONShape", "ProbeRunner", "RecipesAPI", "RecipesServer",
-                "APIProbeShared", "OpenAPISupport",
+                "APIProbeShared", "OpenAPISupport", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

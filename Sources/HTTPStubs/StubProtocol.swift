@@ -1,5 +1,5 @@
 import APIProbeShared
-import Foundation
+package import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -265,8 +265,8 @@ class StubURLProtocol: URLProtocol {
 
 /// A stub's response as the URL loading system receives it: the fault applied to the body and the
 /// `Content-Length` added. Prepared once, when the stub is added.
-struct WireResponse: Sendable {
-    enum Ending: Sendable {
+package struct WireResponse: Sendable {
+    package enum Ending: Sendable {
         case finished
         /// The body (already cut) arrives, then the connection is lost.
         case connectionLost
@@ -274,10 +274,10 @@ struct WireResponse: Sendable {
         case failed(URLError.Code)
     }
 
-    var status: Int
-    var headers: [String: String]
-    var body: Data
-    var ending: Ending
+    package var status: Int
+    package var headers: [String: String]
+    package var body: Data
+    package var ending: Ending
 
     init(_ response: StubResponse) {
         status = response.status
@@ -302,7 +302,7 @@ struct WireResponse: Sendable {
 }
 
 /// What a stub set decided for one request.
-enum StubOutcome: Sendable {
+package enum StubOutcome: Sendable {
     case response(WireResponse, url: URL, latency: Duration)
     case failure(URLError, latency: Duration)
 

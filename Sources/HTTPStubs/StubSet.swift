@@ -270,7 +270,8 @@ public final class StubSet: Sendable {
 
     // MARK: Answering
 
-    func answer(_ first: StubRequest) -> StubOutcome {
+    /// The outcome of `first` (redirects followed), as the URL protocol and `apiprobe serve` deliver it.
+    package func answer(_ first: StubRequest) -> StubOutcome {
         var request = first
         var latency = Duration.zero
         for _ in 0...RedirectRule.maximumHops {

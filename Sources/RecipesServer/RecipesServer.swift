@@ -87,72 +87,19 @@ public final class RecipesServer: Sendable {
     ///
     /// - Throws: ``RecipesServerError`` when the server cannot bind.
     public static func start(_ configuration: Configuration = Configuration()) async throws -> RecipesServer {
-        // A port in use is found before the server starts: Hummingbird's service group, failing to bind, cancels
-        // its tasks, and that cancellation deadlocked inside swift-async-algorithms' merge about one time in 75 on
-        // a loaded machine, so `apiprobe demo --serve --port N` never exited.
-        if configuration.port != 0, try await isInUse(port: configuration.port) {
-            throw RecipesServerError(
-                message: "cannot start the recipes server on 127.0.0.1: port \(configuration.port) is already in use",
-                isAddressInUse: true)
-        }
         let knobs = RecipesServerKnobs(configuration)
         let router = Router()
         let routes = Routes(catalog: .standard, knobs: knobs)
         routes.register(on: router)
-
-        var logger = Logger(label: "RecipesServer")
-        logger.logLevel = .critical
-        let (ports, portsContinuation) = AsyncStream.makeStream(of: Int?.self)
-        let application = Application(
-            router: router,
-            configuration: .init(
-                address: .hostname("127.0.0.1", port: configuration.port), serverName: "RecipesServer"),
-            onServerRunning: { channel in
-                portsContinuation.yield(channel.localAddress?.port)
-                portsContinuation.finish()
-            },
-            logger: logger
-        )
-        // The server's tasks run on threads of their own, not on Swift's cooperative pool: a test process that
-        // keeps both pool threads busy (CPU-heavy tests, on a 2-core machine) must not starve the server that a
-        // child process is waiting on.
-        let serve: @Sendable () async throws -> Void = {
-            defer { portsContinuation.finish() }
-            try await application.run()
-        }
-        let task = serverTask(serve)
-        var iterator = ports.makeAsyncIterator()
-        guard let reported = await iterator.next(), let port = reported else {
-            // The stream ends without a port only once `run()` has returned or thrown: the task is ending by itself.
-            // Cancelling it then raced Hummingbird's own teardown and deadlocked inside swift-async-algorithms'
-            // merge (`demo --serve` on a port in use hung for good, about one run in thirty).
-            let reason: String
-            var addressInUse = false
-            do {
-                try await task.value
-                reason = "the server stopped before it was running"
-            } catch let error as IOError where error.errnoCode == EADDRINUSE {
-                reason = "port \(configuration.port) is already in use"
-                addressInUse = true
-            } catch {
-                reason = "\(error)"
-            }
-            throw RecipesServerError(
-                message: "cannot start the recipes server on 127.0.0.1: \(reason)", isAddressInUse: addressInUse)
-        }
-        return RecipesServer(port: port, knobs: knobs, task: task)
-    }
-
-    /// Whether binding 127.0.0.1:`port` fails with "address in use" (with `SO_REUSEADDR`, as the server binds).
-    private static func isInUse(port: Int) async throws -> Bool {
         do {
-            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .bind(host: "127.0.0.1", port: port).get()
-            try await channel.close()
-            return false
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            return true
+            let (port, task) = try await LoopbackLaunch.start(
+                router.buildResponder(), host: "127.0.0.1", port: configuration.port, name: "RecipesServer")
+            return RecipesServer(port: port, knobs: knobs, task: task)
+        } catch {
+            throw RecipesServerError(
+                message: "cannot start the recipes server on 127.0.0.1: "
+                    + (error.isAddressInUse ? "port \(configuration.port) is already in use" : error.reason),
+                isAddressInUse: error.isAddressInUse)
         }
     }
 

@@ -23,6 +23,7 @@ struct APIProbe: AsyncParsableCommand {
             ImportCommand.self,
             OpenAPICommand.self,
             StatusPageCommand.self,
+            ServeCommand.self,
         ]
     )
 

@@ -74,35 +74,9 @@ struct DemoCommandTests {
     }
 
     @Test func serveAnswersOnItsPrintedPortAndExitsZeroOnSIGTERM() async throws {
-        let process = Process()
-        process.executableURL = CommandLineRunner.executable
-        process.arguments = ["demo", "--serve", "--drifted"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // The first line names the URL: "Recipes API on http://127.0.0.1:<port> (drifted variant)". The pipe is
-        // read on a thread of its own, so no thread of the concurrency pool waits on it.
-        let printed = PrintedText()
-        let reader = Thread {
-            while true {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                printed.append(chunk)
-            }
-            printed.finish()
-        }
-        reader.start()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !printed.text.contains("Stop with Ctrl-C."), !printed.isFinished, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let text = printed.text
+        let command = try RunningCommand(["demo", "--serve", "--drifted"])
+        // The first line names the URL: "Recipes API on http://127.0.0.1:<port> (drifted variant)".
+        let text = try await command.waitForOutput(containing: "Stop with Ctrl-C.")
         let match = try #require(text.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)/), "\(text)")
         let port = String(match.1)
         #expect(text.contains("RECIPES_PORT=\(port) swift run apiprobe run"), "\(text)")
@@ -114,25 +88,7 @@ struct DemoCommandTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("\"cook_time_minutes\""), "the drifted variant")
 
-        kill(process.processIdentifier, SIGTERM)
-        let stopDeadline = ContinuousClock.now + .seconds(20)
-        while process.isRunning, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning)
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
-        while !printed.isFinished, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(printed.text.contains("Stopped (SIGTERM)."), "\(printed.text)")
+        #expect(try await command.stop(SIGTERM) == 0)
+        #expect(command.standardOutput.contains("Stopped (SIGTERM)."), "\(command.standardOutput)")
     }
-}
-
-/// Text a child process printed, appended by a reader thread.
-private final class PrintedText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var finished = false
-
-    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
-    func finish() { lock.withLock { finished = true } }
-    var isFinished: Bool { lock.withLock { finished } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

@@ -1,0 +1,165 @@
+import APIProbeShared
+package import Foundation
+import HTTPFixtures
+import HTTPStubs
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RecipesServer
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The fixtures of a folder served over HTTP (`apiprobe serve`), for every process that cannot use the in-process
+/// stubs: a UI test's app, a preview, the Android and web teammates. Requests are answered by a ``StubSet`` holding
+/// the fixtures (the same matcher, redirects and diagnostics as `HTTPStubs` in `swift test`, not a copy).
+///
+/// The fixtures were recorded against one origin (`https://api.example.com`); a request to the server is matched as
+/// if it had been sent there, with its path and query. A request no fixture matches is answered 404 with the
+/// near-miss diagnostics as JSON, and a line in the log.
+package struct FixtureServer: Sendable {
+    package let port: Int
+    package let origin: URL
+    package let fixtureCount: Int
+    private let task: Task<Void, any Error>
+
+    /// The largest request body read; a larger one is answered 413.
+    package static let maximumRequestBody = 16 << 20
+
+    /// A folder that cannot be served: no fixtures, a bad fixture, fixtures of several origins.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Loads every fixture below `folder` and starts serving them on `host`:`port` (0: the system picks).
+    ///
+    /// - Parameters:
+    ///   - origin: the scheme, host and port the fixtures were recorded against; `nil` when they all share one.
+    ///   - log: a line for each request no fixture matched.
+    /// - Throws: ``Failure`` naming the folder or the fixture (a ``FixtureError`` says the file and the place), or
+    ///   the port.
+    package static func start(
+        folder: URL, displayName: String, origin: URL?, host: String, port: Int,
+        log: @escaping @Sendable (String) -> Void
+    ) async throws -> FixtureServer {
+        let store = FixtureStore(directory: folder)
+        let names = store.names()
+        guard !names.isEmpty else {
+            throw Failure(description: "\(displayName): expected fixtures (*.json), found none")
+        }
+        var exchanges: [(String, Exchange)] = []
+        for name in names { exchanges.append((name, try store.exchange(named: name))) }
+        let chosen = try origin ?? Self.origin(of: exchanges.map(\.1), displayName: displayName)
+        let stubs = StubSet()
+        for (name, exchange) in exchanges { stubs.stub(exchange, name: name) }
+        let responder = FixtureResponder(stubs: stubs, origin: chosen, log: log)
+        do {
+            let (bound, task) = try await LoopbackLaunch.start(
+                responder, host: host, port: port, name: "apiprobe serve")
+            return FixtureServer(port: bound, origin: chosen, fixtureCount: exchanges.count, task: task)
+        } catch {
+            throw Failure(
+                description: "--port \(port): \(error)"
+                    + (error.isAddressInUse
+                        ? "; choose another port, or leave --port out for one the system picks" : ""))
+        }
+    }
+
+    /// Runs until the task is cancelled (or the server fails).
+    package func wait() async throws { try await task.value }
+
+    /// Stops accepting connections and returns when the port is closed.
+    package func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// The one origin every fixture was recorded against.
+    static func origin(of exchanges: [Exchange], displayName: String) throws(Failure) -> URL {
+        var origins: [String] = []
+        for exchange in exchanges {
+            guard let components = URLComponents(string: exchange.request.url), let scheme = components.scheme,
+                let host = components.host
+            else { continue }
+            let origin = "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+            if !origins.contains(origin) { origins.append(origin) }
+        }
+        guard origins.count == 1, let url = URL(string: origins[0]) else {
+            throw Failure(
+                description: "\(displayName): expected fixtures recorded against one origin, found "
+                    + (origins.isEmpty ? "none" : origins.joined(separator: ", "))
+                    + "; serve one API's folder (Stubs/<api>), or give --origin")
+        }
+        return url
+    }
+}
+
+/// Answers each request from the stub set, as if it had been sent to the fixtures' origin.
+struct FixtureResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let stubs: StubSet
+    let origin: URL
+    let log: @Sendable (String) -> Void
+
+    /// Headers of one transfer, set by the server for the body it sends, never copied from a fixture.
+    static let transferHeaders = ["Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive"]
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        // What the server says about a request (its answer to a miss, the log) passes the redactor: a client's
+        // `?api_key=…` is not echoed into logs.
+        let redactor = Redactor()
+        let shown = "\(request.method.rawValue) \(redactor.redactURL(request.uri.description))"
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: FixtureServer.maximumRequestBody)
+        } catch {
+            return Self.json(
+                status: .contentTooLarge,
+                [
+                    "error": "the request body is larger than \(FixtureServer.maximumRequestBody) bytes",
+                    "request": shown,
+                ])
+        }
+        let base =
+            origin.absoluteString.hasSuffix("/") ? String(origin.absoluteString.dropLast()) : origin.absoluteString
+        guard let url = URL(string: base + request.uri.description) else {
+            return Self.json(status: .badRequest, ["error": "the request target is not a URL path", "request": shown])
+        }
+        var headers = HeaderFields()
+        for field in request.headers { headers.append(name: field.name.rawName, value: field.value) }
+        let stubRequest = StubRequest(
+            method: request.method.rawValue, url: url, headers: headers,
+            body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
+        switch stubs.answer(stubRequest) {
+        case .response(let wire, _, let latency):
+            if latency > .zero { try await Task.sleep(for: latency) }
+            if case .failed(let code) = wire.ending {
+                return Self.json(
+                    status: .badGateway,
+                    ["error": "the fixture's fault: the request fails (URLError \(code.rawValue))", "request": shown])
+            }
+            var fields = HTTPFields()
+            for (name, value) in wire.headers.sorted(by: { $0.key < $1.key })
+            where !Self.transferHeaders.contains(where: { headerNamesMatch($0, name) }) {
+                if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+            }
+            return Response(
+                status: HTTPResponse.Status(code: wire.status), headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: wire.body)))
+        case .failure(let error, _):
+            let diagnostics = redactor.redact(text: error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)")
+            log("404 \(shown): no fixture matches\n\(diagnostics)")
+            return Self.json(
+                status: .notFound,
+                ["error": "no fixture matches the request", "request": shown, "diagnostics": diagnostics])
+        }
+    }
+
+    static func json(status: HTTPResponse.Status, _ members: [String: String]) -> Response {
+        let value = JSONValue.object(members.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serialized(pretty: true, sortedKeys: true))))
+    }
+}

@@ -1,0 +1,100 @@
+import APIProbeTestSupport
+import Foundation
+import HTTPFixtures
+import RecipesServer
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `apiprobe serve` driven as another process would drive it: the built binary on loopback, asked by URLSession and
+/// by curl, stopped by SIGTERM.
+@Suite(.timeLimit(.minutes(2)))
+struct ServeCommandTests {
+    static let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Stubs/recipes")
+
+    @Test func fixturesAreServedAndAMissNamesTheClosestOnes() async throws {
+        let command = try RunningCommand(["serve", "--stubs", Self.stubs.path])
+        let text = try await command.waitForOutput(containing: "Stop with Ctrl-C.")
+        let match = try #require(text.firstMatch(of: /on http:\/\/127\.0\.0\.1:(\d+)/), "\(text)")
+        #expect(
+            text.hasPrefix("Serving 6 fixtures of \(Self.stubs.path) (recorded against https://recipes.example.com)"))
+        let base = "http://127.0.0.1:\(match.1)"
+
+        // URLSession, as an app under UI test asks it.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(from: try #require(URL(string: base + "/api/search?q=chicken")))
+        let fixture = try Exchange.load(from: Self.stubs.appendingPathComponent("search.json"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(data == fixture.response.body?.data, "the recorded body, byte for byte")
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length") == String(data.count))
+
+        // The recorded 404 is served as recorded; a request no fixture answers is a 404 that says why.
+        let (_, notFound) = try await session.data(from: try #require(URL(string: base + "/api/get?rId=1")))
+        #expect((notFound as? HTTPURLResponse)?.statusCode == 404)
+        let (missBody, miss) = try await session.data(from: try #require(URL(string: base + "/api/search?q=beef")))
+        #expect((miss as? HTTPURLResponse)?.statusCode == 404)
+        let diagnosis = try #require(try JSONSerialization.jsonObject(with: missBody) as? [String: String])
+        #expect(diagnosis["error"] == "no fixture matches the request")
+        #expect(diagnosis["request"] == "GET /api/search?q=beef")
+        #expect(
+            diagnosis["diagnostics"]?.contains("search.page2: query item q differs: expected chicken, got beef")
+                == true,
+            "\(diagnosis)")
+
+        // A credential the client sends in its query is not echoed into the answer or the log.
+        let (leakBody, _) = try await session.data(
+            from: try #require(URL(string: base + "/api/search?q=beef&api_key=tok-SERVE-41")))
+        #expect(!String(decoding: leakBody, as: UTF8.self).contains("tok-SERVE-41"))
+        #expect(String(decoding: leakBody, as: UTF8.self).contains("api_key=REDACTED"))
+
+        // curl, as a teammate's shell asks it.
+        if let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: FileManager.default.isExecutableFile) {
+            let result = try await CommandLineRunner.runProcess(
+                URL(fileURLWithPath: curl), ["-s", "-w", "\n%{http_code}", base + "/api/get?rId=35382"])
+            #expect(result.standardOutput.hasSuffix("\n200"), "\(result)")
+            #expect(result.standardOutput.contains("\"recipe_id\":\"35382\""), "\(result)")
+        } else {
+            TestEnvironment.recordMissing("curl is not installed (apt-get install -y curl; .ci/run does)")
+        }
+
+        #expect(try await command.stop(SIGTERM) == 0)
+        #expect(command.standardError.contains("apiprobe serve: 404 GET /api/search?q=beef: no fixture matches"))
+        #expect(!command.standardError.contains("tok-SERVE-41"), "\(command.standardError)")
+        #expect(command.standardOutput.hasSuffix("Stopped (SIGTERM).\n"), "\(command.standardOutput)")
+    }
+
+    @Test func aFolderWithoutFixturesAPortInUseAndABadFixtureAreBadInput() async throws {
+        let empty = try CommandLineRunner.makeTemporaryDirectory("serve-empty")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let none = try await CommandLineRunner.run(["serve", "--stubs", empty.path])
+        #expect(none.status == 2, "\(none)")
+        #expect(none.standardError.hasPrefix("Error: \(empty.path): expected fixtures (*.json), found none"), "\(none)")
+
+        let bad = empty.appendingPathComponent("api")
+        try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
+        try Data(#"{"request": 3}"#.utf8).write(to: bad.appendingPathComponent("a.json"))
+        let broken = try await CommandLineRunner.run(["serve", "--stubs", empty.path])
+        #expect(broken.status == 2, "\(broken)")
+        #expect(broken.standardError.contains("api/a.json: /request: expected an object, found integer 3"), "\(broken)")
+
+        try await RecipesServer.with { server in
+            let taken = try await CommandLineRunner.run([
+                "serve", "--stubs", Self.stubs.path, "--port", "\(server.port)",
+            ])
+            #expect(taken.status == 2, "\(taken)")
+            #expect(taken.standardError.contains("the port is already in use"), "\(taken)")
+        }
+    }
+}
