@@ -17,7 +17,8 @@ import FoundationNetworking
 ///
 /// The fixtures were recorded against one origin (`https://api.example.com`); a request to the server is matched as
 /// if it had been sent there, with its path and query. A request no fixture matches is answered 404 with the
-/// near-miss diagnostics as JSON, and a line in the log.
+/// near-miss diagnostics as JSON, and a line in the log. A fixture changed on disk is served from the next request
+/// on (``FixtureLibrary``).
 package struct FixtureServer: Sendable {
     package let port: Int
     package let origin: URL
@@ -44,16 +45,11 @@ package struct FixtureServer: Sendable {
         log: @escaping @Sendable (String) -> Void
     ) async throws -> FixtureServer {
         let store = FixtureStore(directory: folder)
-        let names = store.names()
-        guard !names.isEmpty else {
-            throw Failure(description: "\(displayName): expected fixtures (*.json), found none")
-        }
-        var exchanges: [(String, Exchange)] = []
-        for name in names { exchanges.append((name, try store.exchange(named: name))) }
+        let (exchanges, signature) = try Self.load(store, displayName: displayName)
         let chosen = try origin ?? Self.origin(of: exchanges.map(\.1), displayName: displayName)
-        let stubs = StubSet()
-        for (name, exchange) in exchanges { stubs.stub(exchange, name: name) }
-        let responder = FixtureResponder(stubs: stubs, origin: chosen, log: log)
+        let library = FixtureLibrary(
+            store: store, displayName: displayName, stubs: Self.stubSet(exchanges), signature: signature, log: log)
+        let responder = FixtureResponder(library: library, origin: chosen, log: log)
         do {
             let (bound, task) = try await LoopbackLaunch.start(
                 responder, host: host, port: port, name: "apiprobe serve")
@@ -73,6 +69,24 @@ package struct FixtureServer: Sendable {
     package func stop() async {
         task.cancel()
         _ = try? await task.value
+    }
+
+    /// Every fixture of `store`, and the signature of the files they came from.
+    static func load(_ store: FixtureStore, displayName: String) throws -> ([(String, Exchange)], [String: String]) {
+        let signature = FixtureLibrary.signature(of: store)
+        let names = store.names()
+        guard !names.isEmpty else {
+            throw Failure(description: "\(displayName): expected fixtures (*.json), found none")
+        }
+        var exchanges: [(String, Exchange)] = []
+        for name in names { exchanges.append((name, try store.exchange(named: name))) }
+        return (exchanges, signature)
+    }
+
+    static func stubSet(_ exchanges: [(String, Exchange)]) -> StubSet {
+        let stubs = StubSet()
+        for (name, exchange) in exchanges { stubs.stub(exchange, name: name) }
+        return stubs
     }
 
     /// The one origin every fixture was recorded against.
@@ -95,10 +109,68 @@ package struct FixtureServer: Sendable {
     }
 }
 
+/// The fixtures being served, read again when a file changes: a request finds the folder as it is (checked at most
+/// every ``checkInterval``). A folder that no longer loads (a fixture being written, a bad edit) keeps the last good
+/// set, and says why once per change.
+final class FixtureLibrary: Sendable {
+    static let checkInterval: Duration = .milliseconds(200)
+    let store: FixtureStore
+    let displayName: String
+    let log: @Sendable (String) -> Void
+    private let state: Locked<(stubs: StubSet, signature: [String: String], checked: ContinuousClock.Instant)>
+
+    init(
+        store: FixtureStore, displayName: String, stubs: StubSet, signature: [String: String],
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.store = store
+        self.displayName = displayName
+        self.log = log
+        state = Locked((stubs, signature, ContinuousClock.now))
+    }
+
+    /// Each fixture file's size and modification time, by name.
+    static func signature(of store: FixtureStore) -> [String: String] {
+        var signature: [String: String] = [:]
+        for name in store.names() {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: store.url(for: name).path)
+            let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            signature[name] = "\(size) \(modified)"
+        }
+        return signature
+    }
+
+    /// The stub set for the folder as it is now.
+    func current() -> StubSet {
+        let now = ContinuousClock.now
+        let (stubs, signature, due) = state.withLock { state in
+            let due = now - state.checked >= Self.checkInterval
+            if due { state.checked = now }
+            return (state.stubs, state.signature, due)
+        }
+        guard due else { return stubs }
+        let found = Self.signature(of: store)
+        guard found != signature else { return stubs }
+        do {
+            let (exchanges, loadedSignature) = try FixtureServer.load(store, displayName: displayName)
+            let reloaded = FixtureServer.stubSet(exchanges)
+            state.withLock { $0 = (reloaded, loadedSignature, now) }
+            log("reloaded \(exchanges.count) fixture\(exchanges.count == 1 ? "" : "s") of \(displayName)")
+            return reloaded
+        } catch {
+            // Remember the broken state, so the error is said once, and go on with the last good set.
+            state.withLock { $0.signature = found }
+            log("\(error) (still serving the fixtures read before)")
+            return stubs
+        }
+    }
+}
+
 /// Answers each request from the stub set, as if it had been sent to the fixtures' origin.
 struct FixtureResponder: HTTPResponder {
     typealias Context = BasicRequestContext
-    let stubs: StubSet
+    let library: FixtureLibrary
     let origin: URL
     let log: @Sendable (String) -> Void
 
@@ -131,7 +203,7 @@ struct FixtureResponder: HTTPResponder {
         let stubRequest = StubRequest(
             method: request.method.rawValue, url: url, headers: headers,
             body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
-        switch stubs.answer(stubRequest) {
+        switch library.current().answer(stubRequest) {
         case .response(let wire, _, let latency):
             if latency > .zero { try await Task.sleep(for: latency) }
             if case .failed(let code) = wire.ending {

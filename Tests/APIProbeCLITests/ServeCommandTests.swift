@@ -75,6 +75,44 @@ struct ServeCommandTests {
         #expect(command.standardOutput.hasSuffix("Stopped (SIGTERM).\n"), "\(command.standardOutput)")
     }
 
+    /// A fixture edited while the server runs is served from the next request on; a broken edit keeps the last good
+    /// fixtures and says why, naming the file and the place.
+    @Test func aChangedFixtureIsServedWithoutARestart() async throws {
+        let folder = try CommandLineRunner.makeTemporaryDirectory("serve-reload")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stubs = folder.appendingPathComponent("recipes")
+        try FileManager.default.copyItem(at: Self.stubs, to: stubs)
+        let fixture = stubs.appendingPathComponent("get.json")
+        let command = try RunningCommand(["serve", "--stubs", stubs.path])
+        let text = try await command.waitForOutput(containing: "Stop with Ctrl-C.")
+        let match = try #require(text.firstMatch(of: /on http:\/\/127\.0\.0\.1:(\d+)/), "\(text)")
+        let url = try #require(URL(string: "http://127.0.0.1:\(match.1)/api/get?rId=35382"))
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        func title() async throws -> String {
+            let (data, _) = try await session.data(from: url)
+            let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return (body?["recipe"] as? [String: Any])?["title"] as? String ?? "?"
+        }
+        #expect(try await title() == "Easy Banana Bread")
+
+        let original = try String(contentsOf: fixture, encoding: .utf8)
+        try original.replacingOccurrences(of: "Easy Banana Bread", with: "Easier Banana Bread")
+            .write(to: fixture, atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await title() == "Easier Banana Bread")
+
+        try Data(#"{"request": []}"#.utf8).write(to: fixture)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await title() == "Easier Banana Bread", "the last good fixtures")
+        #expect(try await command.stop() == 0)
+        #expect(command.standardError.contains("apiprobe serve: reloaded 6 fixtures of \(stubs.path)"))
+        #expect(
+            command.standardError.contains(
+                "get.json: /request: expected an object, found array of 0 (still serving the fixtures read before)"),
+            "\(command.standardError)")
+    }
+
     @Test func aFolderWithoutFixturesAPortInUseAndABadFixtureAreBadInput() async throws {
         let empty = try CommandLineRunner.makeTemporaryDirectory("serve-empty")
         defer { try? FileManager.default.removeItem(at: empty) }
