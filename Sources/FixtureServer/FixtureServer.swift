@@ -118,6 +118,7 @@ final class FixtureLibrary: Sendable {
     let displayName: String
     let log: @Sendable (String) -> Void
     private let state: Locked<(stubs: StubSet, signature: [String: String], checked: ContinuousClock.Instant)>
+    private let faults = Locked<[AdminAPI.Fault]>([])
 
     init(
         store: FixtureStore, displayName: String, stubs: StubSet, signature: [String: String],
@@ -139,6 +140,29 @@ final class FixtureLibrary: Sendable {
             signature[name] = "\(size) \(modified)"
         }
         return signature
+    }
+
+    /// The fixtures read again (sequences start over, the log is empty) and the faults cleared.
+    func reset() {
+        faults.withLock { $0 = [] }
+        if let (exchanges, signature) = try? FixtureServer.load(store, displayName: displayName) {
+            state.withLock { $0 = (FixtureServer.stubSet(exchanges), signature, ContinuousClock.now) }
+        }
+    }
+
+    func addFault(_ fault: AdminAPI.Fault) { faults.withLock { $0.append(fault) } }
+
+    var faultCount: Int { faults.withLock { $0.count } }
+
+    /// The status of an injected fault for `method` and `path`, used up by this request; `nil` when none applies.
+    func takeFault(method: String, path: String) -> Int? {
+        faults.withLock { faults in
+            guard let index = faults.firstIndex(where: { $0.method == method && $0.path == path }) else { return nil }
+            faults[index].remaining -= 1
+            let status = faults[index].status
+            if faults[index].remaining == 0 { faults.remove(at: index) }
+            return status
+        }
     }
 
     /// The stub set for the folder as it is now.
@@ -193,6 +217,9 @@ struct FixtureResponder: HTTPResponder {
                     "request": shown,
                 ])
         }
+        if request.uri.path.hasPrefix(AdminAPI.prefix) {
+            return AdminAPI.respond(to: request, body: body, library: library)
+        }
         let base =
             origin.absoluteString.hasSuffix("/") ? String(origin.absoluteString.dropLast()) : origin.absoluteString
         guard let url = URL(string: base + request.uri.description) else {
@@ -203,7 +230,14 @@ struct FixtureResponder: HTTPResponder {
         let stubRequest = StubRequest(
             method: request.method.rawValue, url: url, headers: headers,
             body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
-        switch library.current().answer(stubRequest) {
+        let stubs = library.current()
+        if let status = library.takeFault(method: request.method.rawValue, path: request.uri.path) {
+            stubs.logAnsweredElsewhere(stubRequest, status: status)
+            log("\(status) \(shown): injected by POST \(AdminAPI.prefix)faults")
+            return Self.json(
+                status: HTTPResponse.Status(code: status), ["error": "injected by apiprobe", "request": shown])
+        }
+        switch stubs.answer(stubRequest) {
         case .response(let wire, _, let latency):
             if latency > .zero { try await Task.sleep(for: latency) }
             if case .failed(let code) = wire.ending {

@@ -113,6 +113,50 @@ struct ServeCommandTests {
             "\(command.standardError)")
     }
 
+    /// What a UI test does: "the next search fails with 503", then checks what the app sent, then starts over.
+    @Test func theAdminAPIInjectsAFaultListsTheRequestsAndResets() async throws {
+        let command = try RunningCommand(["serve", "--stubs", Self.stubs.path])
+        let text = try await command.waitForOutput(containing: "Stop with Ctrl-C.")
+        let match = try #require(text.firstMatch(of: /on http:\/\/127\.0\.0\.1:(\d+)/), "\(text)")
+        let base = "http://127.0.0.1:\(match.1)"
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        func send(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, [String: Any]) {
+            var request = URLRequest(url: try #require(URL(string: base + path)))
+            request.httpMethod = method
+            request.httpBody = body.map { Data($0.utf8) }
+            let (data, response) = try await session.data(for: request)
+            return (
+                (response as? HTTPURLResponse)?.statusCode ?? 0,
+                (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+            )
+        }
+
+        let (created, _) = try await send(
+            "POST", "/__apiprobe/faults", #"{"path": "/api/search", "status": 503, "times": 1}"#)
+        #expect(created == 201)
+        #expect(try await send("GET", "/api/search?q=chicken").0 == 503)
+        #expect(try await send("GET", "/api/search?q=chicken").0 == 200, "one time only")
+        #expect(try await send("GET", "/api/search?q=beef").0 == 404)
+        let (_, log) = try await send("GET", "/__apiprobe/requests")
+        let requests = try #require(log["requests"] as? [[String: Any]])
+        #expect(
+            requests.map { $0["url"] as? String } == [
+                "/api/search?q=chicken", "/api/search?q=chicken", "/api/search?q=beef",
+            ])
+        #expect(requests.map { $0["fixture"] as? String } == [nil, "search", nil])
+        #expect(requests.map { $0["status"] as? Int } == [503, 200, nil])
+
+        let (bad, problem) = try await send("POST", "/__apiprobe/faults", #"{"status": 503}"#)
+        #expect(bad == 400)
+        #expect((problem["error"] as? String)?.hasPrefix("expected a JSON object") == true)
+        #expect(try await send("POST", "/__apiprobe/reset").0 == 200)
+        let (_, empty) = try await send("GET", "/__apiprobe/requests")
+        #expect((empty["requests"] as? [Any])?.isEmpty == true)
+        #expect(try await send("GET", "/__apiprobe/nothing").0 == 404)
+        #expect(try await command.stop() == 0)
+    }
+
     @Test func aFolderWithoutFixturesAPortInUseAndABadFixtureAreBadInput() async throws {
         let empty = try CommandLineRunner.makeTemporaryDirectory("serve-empty")
         defer { try? FileManager.default.removeItem(at: empty) }
