@@ -143,7 +143,9 @@ let package = Package(
         .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),
         .testTarget(
             name: "APIProbeCLITests",
-            dependencies: ["apiprobe", "HTTPFixtures", "ContractTesting", "RecipesServer", "APIProbeTestSupport"],
+            dependencies: [
+                "apiprobe", "HTTPFixtures", "HTTPStubs", "ContractTesting", "RecipesServer", "APIProbeTestSupport",
+            ],
             exclude: ["Fixtures"]
         ),
     ]

@@ -1,6 +1,7 @@
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
+import HTTPStubs
 import RecipesServer
 import Testing
 
@@ -154,6 +155,21 @@ struct ServeCommandTests {
         let (_, empty) = try await send("GET", "/__apiprobe/requests")
         #expect((empty["requests"] as? [Any])?.isEmpty == true)
         #expect(try await send("GET", "/__apiprobe/nothing").0 == 404)
+
+        // The same through the Swift client a UI test uses (HTTPStubs, Foundation only).
+        let client = FixtureServerClient(baseURL: try #require(URL(string: base)), session: session)
+        try await client.injectFault(path: "/api/get", status: 500, times: 2)
+        #expect(try await send("GET", "/api/get?rId=35382").0 == 500)
+        #expect(try await send("GET", "/api/get?rId=35382").0 == 500)
+        #expect(try await send("GET", "/api/get?rId=35382").0 == 200)
+        let served = try await client.requests()
+        #expect(served.map(\.status) == [500, 500, 200])
+        #expect(served.last == ServedRequest(method: "GET", url: "/api/get?rId=35382", fixture: "get", status: 200))
+        await #expect(throws: FixtureServerClientError.self) {
+            try await client.injectFault(path: "no-slash", status: 503)
+        }
+        try await client.reset()
+        #expect(try await client.requests().isEmpty)
         #expect(try await command.stop() == 0)
     }
 
