@@ -50,13 +50,15 @@ enum AdminAPI {
             library.reset()
             return json(.ok, .object([("reset", .bool(true))]))
         case (.post, prefix + "faults"):
-            let expected = #"a JSON object {"method": "GET", "path": "/api/search", "status": 503, "times": 1}"#
+            let expected =
+                #"a JSON object {"method": "GET", "path": "/api/search", "status": 503, "times": 1}"#
+                + " (status 200-599)"
             guard let value = try? JSONValue(parsing: Data(body.readableBytesView)),
                 case .object(let members) = value,
                 case .string(let faultPath)? = members.first(where: { $0.key == "path" })?.value,
                 faultPath.hasPrefix("/"),
                 case .number(let statusText)? = members.first(where: { $0.key == "status" })?.value,
-                let status = Int(statusText), (100...599).contains(status)
+                let status = Int(statusText), (200...599).contains(status)
             else {
                 return json(.badRequest, .object([("error", .string("expected \(expected)"))]))
             }
