@@ -8,13 +8,14 @@ import NIOCore
 /// The control a UI test has over `apiprobe serve`, under the reserved prefix `/__apiprobe/` (never matched against
 /// the fixtures):
 ///
-/// - `GET /__apiprobe/requests`: what the server received, in order: `{"requests": [{"method", "url", "fixture",
+/// - `GET /__apiprobe/requests`: what the server received since the fixtures were last read (at the start, on a
+///   reset, or when a changed file was read again), in order: `{"requests": [{"method", "url", "fixture",
 ///   "status"}], "dropped": 0}` (`fixture` and `status` `null` for a miss, `fixture` `null` and the status for an
 ///   injected fault; credentials in URLs masked).
 /// - `POST /__apiprobe/faults` with `{"method": "GET", "path": "/api/search", "status": 503, "times": 1}`: the next
 ///   `times` requests with that method and path are answered `status` with `{"error": "injected by apiprobe"}`.
 /// - `POST /__apiprobe/reset`: the fixtures read again, their sequences started over, the log and the faults
-///   cleared.
+///   cleared; 409 with the reason (file and place) when the fixtures on disk do not load, and nothing reset.
 enum AdminAPI {
     static let prefix = "/__apiprobe/"
 
@@ -47,7 +48,12 @@ enum AdminAPI {
                     ("dropped", .number(String(library.current().droppedRequestCount))),
                 ]))
         case (.post, prefix + "reset"):
-            library.reset()
+            do {
+                try library.reset()
+            } catch {
+                // Said, not swallowed: the fixtures on disk do not load, so nothing was reset.
+                return json(.conflict, .object([("error", .string("not reset: \(error)"))]))
+            }
             return json(.ok, .object([("reset", .bool(true))]))
         case (.post, prefix + "faults"):
             let expected =

@@ -143,11 +143,12 @@ final class FixtureLibrary: Sendable {
     }
 
     /// The fixtures read again (sequences start over, the log is empty) and the faults cleared.
-    func reset() {
+    ///
+    /// - Throws: why the folder does not load (the file and the place); nothing is reset then.
+    func reset() throws {
+        let (exchanges, signature) = try FixtureServer.load(store, displayName: displayName)
         faults.withLock { $0 = [] }
-        if let (exchanges, signature) = try? FixtureServer.load(store, displayName: displayName) {
-            state.withLock { $0 = (FixtureServer.stubSet(exchanges), signature, ContinuousClock.now) }
-        }
+        state.withLock { $0 = (FixtureServer.stubSet(exchanges), signature, ContinuousClock.now) }
     }
 
     func addFault(_ fault: AdminAPI.Fault) { faults.withLock { $0.append(fault) } }

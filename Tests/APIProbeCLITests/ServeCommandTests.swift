@@ -106,6 +106,17 @@ struct ServeCommandTests {
         try Data(#"{"request": []}"#.utf8).write(to: fixture)
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await title() == "Easier Banana Bread", "the last good fixtures")
+        // A reset asked for while the folder does not load says so and resets nothing.
+        let client = FixtureServerClient(
+            baseURL: try #require(URL(string: "http://127.0.0.1:\(match.1)")), session: session)
+        do {
+            try await client.reset()
+            Issue.record("a reset of a broken folder answered as if it had worked")
+        } catch let error as FixtureServerClientError {
+            #expect(error.status == 409)
+            #expect(error.message.contains("get.json: /request: expected an object, found array of 0"), "\(error)")
+        }
+        #expect(try await client.requests().count == 2, "the log since the last reload is kept")
         #expect(try await command.stop() == 0)
         #expect(command.standardError.contains("apiprobe serve: reloaded 6 fixtures of \(stubs.path)"))
         #expect(
