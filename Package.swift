@@ -129,7 +129,9 @@ let package = Package(
             dependencies: ["HTTPStubs", "HTTPFixtures", "APIProbeTestSupport", "StubsGlobalModeCheck"]
         ),
         .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape", "APIProbeShared"]),
-        .testTarget(name: "OpenAPISupportTests", dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures"]),
+        .testTarget(
+            name: "OpenAPISupportTests", dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
         .testTarget(
             name: "ProbeRunnerTests",

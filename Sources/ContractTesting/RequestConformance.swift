@@ -84,7 +84,9 @@ public func verifyRequestsConform(
             lines.append("\(target): no such operation in \(shown)")
             continue
         }
-        for problem in RequestChecker.problems(of: request, against: operation, pathValues: pathValues) {
+        for problem in RequestChecker.problems(
+            of: request, against: operation, pathValues: pathValues, folder: url.deletingLastPathComponent())
+        {
             lines.append("\(target): \(operation.name): \(problem)")
         }
     }
@@ -94,7 +96,8 @@ public func verifyRequestsConform(
 /// The parameter and body checks of one request, through JSONShape's conformance check.
 enum RequestChecker {
     static func problems(
-        of request: StubRequest, against operation: OperationsFile.Operation, pathValues: [String: String]
+        of request: StubRequest, against operation: OperationsFile.Operation, pathValues: [String: String],
+        folder: URL
     )
         -> [String]
     {
@@ -103,7 +106,7 @@ enum RequestChecker {
             operation.parameters, query: query, pathValues: pathValues, header: { request.header($0) }
         ) { parameter, text in
             guard let schema = parameter.schema else { return [] }
-            return conformance(of: parameterValue(text, schema: schema), to: schema).map { ("", $0) }
+            return conformance(of: parameterValue(text, schema: schema), to: schema, folder: folder).map { ("", $0) }
         }.map { "\($0.pointer): \($0.message)" }
         if let body = operation.requestBody {
             let data = request.body.flatMap { $0.isEmpty ? nil : $0 }
@@ -113,7 +116,7 @@ enum RequestChecker {
                 if (try? JSONValue(parsing: data)) == nil {
                     problems.append("/body: expected a JSON request body, found \(data.count) bytes of other data")
                 } else {
-                    problems += conformance(of: data, to: schema, at: "/body")
+                    problems += conformance(of: data, to: schema, at: "/body", folder: folder)
                 }
             }
         }
@@ -137,12 +140,13 @@ enum RequestChecker {
         return JSONValue.string(text).serialized()
     }
 
-    /// The ways `data` breaks `schema` (a schema in the snapshot format): `<pointer>: <change>`, or the
-    /// change alone when `prefix` is nil and the value is a scalar.
-    static func conformance(of data: Data, to schema: JSONValue, at prefix: String? = nil) -> [String] {
+    /// The ways `data` breaks `schema` (a schema in the snapshot format, its references read from `folder`):
+    /// `<pointer>: <change>`, or the change alone when `prefix` is nil and the value is a scalar.
+    static func conformance(of data: Data, to schema: JSONValue, at prefix: String? = nil, folder: URL) -> [String] {
         let diff: SchemaDiff
         do {
-            diff = try SchemaSnapshot(decoding: schema.serialized(), file: "operations.json").conformance(of: data)
+            diff = try SchemaSnapshot(decoding: schema.serialized(), file: "operations.json", folder: folder)
+                .conformance(of: data)
         } catch {
             return ["\(prefix ?? ""): cannot check: \(error)"]
         }

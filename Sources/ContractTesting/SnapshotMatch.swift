@@ -75,7 +75,8 @@ func verifySnapshotMatch(
     let url = folder.appendingPathComponent(snapshotName + ".schema.json")
     let fresh: Data
     do {
-        fresh = try engine.makeSnapshot(of: samples, previous: FileManager.default.contents(atPath: url.path))
+        fresh = try engine.makeSnapshot(
+            of: samples, previous: FileManager.default.contents(atPath: url.path), at: url)
     } catch {
         return "\(samples.map(\.file).joined(separator: ", ")): cannot infer a schema: \(error)"
     }

@@ -28,6 +28,8 @@ public struct Shape: Sendable, Hashable {
     private var firstSeenKeys: [String] = []
     private var boxedItems: Boxed?
     private var boxedAdditional: Boxed?
+    /// The definition this shape stands for, when it is a reference (its own fields then stay empty).
+    var link: Link?
 
     /// The shape of every array item, or `nil` when no item was seen.
     public var items: Shape? {
@@ -59,20 +61,73 @@ public struct Shape: Sendable, Hashable {
         firstSeenKeys = keys
     }
 
+    /// Two shapes are equal when they accept the same values as apiprobe describes them: references are
+    /// followed, and two definitions met again on the same walk are taken as equal (so cycles compare).
     public static func == (lhs: Shape, rhs: Shape) -> Bool {
-        lhs.types == rhs.types && lhs.properties == rhs.properties && lhs.required == rhs.required
-            && lhs.format == rhs.format && lhs.enumValues == rhs.enumValues && lhs.boxedItems == rhs.boxedItems
-            && lhs.boxedAdditional == rhs.boxedAdditional
+        if lhs.link == nil, rhs.link == nil, lhs.properties.isEmpty, rhs.properties.isEmpty,
+            lhs.boxedItems == nil, rhs.boxedItems == nil, lhs.boxedAdditional == nil, rhs.boxedAdditional == nil
+        {
+            return lhs.hasEqualOwnFields(rhs)
+        }
+        var assumed = Set<PlacePair>()
+        return equal(lhs, .root, rhs, .root, &assumed)
     }
 
+    private struct PlacePair: Hashable {
+        var left: WalkPlace
+        var right: WalkPlace
+    }
+
+    private func hasEqualOwnFields(_ other: Shape) -> Bool {
+        types == other.types && required == other.required && format == other.format
+            && enumValues == other.enumValues
+    }
+
+    private static func equal(
+        _ lhs: Shape, _ leftPlace: WalkPlace, _ rhs: Shape, _ rightPlace: WalkPlace, _ assumed: inout Set<PlacePair>
+    ) -> Bool {
+        if let left = lhs.link, let right = rhs.link, left.name == right.name, left.definitions === right.definitions {
+            return true
+        }
+        let leftPlace = leftPlace.entering(lhs)
+        let rightPlace = rightPlace.entering(rhs)
+        if lhs.link != nil || rhs.link != nil {
+            guard assumed.insert(PlacePair(left: leftPlace, right: rightPlace)).inserted else { return true }
+        }
+        let a = lhs.resolved
+        let b = rhs.resolved
+        guard a.hasEqualOwnFields(b), a.properties.count == b.properties.count,
+            (a.boxedItems == nil) == (b.boxedItems == nil), (a.boxedAdditional == nil) == (b.boxedAdditional == nil)
+        else { return false }
+        for (key, left) in a.properties {
+            guard let right = b.properties[key],
+                equal(left, leftPlace.child(key), right, rightPlace.child(key), &assumed)
+            else { return false }
+        }
+        if let left = a.items, let right = b.items,
+            !equal(left, leftPlace.child("*"), right, rightPlace.child("*"), &assumed)
+        {
+            return false
+        }
+        if let left = a.additionalProperties, let right = b.additionalProperties,
+            !equal(left, leftPlace.child("-"), right, rightPlace.child("-"), &assumed)
+        {
+            return false
+        }
+        return true
+    }
+
+    /// Hashes what equal shapes share at the top (after following references), so a reference and the shape
+    /// it stands for hash alike.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(types)
-        hasher.combine(properties)
-        hasher.combine(required)
-        hasher.combine(format)
-        hasher.combine(enumValues)
-        hasher.combine(boxedItems)
-        hasher.combine(boxedAdditional)
+        let shape = resolved
+        hasher.combine(shape.types)
+        hasher.combine(shape.required)
+        hasher.combine(shape.format)
+        hasher.combine(shape.enumValues)
+        hasher.combine(Set(shape.properties.keys))
+        hasher.combine(shape.boxedItems == nil)
+        hasher.combine(shape.boxedAdditional == nil)
     }
 
     /// Whether objects of this shape are maps (dynamic keys) rather than records.
@@ -101,6 +156,8 @@ public struct Shape: Sendable, Hashable {
 
     private indirect enum Boxed: Sendable, Hashable {
         case some(Shape)
+        static func == (lhs: Boxed, rhs: Boxed) -> Bool { lhs.value == rhs.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
         init(_ value: Shape) { self = .some(value) }
         var value: Shape {
             switch self {
@@ -162,6 +219,27 @@ extension Shape {
 
     /// Merges `other` into this shape; see ``merging(_:options:)``.
     public mutating func merge(_ other: Shape, options: InferenceOptions = InferenceOptions()) {
+        merge(other, options: options, referenceDepth: 0)
+    }
+
+    /// The most references a merge follows down one path; below, the two definitions' union is not spelled out
+    /// and this side's shape is kept. Inference never makes references; two different definitions meet only
+    /// when a caller merges shapes read from a description.
+    static let maximumMergedReferences = 32
+
+    private mutating func merge(_ other: Shape, options: InferenceOptions, referenceDepth: Int) {
+        if link != nil || other.link != nil {
+            if let mine = link, let theirs = other.link, mine.name == theirs.name,
+                mine.definitions === theirs.definitions
+            {
+                return
+            }
+            guard referenceDepth < Self.maximumMergedReferences else { return }
+            var expanded = resolved
+            expanded.merge(other.resolved, options: options, referenceDepth: referenceDepth + 1)
+            self = expanded
+            return
+        }
         let mine = types
         let theirs = other.types
         types = mine.union(theirs)
@@ -185,7 +263,7 @@ extension Shape {
         // Arrays: items merged across every element.
         if let otherItems = other.items {
             if var ownItems = items {
-                ownItems.merge(otherItems, options: options)
+                ownItems.merge(otherItems, options: options, referenceDepth: referenceDepth)
                 items = ownItems
             } else {
                 items = otherItems
@@ -205,9 +283,13 @@ extension Shape {
         }
         if isMap || other.isMap {
             var value = additionalProperties ?? .empty
-            for shape in properties.values { value.merge(shape, options: options) }
-            if let otherValue = other.additionalProperties { value.merge(otherValue, options: options) }
-            for shape in other.properties.values { value.merge(shape, options: options) }
+            for shape in properties.values { value.merge(shape, options: options, referenceDepth: referenceDepth) }
+            if let otherValue = other.additionalProperties {
+                value.merge(otherValue, options: options, referenceDepth: referenceDepth)
+            }
+            for shape in other.properties.values {
+                value.merge(shape, options: options, referenceDepth: referenceDepth)
+            }
             properties = [:]
             firstSeenKeys = []
             required = []
@@ -219,7 +301,7 @@ extension Shape {
         firstSeenKeys += other.orderedPropertyNames.filter { !known.contains($0) && properties[$0] == nil }
         for (key, shape) in other.properties {
             if var own = properties[key] {
-                own.merge(shape, options: options)
+                own.merge(shape, options: options, referenceDepth: referenceDepth)
                 properties[key] = own
             } else {
                 properties[key] = shape
@@ -237,21 +319,33 @@ extension Shape {
 }
 
 extension Shape {
-    /// Whether this shape or any shape inside it holds an enum.
+    /// Whether this shape or any shape inside it (through references too) holds an enum.
     public var containsEnums: Bool {
-        if enumValues != nil { return true }
-        if items?.containsEnums == true || additionalProperties?.containsEnums == true { return true }
-        return properties.values.contains { $0.containsEnums }
+        var seen = Set<WalkPlace>()
+        var pending: [(Shape, WalkPlace)] = [(self, .root)]
+        while let (shape, place) = pending.popLast() {
+            let here = place.entering(shape)
+            if shape.link != nil, !seen.insert(here).inserted { continue }
+            let resolved = shape.resolved
+            if resolved.enumValues != nil { return true }
+            if let items = resolved.items { pending.append((items, here.child("*"))) }
+            if let value = resolved.additionalProperties { pending.append((value, here.child("-"))) }
+            for (key, property) in resolved.properties { pending.append((property, here.child(key))) }
+        }
+        return false
     }
 
     /// This shape with enums kept only at the paths where `reference` has one, so a shape inferred with
-    /// enums compares fairly with a snapshot that has enums in some places only.
+    /// enums compares fairly with a snapshot that has enums in some places only. A reference in this shape is
+    /// kept as it is.
     ///
     /// ```swift
     /// let inferred = try Shape.infer(from: body, options: InferenceOptions(detectsEnums: true))
     /// let comparable = inferred.keepingEnums(presentIn: snapshot.shape)
     /// ```
     public func keepingEnums(presentIn reference: Shape) -> Shape {
+        guard link == nil else { return self }
+        let reference = reference.resolved
         var result = self
         if reference.enumValues == nil { result.enumValues = nil }
         if let items = result.items { result.items = items.keepingEnums(presentIn: reference.items ?? .empty) }

@@ -1,7 +1,7 @@
 import APIProbeShared
 public import Foundation
 public import HTTPFixtures
-import JSONShape
+public import JSONShape
 import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat
@@ -35,6 +35,10 @@ public struct OpenAPISpec: Sendable {
     public var basePaths: [String]
     /// What the snapshots approximate, sorted by place.
     public var notes: [SpecNote]
+    /// The definitions (one per referenced schema) the operations' response shapes refer to.
+    public var responseDefinitions: ShapeDefinitions
+    /// The definitions the operations' request shapes (parameters and bodies) refer to.
+    public var requestDefinitions: ShapeDefinitions
 
     /// Reads a description from a file.
     ///
@@ -85,6 +89,8 @@ public struct OpenAPISpec: Sendable {
         var reader = OperationReader(root: root, file: file)
         operations = try reader.readOperations()
         notes = reader.converter.sortedNotes
+        responseDefinitions = reader.converter.responseDefinitions
+        requestDefinitions = reader.converter.requestDefinitions
         basePaths = Self.basePaths(of: root)
     }
 

@@ -13,24 +13,28 @@ enum SchemaDirection: Sendable, Hashable {
 /// Turns OpenAPI schemas (3.0 and 3.1 keywords) into JSONShape shapes, collecting notes on what a snapshot
 /// cannot say.
 ///
-/// - `$ref`: local only; a recursive reference (one reached again below an object or array) is cut there and
-///   accepts any value, with a note; a cycle with no object or array in between is an error.
-/// - `allOf`: the parts are intersected (properties and `required` joined, types intersected).
+/// - `$ref`: local only. Each referenced schema is one definition (``ShapeDefinitions``), converted once per
+///   direction, and every `$ref` to it a reference (``Shape/reference(_:in:)``): a recursive schema is a cycle
+///   of references, never cut. A cycle with no object or array in between (`A: {$ref: A}`, `A: {allOf: [A]}`) is
+///   an error.
+/// - `allOf`: the parts are intersected (properties and `required` joined, types intersected); a part that is a
+///   reference is read through it.
 /// - `oneOf`/`anyOf`: the alternatives are merged as samples merge (types joined; a property required only when
-///   every alternative requires it), with a note.
+///   every alternative requires it), with a note; alternatives that are references make one definition of their
+///   union (`bank_account|card`), so a union of recursive schemas is finite too.
 /// - `nullable: true` (3.0), `type: [..., "null"]` (3.1) and `null` in an `enum`: the `null` type.
 /// - `format`: date-time, date, uri, uuid, email kept; other string formats noted.
 /// - `additionalProperties` with a schema and no `properties`: a map. `false`: noted (snapshots allow extra
 ///   properties; `openapi check` enforces it).
 /// - Constraints a snapshot has no word for (`minimum`, `pattern`, `maxLength`, …) are noted.
 struct ShapeConverter {
-    /// The most schemas one operation's schema unrolls to (references expanded) before it is cut, so a snapshot
-    /// stays readable and a spec whose references multiply cannot make an import hang.
-    static let maximumSchemas = 20_000
-    /// The most schemas all the operations' schemas unroll to together.
-    static let maximumTotalSchemas = 2_000_000
-    /// The deepest nesting of objects and arrays kept in a snapshot.
-    static let maximumLevels = 32
+    /// The deepest nesting of schemas written inside one another (not through references) read; deeper is an
+    /// error (exit 2), not a cut.
+    static let maximumLevels = 512
+    /// The name of the file beside the snapshots that holds the definitions of response schemas.
+    static let responseDefinitionsFile = "components.json"
+    /// The name of the file that holds the definitions of request schemas (`operations.json` refers to it).
+    static let requestDefinitionsFile = "components.request.json"
     static let keptFormats: [String: StringFormat] = [
         "date-time": .dateTime, "date": .date, "uri": .uri, "uuid": .uuid, "email": .email,
     ]
@@ -45,14 +49,46 @@ struct ShapeConverter {
     let root: JSONValue
     let file: String
     private var notes = Set<SpecNote>()
-    private var budget = maximumSchemas
-    private var totalBudget = maximumTotalSchemas
-    /// The shape of each referenced schema, converted once, and how many schemas it unrolls to.
-    private var cache: [String: (shape: Shape, size: Int)] = [:]
+    /// The definitions of response schemas and of request schemas (`readOnly` and `writeOnly` differ).
+    let responseDefinitions = ShapeDefinitions(source: responseDefinitionsFile)
+    let requestDefinitions = ShapeDefinitions(source: requestDefinitionsFile)
+    /// The definition name of each `$ref` text converted or being converted, by direction.
+    private var names: [SchemaDirection: [String: String]] = [:]
+    /// The references whose definitions are being converted, outermost first, each with the nesting of objects
+    /// and arrays where it started: a reference met again at the same nesting, or used for its structure
+    /// (`allOf`), is a cycle with no object or array in between.
+    private var converting: [(key: String, text: String, level: Int)] = []
+    /// The definitions made for unions and intersections of references, by their parts.
+    private var combined: [SchemaDirection: [CombinedKey: String]] = [:]
+    /// The combined definitions whose content waits for a definition still being converted.
+    private var pendingCombined: [(name: String, key: CombinedKey, direction: SchemaDirection, pointer: String)] = []
+
+    private struct CombinedKey: Hashable {
+        var isUnion: Bool
+        var parts: [CombinedPart]
+    }
+
+    private enum CombinedPart: Hashable, Comparable {
+        case reference(String)
+        case inline(Shape)
+
+        static func < (lhs: CombinedPart, rhs: CombinedPart) -> Bool { lhs.label < rhs.label }
+
+        var label: String {
+            switch self {
+            case .reference(let name): return name
+            case .inline(let shape): return shape.types.isEmpty ? "any" : shape.types.description
+            }
+        }
+    }
 
     init(root: JSONValue, file: String) {
         self.root = root
         self.file = file
+    }
+
+    func definitions(for direction: SchemaDirection) -> ShapeDefinitions {
+        direction == .response ? responseDefinitions : requestDefinitions
     }
 
     var sortedNotes: [SpecNote] {
@@ -107,29 +143,67 @@ struct ShapeConverter {
 
     // MARK: Conversion
 
-    private struct Frame {
-        var reference: String
-        var level: Int
-    }
-
     mutating func shape(of schema: JSONValue, at pointer: String, direction: SchemaDirection) throws(SpecError) -> Shape
     {
-        var stack: [Frame] = []
-        budget = Self.maximumSchemas  // per schema of an operation: a large spec has many
-        return try convert(schema, at: pointer, direction, &stack, level: 0)
+        try convert(schema, at: pointer, direction, level: 0)
+    }
+
+    /// The definition name of a `$ref`: the component's name for `#/components/schemas/NAME`, else the pointer.
+    private static func definitionName(_ reference: String) -> String {
+        let fragment = String(reference.dropFirst())
+        let pointer = fragment.removingPercentEncoding ?? fragment
+        let prefix = "/components/schemas/"
+        if pointer.hasPrefix(prefix), let tokens = JSONPointer.tokens(of: pointer), tokens.count == 3 {
+            return tokens[2]
+        }
+        return String(pointer.dropFirst())
+    }
+
+    /// The reference to the definition of `text`, converting the definition first when it is new.
+    private mutating func reference(
+        to text: String, at pointer: String, _ direction: SchemaDirection, level: Int
+    ) throws(SpecError) -> Shape {
+        let table = definitions(for: direction)
+        let key = "\(direction == .response ? "response" : "request") \(text)"
+        if let frame = converting.first(where: { $0.key == key }), frame.level == level {
+            throw cycleError(through: key, at: pointer)
+        }
+        if let name = names[direction]?[text] { return .reference(name, in: table) }
+        let taken = Set(names[direction]?.values.map { $0 } ?? [])
+        let base = Self.definitionName(text)
+        let name = UniqueName.first(base.isEmpty ? "schema" : base) { taken.contains($0) }
+        names[direction, default: [:]][text] = name
+        let (target, targetPointer) = try resolve(text, at: pointer + "/$ref")
+        converting.append((key, text, level))
+        let shape = try convert(target, at: targetPointer, direction, level: level)
+        converting.removeLast()
+        table.define(name, as: shape)
+        return .reference(name, in: table)
+    }
+
+    private func cycleError(through key: String, at pointer: String) -> SpecError {
+        let chain = converting.drop { $0.key != key }.map(\.text) + [converting.first { $0.key == key }?.text ?? ""]
+        return error(
+            pointer + "/$ref", "a $ref cycle with an object or array in between",
+            "a cycle with none: " + chain.joined(separator: " → "))
+    }
+
+    /// What a reference stands for, for a keyword that needs the schema itself (`allOf`, keywords beside `$ref`):
+    /// the reference itself while its definition is being converted (its combination is then made later).
+    private mutating func structure(
+        of text: String, at pointer: String, _ direction: SchemaDirection, level: Int
+    ) throws(SpecError) -> Shape {
+        let reference = try reference(to: text, at: pointer, direction, level: level)
+        return isMade(reference) ? reference.resolved : reference
     }
 
     private mutating func convert(
-        _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, _ stack: inout [Frame], level: Int
+        _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, level: Int
     ) throws(SpecError) -> Shape {
-        budget -= 1
-        totalBudget -= 1
-        guard budget >= 0, totalBudget >= 0, level <= Self.maximumLevels else {
-            note(
-                pointer,
-                "cut here: the schema unrolls to more than \(Self.maximumSchemas) schemas or \(Self.maximumLevels) "
-                    + "levels, or the spec's to more than \(Self.maximumTotalSchemas) (any value is accepted below)")
-            return .empty
+        guard level - (converting.last?.level ?? 0) <= Self.maximumLevels else {
+            throw error(
+                pointer, "at most \(Self.maximumLevels) levels of schemas written inside one another",
+                "deeper nesting")
         }
         switch schema {
         case .bool(true): return .empty
@@ -145,56 +219,28 @@ struct ShapeConverter {
             guard let text = reference.stringValue else {
                 throw error(pointer + "/$ref", "a reference string", reference.shortDescription)
             }
-            if let index = stack.firstIndex(where: { $0.reference == text }) {
-                let frame = stack[index]
-                guard frame.level < level else {
-                    let chain = (stack.drop { $0.reference != text }.map(\.reference) + [text]).joined(separator: " → ")
-                    throw error(
-                        pointer + "/$ref", "a $ref cycle with an object or array in between",
-                        "a cycle with none: \(chain)")
-                }
-                note(pointer, "recursive reference to \(text) cut here: any value is accepted below this point")
-                return .empty
-            }
-            // A referenced schema is converted once and its shape reused (where a recursion inside it was cut
-            // then is where it is cut everywhere: a looser shape, never a stricter one).
-            let key = "\(direction == .response ? "response" : "request") \(text)"
-            if let cached = cache[key] {
-                guard budget >= cached.size, totalBudget >= cached.size else {
-                    note(
-                        pointer,
-                        "cut here: the schema unrolls to more than \(Self.maximumSchemas) schemas "
-                            + "(any value is accepted below this point)")
-                    return .empty
-                }
-                budget -= cached.size
-                totalBudget -= cached.size
-                shape = cached.shape
-            } else {
-                let (target, targetPointer) = try resolve(text, at: pointer + "/$ref")
-                let start = budget
-                stack.append(Frame(reference: text, level: level))
-                shape = try convert(target, at: targetPointer, direction, &stack, level: level)
-                stack.removeLast()
-                cache[key] = (shape, start - budget)
-            }
             // 3.1 allows keywords beside `$ref`; they constrain the value too.
             let siblings = (schema.members ?? []).filter {
                 !["$ref", "description", "summary", "title", "example", "examples"].contains($0.key)
             }
-            if !siblings.isEmpty {
-                let rest = try convert(.object(siblings), at: pointer, direction, &stack, level: level)
-                shape = intersect(shape, rest, at: pointer)
-            }
-            return shape
+            guard !siblings.isEmpty else { return try self.reference(to: text, at: pointer, direction, level: level) }
+            shape = try structure(of: text, at: pointer, direction, level: level)
+            let rest = try convert(.object(siblings), at: pointer, direction, level: level)
+            return intersect(shape, rest, at: pointer, direction)
         }
 
-        shape = try ownShape(schema, at: pointer, direction, &stack, level: level)
+        shape = try ownShape(schema, at: pointer, direction, level: level)
 
         if case .array(let parts)? = schema["allOf"] {
             for (index, part) in parts.enumerated() {
-                let partShape = try convert(part, at: "\(pointer)/allOf/\(index)", direction, &stack, level: level)
-                shape = intersect(shape, partShape, at: pointer)
+                let here = "\(pointer)/allOf/\(index)"
+                let partShape: Shape
+                if let text = part["$ref"]?.stringValue, (part.members ?? []).count == 1 {
+                    partShape = try structure(of: text, at: here, direction, level: level)
+                } else {
+                    partShape = try convert(part, at: here, direction, level: level)
+                }
+                shape = intersect(shape, partShape, at: pointer, direction)
             }
         }
         for keyword in ["oneOf", "anyOf"] {
@@ -202,10 +248,9 @@ struct ShapeConverter {
             var union: Shape?
             var nonNull = 0
             for (index, alternative) in alternatives.enumerated() {
-                let converted = try convert(
-                    alternative, at: "\(pointer)/\(keyword)/\(index)", direction, &stack, level: level)
-                if converted.types != .null { nonNull += 1 }
-                union = union.map { $0.merging(converted) } ?? converted
+                let converted = try convert(alternative, at: "\(pointer)/\(keyword)/\(index)", direction, level: level)
+                if converted.resolved.types != .null { nonNull += 1 }
+                union = union.map { self.union($0, converted, direction) } ?? converted
             }
             if nonNull > 1 {
                 note(
@@ -213,14 +258,163 @@ struct ShapeConverter {
                     "\(keyword) of \(alternatives.count) schemas kept as one shape (types joined; a property is "
                         + "required only when every alternative requires it)")
             }
-            if let union { shape = intersect(shape, union, at: pointer) }
+            if let union {
+                shape = shape == .empty ? union : intersect(shape, union, at: pointer, direction)
+            }
         }
         return shape
     }
 
+    // MARK: Unions and intersections
+
+    /// The parts a shape stands for in a combined definition.
+    private func parts(of shape: Shape, isUnion: Bool, _ direction: SchemaDirection) -> [CombinedPart] {
+        if let name = shape.referenceName {
+            if let key = combined[direction]?.first(where: { $0.value == name && $0.key.isUnion == isUnion })?.key {
+                return key.parts
+            }
+            return [.reference(name)]
+        }
+        return [.inline(shape)]
+    }
+
+    /// The definition standing for the union (or intersection) of two shapes of which one at least is a
+    /// reference: made once per set of parts, so combining recursive definitions ends. Its content is made from
+    /// the parts as soon as every definition they name is made; a definition still being converted (a part of a
+    /// cycle) leaves it to ``finish()``.
+    private mutating func combinedReference(
+        _ a: Shape, _ b: Shape, isUnion: Bool, at pointer: String, _ direction: SchemaDirection
+    ) -> Shape {
+        let table = definitions(for: direction)
+        let parts = Array(
+            Set(self.parts(of: a, isUnion: isUnion, direction) + self.parts(of: b, isUnion: isUnion, direction))
+        ).sorted()
+        let key = CombinedKey(isUnion: isUnion, parts: parts)
+        if let name = combined[direction]?[key] { return .reference(name, in: table) }
+        let taken = Set(names[direction]?.values.map { $0 } ?? []).union(combined[direction]?.values.map { $0 } ?? [])
+        let base = parts.map(\.label).joined(separator: isUnion ? "|" : "&")
+        let name = UniqueName.first(base) { taken.contains($0) }
+        combined[direction, default: [:]][key] = name
+        pendingCombined.append((name, key, direction, pointer))
+        makePendingCombinations()
+        return .reference(name, in: table)
+    }
+
+    /// Makes the content of each combined definition whose parts are all made, until none is left that can be.
+    private mutating func makePendingCombinations() {
+        var progress = true
+        while progress {
+            progress = false
+            var index = 0
+            while index < pendingCombined.count {
+                let (name, key, direction, pointer) = pendingCombined[index]
+                let table = definitions(for: direction)
+                let ready = key.parts.allSatisfy { part in
+                    if case .reference(let referenced) = part { return table[referenced] != nil }
+                    return true
+                }
+                guard ready else {
+                    index += 1
+                    continue
+                }
+                pendingCombined.remove(at: index)
+                var content: Shape?
+                for part in key.parts {
+                    let shape: Shape
+                    switch part {
+                    case .reference(let referenced): shape = Shape.reference(referenced, in: table).resolved
+                    case .inline(let inline): shape = inline
+                    }
+                    content =
+                        content.map {
+                            key.isUnion
+                                ? structuralUnion($0, shape, direction)
+                                : structuralIntersection($0, shape, at: pointer, direction)
+                        } ?? shape
+                }
+                table.define(name, as: content ?? .empty)
+                progress = true
+            }
+        }
+    }
+
+    /// Makes what is left to make once every definition is converted: the combinations of cycles. One that
+    /// still cannot be made (a combination that needs itself) accepts any value, with a note.
+    mutating func finish() {
+        makePendingCombinations()
+        for (name, _, direction, pointer) in pendingCombined {
+            definitions(for: direction).define(name, as: .empty)
+            note(pointer, "the combination \(name) needs itself to be made: any value is accepted there")
+        }
+        pendingCombined = []
+    }
+
+    /// The shape of values of either shape (for `oneOf`, `anyOf`), as samples merge.
+    private mutating func union(_ a: Shape, _ b: Shape, _ direction: SchemaDirection) -> Shape {
+        if a.referenceName == nil, a == .empty { return b }
+        if b.referenceName == nil, b == .empty { return a }
+        if let x = a.referenceName, x == b.referenceName, a.referencedDefinitions === b.referencedDefinitions {
+            return a
+        }
+        if a.referenceName != nil || b.referenceName != nil {
+            return combinedReference(a, b, isUnion: true, at: "", direction)
+        }
+        return structuralUnion(a, b, direction)
+    }
+
+    /// ``Shape/merging(_:options:)``'s rule one level down, with the parts below combined by ``union``.
+    private mutating func structuralUnion(_ a: Shape, _ b: Shape, _ direction: SchemaDirection) -> Shape {
+        var top = a
+        top.properties = [:]
+        top.items = nil
+        top.additionalProperties = nil
+        var other = b
+        other.properties = [:]
+        other.items = nil
+        other.additionalProperties = nil
+        top.merge(other)
+        if let items = a.items, let more = b.items {
+            top.items = union(items, more, direction)
+        } else {
+            top.items = a.items ?? b.items
+        }
+        let aObject = a.types.contains(.object)
+        let bObject = b.types.contains(.object)
+        guard aObject || bObject else { return top }
+        guard aObject && bObject else {
+            let source = aObject ? a : b
+            top.properties = source.properties
+            top.required = source.required
+            top.additionalProperties = source.additionalProperties
+            return top
+        }
+        if a.isMap || b.isMap {
+            var value: Shape = .empty
+            for part in [a.additionalProperties, b.additionalProperties].compactMap({ $0 })
+                + a.properties.keys.sorted(by: precedesInByteOrder).compactMap({ a.properties[$0] })
+                + b.properties.keys.sorted(by: precedesInByteOrder).compactMap({ b.properties[$0] })
+            {
+                value = union(value, part, direction)
+            }
+            top.properties = [:]
+            top.required = []
+            top.additionalProperties = value
+            return top
+        }
+        top.required = a.required.intersection(b.required)
+        var properties = a.properties
+        for key in b.properties.keys.sorted(by: precedesInByteOrder) {
+            guard let shape = b.properties[key] else { continue }
+            properties[key] = properties[key].map { union($0, shape, direction) } ?? shape
+        }
+        top.properties = properties
+        top.additionalProperties = nil
+        return top
+    }
+
     /// The shape of a schema's own keywords (everything but `$ref`, `allOf`, `oneOf`, `anyOf`).
     private mutating func ownShape(
-        _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, _ stack: inout [Frame], level: Int
+        _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, level: Int
     ) throws(SpecError) -> Shape {
         var shape = Shape()
         var types: JSONTypes = []
@@ -256,7 +450,7 @@ struct ShapeConverter {
             for (name, property) in members {
                 let here = pointer + "/properties/" + JSONPointer.escape(name)
                 if try isHidden(property, at: here, direction) { continue }
-                shape.properties[name] = try convert(property, at: here, direction, &stack, level: level + 1)
+                shape.properties[name] = try convert(property, at: here, direction, level: level + 1)
             }
         }
         if let required = schema["required"] {
@@ -285,7 +479,7 @@ struct ShapeConverter {
             )
         case let value?:
             let valueShape = try convert(
-                value, at: pointer + "/additionalProperties", direction, &stack, level: level + 1)
+                value, at: pointer + "/additionalProperties", direction, level: level + 1)
             if shape.properties.isEmpty {
                 shape.additionalProperties = valueShape
             } else if valueShape != .empty {
@@ -295,7 +489,7 @@ struct ShapeConverter {
             }
         }
         if let items = schema["items"] {
-            shape.items = try convert(items, at: pointer + "/items", direction, &stack, level: level + 1)
+            shape.items = try convert(items, at: pointer + "/items", direction, level: level + 1)
         }
         if let format = schema["format"]?.stringValue {
             if let kept = Self.keptFormats[format] {
@@ -338,7 +532,29 @@ struct ShapeConverter {
     }
 
     /// The shape of values that fit both shapes (for `allOf`).
-    private mutating func intersect(_ a: Shape, _ b: Shape, at pointer: String) -> Shape {
+    private mutating func intersect(_ a: Shape, _ b: Shape, at pointer: String, _ direction: SchemaDirection)
+        -> Shape
+    {
+        if a.referenceName == nil, a == .empty { return b }
+        if b.referenceName == nil, b == .empty { return a }
+        if let x = a.referenceName, x == b.referenceName, a.referencedDefinitions === b.referencedDefinitions {
+            return a
+        }
+        if a.referenceName != nil && b.referenceName != nil || !isMade(a) || !isMade(b) {
+            return combinedReference(a, b, isUnion: false, at: pointer, direction)
+        }
+        return structuralIntersection(a.resolved, b.resolved, at: pointer, direction)
+    }
+
+    /// Whether a shape's definition is made (not one still being converted, nor a combination waiting for one).
+    private func isMade(_ shape: Shape) -> Bool {
+        guard let name = shape.referenceName, let table = shape.referencedDefinitions else { return true }
+        return table[name] != nil
+    }
+
+    private mutating func structuralIntersection(
+        _ a: Shape, _ b: Shape, at pointer: String, _ direction: SchemaDirection
+    ) -> Shape {
         if a == .empty { return b }
         if b == .empty { return a }
         var result = a
@@ -357,11 +573,15 @@ struct ShapeConverter {
             }
             result.types = types
         }
-        for (name, property) in b.properties {
-            result.properties[name] = result.properties[name].map { intersect($0, property, at: pointer) } ?? property
+        for name in b.properties.keys.sorted(by: precedesInByteOrder) {
+            guard let property = b.properties[name] else { continue }
+            result.properties[name] =
+                result.properties[name].map { intersect($0, property, at: pointer, direction) } ?? property
         }
         result.required.formUnion(b.required)
-        if let items = b.items { result.items = result.items.map { intersect($0, items, at: pointer) } ?? items }
+        if let items = b.items {
+            result.items = result.items.map { intersect($0, items, at: pointer, direction) } ?? items
+        }
         if result.additionalProperties == nil, result.properties.isEmpty {
             result.additionalProperties = b.additionalProperties
         } else if !result.properties.isEmpty {

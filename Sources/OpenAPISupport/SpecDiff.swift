@@ -11,6 +11,9 @@ public struct SpecChange: Sendable, Hashable, CustomStringConvertible {
     /// `response 200`, `request body`, `query parameter page`, or `""`.
     public var place: String
     public var change: SchemaChange
+    /// The shared schema the change came through (`components/schemas/charge`), or `nil` for a change that is
+    /// the operation's own.
+    public var component: String?
 
     public var description: String {
         "\(change.severity) \(operation)\(place.isEmpty ? "" : " \(place)"): \(change.summary)"
@@ -35,6 +38,9 @@ public struct SpecDiff: Sendable, Hashable {
 
     public init(from old: OpenAPISpec, to new: OpenAPISpec) {
         var changes: [SpecChange] = []
+        // The comparisons of the two documents' definitions, made once for all operations.
+        let units = SchemaDiff.Units()
+        let names = ComponentNames(old: old, new: new)
         let newByKey = Dictionary(new.operations.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
         let oldKeys = Set(old.operations.map(Self.key))
         for before in old.operations {
@@ -46,7 +52,7 @@ public struct SpecDiff: Sendable, Hashable {
                             path: "", kind: .removed, severity: .breaking, before: "operation", after: nil)))
                 continue
             }
-            changes += Self.compare(before, after)
+            changes += Self.compare(before, after, names: names, units: units)
         }
         for after in new.operations where !oldKeys.contains(Self.key(after)) {
             changes.append(
@@ -54,18 +60,110 @@ public struct SpecDiff: Sendable, Hashable {
                     operation: after.name, place: "",
                     change: SchemaChange(path: "", kind: .added, severity: .info, before: nil, after: "operation")))
         }
-        self.changes = changes.sorted {
-            if $0.change.severity != $1.change.severity { return $0.change.severity < $1.change.severity }
-            if $0.operation != $1.operation { return $0.operation.utf8.lexicographicallyPrecedes($1.operation.utf8) }
-            if $0.place != $1.place { return $0.place < $1.place }
-            if $0.change.path != $1.change.path {
-                return $0.change.path.utf8.lexicographicallyPrecedes($1.change.path.utf8)
-            }
-            return $0.change.kind.rawValue < $1.change.kind.rawValue
+        // Indices are sorted, not the changes (a large description has a hundred thousand of them to move), and
+        // by the rank of their operation and place, sorted once, before their paths.
+        let groups = Array(Set(changes.map { OperationPlace(operation: $0.operation, place: $0.place) })).sorted {
+            $0.operation != $1.operation ? precedesInByteOrder($0.operation, $1.operation) : $0.place < $1.place
         }
+        let rank = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($0.element, $0.offset) })
+        let keys = changes.map {
+            (severity: $0.change.severity, group: rank[OperationPlace(operation: $0.operation, place: $0.place)] ?? 0)
+        }
+        let order = changes.withUnsafeBufferPointer { changes in
+            changes.indices.sorted { i, j in
+                if keys[i].severity != keys[j].severity { return keys[i].severity < keys[j].severity }
+                if keys[i].group != keys[j].group { return keys[i].group < keys[j].group }
+                if changes[i].change.path != changes[j].change.path {
+                    return precedesInByteOrder(changes[i].change.path, changes[j].change.path)
+                }
+                return changes[i].change.kind.rawValue < changes[j].change.kind.rawValue
+            }
+        }
+        self.changes = order.map { changes[$0] }
     }
 
     public var hasBreakingChanges: Bool { changes.contains { $0.change.severity == .breaking } }
+
+    private struct OperationPlace: Hashable {
+        var operation: String
+        var place: String
+    }
+
+    /// A change to a shared schema, once, with every operation it reaches.
+    public struct ComponentChange: Sendable, Hashable {
+        /// `components/schemas/charge`.
+        public var component: String
+        /// The change, its path inside the component.
+        public var change: SchemaChange
+        /// `GET /v1/charges response 200`, each operation and place the change reaches, sorted.
+        public var reaches: [String]
+        /// The number of operations among ``reaches``.
+        public var operationCount: Int
+    }
+
+    /// The changes to shared schemas, each once (most severe first, then by component and path), for a reader:
+    /// a change to the shared `error` schema is one entry reaching 275 operations, not 275 lines.
+    public var componentChanges: [ComponentChange] {
+        struct Key: Hashable {
+            var component: String
+            var path: String
+            var kind: ChangeKind
+            var severity: ChangeSeverity
+            var before: String?
+            var after: String?
+        }
+        // Operations and places are numbered once; a group keeps the numbers of those it reaches.
+        var places: [OperationPlace: Int] = [:]
+        var placeNames: [String] = []
+        var operationNumbers: [String: Int] = [:]
+        var groups: [Key: (change: SchemaChange, reaches: Set<Int>, operations: Set<Int>)] = [:]
+        var order: [Key] = []
+        for entry in changes {
+            guard let component = entry.component, let path = entry.change.pathInDefinition else { continue }
+            let key = Key(
+                component: component, path: path, kind: entry.change.kind, severity: entry.change.severity,
+                before: entry.change.before, after: entry.change.after)
+            let place = OperationPlace(operation: entry.operation, place: entry.place)
+            let placeNumber: Int
+            if let known = places[place] {
+                placeNumber = known
+            } else {
+                placeNumber = placeNames.count
+                places[place] = placeNumber
+                placeNames.append(entry.place.isEmpty ? entry.operation : "\(entry.operation) \(entry.place)")
+            }
+            let operationNumber: Int
+            if let known = operationNumbers[entry.operation] {
+                operationNumber = known
+            } else {
+                operationNumber = operationNumbers.count
+                operationNumbers[entry.operation] = operationNumber
+            }
+            if groups[key] == nil {
+                var change = entry.change
+                change.path = path
+                change.definition = nil
+                change.pathInDefinition = nil
+                order.append(key)
+                groups[key] = (change, [], [])
+            }
+            groups[key]?.reaches.insert(placeNumber)
+            groups[key]?.operations.insert(operationNumber)
+        }
+        return order.compactMap { key in
+            groups[key].map {
+                ComponentChange(
+                    component: key.component, change: $0.change,
+                    reaches: $0.reaches.map { placeNames[$0] }.sorted(by: precedesInByteOrder),
+                    operationCount: $0.operations.count)
+            }
+        }.sorted {
+            if $0.change.severity != $1.change.severity { return $0.change.severity < $1.change.severity }
+            if $0.component != $1.component { return precedesInByteOrder($0.component, $1.component) }
+            if $0.change.path != $1.change.path { return precedesInByteOrder($0.change.path, $1.change.path) }
+            return $0.change.kind.rawValue < $1.change.kind.rawValue
+        }
+    }
 
     /// The `schema diff` JSON report with `operation` (and `place`) on each change: keys sorted, two-space indent,
     /// trailing newline.
@@ -76,6 +174,11 @@ public struct SpecDiff: Sendable, Hashable {
                 ("kind", .string($0.change.kind.rawValue)), ("severity", .string($0.change.severity.rawValue)),
                 ("before", $0.change.before.map(JSONValue.string) ?? .null),
                 ("after", $0.change.after.map(JSONValue.string) ?? .null),
+                ("component", $0.component.map(JSONValue.string) ?? .null),
+                (
+                    "pathInComponent",
+                    $0.component == nil ? .null : $0.change.pathInDefinition.map(JSONValue.string) ?? .null
+                ),
             ])
         }
         let count = { (severity: ChangeSeverity) in
@@ -94,10 +197,70 @@ public struct SpecDiff: Sendable, Hashable {
         return operation.method + " /" + segments.joined(separator: "/")
     }
 
-    private static func compare(_ old: SpecOperation, _ new: SpecOperation) -> [SpecChange] {
+    /// The names of definitions as ``componentName(_:path:old:new:)`` gives them, each worked out once.
+    final class ComponentNames {
+        let old: OpenAPISpec
+        let new: OpenAPISpec
+        private var known: [String: String] = [:]
+        private var combined: [String: [String: String]] = [:]
+
+        init(old: OpenAPISpec, new: OpenAPISpec) {
+            self.old = old
+            self.new = new
+        }
+
+        func name(of definition: String, path: String?) -> String {
+            if let name = known[definition] { return name }
+            // Only a union's name depends on the path (on its first step).
+            guard definition.utf8.contains(where: { $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "&") }) else {
+                let name = SpecDiff.componentName(definition, path: path, old: old, new: new)
+                known[definition] = name
+                return name
+            }
+            let first = path.flatMap { JSONPointer.tokens(of: $0)?.first } ?? ""
+            if let name = combined[definition]?[first] { return name }
+            let name = SpecDiff.componentName(definition, path: path, old: old, new: new)
+            combined[definition, default: [:]][first] = name
+            return name
+        }
+    }
+
+    /// A definition's name as a reader finds it in the description: `components/schemas/NAME` for a schema
+    /// component. A change inside the union of several (`string|subscription_schedule`, an expandable field) is
+    /// the change of the one part whose schema has the property it starts at; when no single part has it, the
+    /// union is named by its first parts (`anyOf card, source, … (5 schemas)`).
+    static func componentName(_ name: String, path: String?, old: OpenAPISpec, new: OpenAPISpec) -> String {
+        func component(_ name: String) -> String? {
+            let pointer = "/components/schemas/" + JSONPointer.escape(name)
+            return old.root.value(at: pointer) != nil || new.root.value(at: pointer) != nil
+                ? "components/schemas/" + name : nil
+        }
+        let separator: Character = name.contains("|") ? "|" : "&"
+        guard name.contains("|") || name.contains("&") else { return component(name) ?? name }
+        let parts = name.split(separator: separator).map(String.init).filter { component($0) != nil }
+        let first = path.flatMap { JSONPointer.tokens(of: $0)?.first }
+        let owners = parts.filter { part in
+            guard let first else { return false }
+            let pointer = "/components/schemas/\(JSONPointer.escape(part))/properties/\(JSONPointer.escape(first))"
+            return old.root.value(at: pointer) != nil || new.root.value(at: pointer) != nil
+        }
+        if owners.count == 1 || parts.count == 1, let only = owners.first ?? parts.first, let named = component(only) {
+            return named
+        }
+        let all = name.split(separator: separator).map(String.init)
+        let shown = all.prefix(3).joined(separator: ", ") + (all.count > 3 ? ", …" : "")
+        return "\(separator == "|" ? "anyOf" : "allOf") \(shown) (\(all.count) schemas)"
+    }
+
+    private static func compare(
+        _ old: SpecOperation, _ new: SpecOperation, names: ComponentNames, units: SchemaDiff.Units
+    ) -> [SpecChange] {
         var changes: [SpecChange] = []
         func add(_ place: String, _ change: SchemaChange) {
-            changes.append(SpecChange(operation: new.name, place: place, change: change))
+            changes.append(
+                SpecChange(
+                    operation: new.name, place: place, change: change,
+                    component: change.definition.map { names.name(of: $0, path: change.pathInDefinition) }))
         }
         // Responses.
         for response in old.responses {
@@ -108,7 +271,9 @@ public struct SpecDiff: Sendable, Hashable {
                 continue
             }
             if let before = response.shape, let now = after.shape {
-                for change in SchemaDiff(from: before, to: now).changes { add("response \(response.status)", change) }
+                for change in SchemaDiff(from: before, to: now, units: units).changes {
+                    add("response \(response.status)", change)
+                }
             }
         }
         for response in new.responses where !old.responses.contains(where: { $0.status == response.status }) {
@@ -132,7 +297,7 @@ public struct SpecDiff: Sendable, Hashable {
                     SchemaChange(
                         path: "", kind: .becameRequired, severity: .breaking, before: "optional", after: "required"))
             }
-            for change in requestChanges(from: parameter.shape, to: after.shape) { add(place, change) }
+            for change in requestChanges(from: parameter.shape, to: after.shape, units: units) { add(place, change) }
         }
         for parameter in named(new)
         where !named(old).contains(where: { $0.location == parameter.location && $0.name == parameter.name }) {
@@ -151,7 +316,9 @@ public struct SpecDiff: Sendable, Hashable {
                     SchemaChange(
                         path: "", kind: .becameRequired, severity: .breaking, before: "optional", after: "required"))
             }
-            for change in requestChanges(from: before.shape, to: after.shape) { add("request body", change) }
+            for change in requestChanges(from: before.shape, to: after.shape, units: units) {
+                add("request body", change)
+            }
         case (nil, let after?):
             add(
                 "request body",
@@ -168,8 +335,8 @@ public struct SpecDiff: Sendable, Hashable {
     }
 
     /// Changes to a schema the client sends, judged from the sender's side.
-    static func requestChanges(from old: Shape, to new: Shape) -> [SchemaChange] {
-        SchemaDiff(from: old, to: new).changes.map { change in
+    static func requestChanges(from old: Shape, to new: Shape, units: SchemaDiff.Units) -> [SchemaChange] {
+        SchemaDiff(from: old, to: new, units: units).changes.map { change in
             var change = change
             switch change.kind {
             case .added:
@@ -188,8 +355,9 @@ public struct SpecDiff: Sendable, Hashable {
     /// Whether the property at `path` (no `*` steps into maps) is required by its parent in `shape`.
     static func isRequired(_ path: String, in shape: Shape) -> Bool {
         guard var tokens = JSONPointer.tokens(of: path), let last = tokens.popLast() else { return false }
-        var current = shape
+        var current = shape.resolved
         for token in tokens {
+            current = current.resolved
             if token == "*", let items = current.items {
                 current = items
             } else if let next = current.properties[token] {
@@ -198,6 +366,6 @@ public struct SpecDiff: Sendable, Hashable {
                 return false
             }
         }
-        return current.required.contains(last)
+        return current.resolved.required.contains(last)
     }
 }

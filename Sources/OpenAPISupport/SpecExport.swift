@@ -231,8 +231,21 @@ public struct SpecExport: Sendable {
                     let snapshots
                 {
                     let url = snapshots.appendingPathComponent(endpoint + ".schema.json")
-                    if let bytes = FileManager.default.contents(atPath: url.path) {
-                        shape = try SchemaSnapshot(decoding: bytes, file: APIProbeShared.displayPath(url)).shape
+                    if FileManager.default.fileExists(atPath: url.path) {
+                        let file = APIProbeShared.displayPath(url)
+                        let read = try SchemaSnapshot(contentsOf: url, file: file).shape
+                        // A snapshot's references (to `components.json`, an OpenAPI import's) are written out: the
+                        // description exported holds its schemas whole. One that contains itself cannot be (yet).
+                        guard let whole = read.expanded(maximumSchemas: 1_000_000) else {
+                            throw FixtureError(
+                                file: file, position: .file,
+                                expected:
+                                    "a snapshot whose references can be written out (export writes schemas whole)",
+                                found:
+                                    "a schema that contains itself (a cycle of references) or expands to over 1,000,000 schemas"
+                            )
+                        }
+                        shape = whole
                     }
                 }
                 let resolved = try shape ?? SchemaSnapshot(samples: samples, previous: nil).shape

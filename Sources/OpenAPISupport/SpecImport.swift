@@ -13,7 +13,8 @@ public struct SpecImport: Sendable {
     }
 
     /// The snapshots (`<operationId>.schema.json`; `<operationId>.<status>.schema.json` for the second and later
-    /// success statuses of one operation), then `operations.json`.
+    /// success statuses of one operation), the definitions they share (`components.json`, and
+    /// `components.request.json` for the request schemas in `operations.json`), then `operations.json`.
     public var files: [File]
     /// What the snapshots approximate.
     public var notes: [SpecNote]
@@ -31,11 +32,16 @@ public struct SpecImport: Sendable {
         var used = Set<String>([Self.operationsFileName])
         var operations: [JSONValue] = []
         var firstSnapshot: [String: (name: String, status: String)] = [:]
+        var responseShapes: [Shape] = []
+        let requestShapes = spec.operations.flatMap { operation in
+            operation.parameters.map(\.shape) + (operation.requestBody.map { [$0.shape] } ?? [])
+        }
         for operation in spec.operations {
             let base = SafePath.fileName(operation.id, fallback: "operation")
             var snapshots: [(String, JSONValue)] = []
             for response in operation.responses where response.isSuccess {
                 guard let shape = response.shape else { continue }
+                responseShapes.append(shape)
                 var name = snapshots.isEmpty ? base : "\(base).\(SafePath.fileName(response.status, fallback: "2XX"))"
                 var counter = 2
                 while used.contains(name + ".schema.json") {
@@ -77,6 +83,15 @@ public struct SpecImport: Sendable {
             ("notes", .array(spec.notes.map { .string($0.description) })),
             ("x-apiprobe", .object([("generator", .string(OperationsFile.generator))])),
         ])
+        // The definitions are written when a file refers to them: a shape small enough is written in full.
+        let written = (responseShapes + requestShapes).filter {
+            $0.expanded(maximumSchemas: SchemaSnapshot.sharingThreshold) == nil
+        }
+        for table in [spec.responseDefinitions, spec.requestDefinitions] where table.count > 0 {
+            if let source = table.source, !table.names(reachableFrom: written).isEmpty {
+                files.append(File(name: source, data: SchemaSnapshot.encodedDefinitions(table)))
+            }
+        }
         files.append(
             File(
                 name: Self.operationsFileName,

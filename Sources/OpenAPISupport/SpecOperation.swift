@@ -124,6 +124,7 @@ struct OperationReader {
                     ))
             }
         }
+        converter.finish()
         return operations
     }
 

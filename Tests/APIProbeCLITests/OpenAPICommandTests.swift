@@ -253,7 +253,7 @@ struct OpenAPICommandTests {
                 breaking GET /api/get response 200: /recipe/social_rank type-changed: number → string
                 breaking GET /api/search query parameter page: became-required
                 breaking GET /api/search response 200: /recipes/*/social_rank type-changed: number → string
-                warning  GET /api/health response 200: /status enum-changed: ok → degraded|ok
+                warning  GET /api/health response 200: /status enum-changed: added degraded
                 3 breaking, 1 warnings, 0 info
 
                 """, "\(result)")

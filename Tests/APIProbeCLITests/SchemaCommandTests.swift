@@ -149,3 +149,22 @@ struct SchemaCommandTests {
         #expect(result.status == 2, "\(result)")
     }
 }
+
+/// A snapshot that accepts any value (an import's snapshot once written empty, `{}`) is never compared as
+/// "No changes": the diff says that one side knows nothing.
+struct SchemaDiffAgainstNothingTests {
+    @Test(arguments: [("full.schema.json", "empty.schema.json"), ("empty.schema.json", "full.schema.json")])
+    func aDiffWithASnapshotThatKnowsNothingSaysSo(old: String, new: String) async throws {
+        let directory = try CommandLineRunner.makeTemporaryDirectory("schema-nothing")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}"#.utf8)
+            .write(to: directory.appendingPathComponent("full.schema.json"))
+        try Data(#"{"x-apiprobe": {"samples": 0}}"#.utf8).write(
+            to: directory.appendingPathComponent("empty.schema.json"))
+        let result = try await CommandLineRunner.run(["schema", "diff", old, new], in: directory)
+        #expect(!result.standardOutput.contains("No changes"), "\(result)")
+        let any = old == "empty.schema.json" ? "any value → object" : "object → any value"
+        #expect(result.standardOutput.contains("warning  / unconstrained: \(any)"), "\(result)")
+        #expect(result.standardOutput.contains("0 breaking, 1 warning, 0 info"), "\(result)")
+    }
+}

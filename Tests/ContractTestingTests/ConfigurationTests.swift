@@ -135,7 +135,7 @@ import FoundationNetworking
 
 /// A stand-in for JSONShape: the "schema" is the sorted set of keys at the top level.
 struct TopLevelKeysEngine: SchemaSnapshotEngine {
-    func makeSnapshot(of samples: [Sample], previous: Data?) throws -> Data {
+    func makeSnapshot(of samples: [Sample], previous: Data?, at url: URL) throws -> Data {
         Data((keys(samples.map(\.document)).joined(separator: "\n") + "\n").utf8)
     }
 

@@ -206,13 +206,17 @@ struct SharedSchemaTests {
             "a reference to a schema under $defs"
         ),
         (
-            ##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}, "$defs": {"loop": {"type": "object", "properties": {"b": {"$ref": "#/$defs/loop"}}}}}"##,
-            "/$defs/loop/properties/b/$ref",
-            "a reference that does not lead back to itself (a snapshot's shape is finite)"
+            ##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}, "$defs": {"loop": {"$ref": "#/$defs/again"}, "again": {"$ref": "#/$defs/loop"}}}"##,
+            "/$defs/again",
+            "a chain of references that ends in a schema"
         ),
         (
             ##"{"type": "object", "properties": {"a": {"$ref": "other.json#/x"}}}"##, "/properties/a/$ref",
-            "a reference to this file's $defs (#/$defs/NAME)"
+            "a reference to $defs (#/$defs/NAME, or FILE#/$defs/NAME for a file beside this one)"
+        ),
+        (
+            ##"{"type": "object", "properties": {"a": {"$ref": "components.json#/$defs/x"}}}"##, "/properties/a/$ref",
+            "a reference inside this file (#/$defs/NAME): it is read without its folder"
         ),
     ])
     func aBadReferenceIsAnErrorAtItsPointer(text: String, pointer: String, expected: String) {
@@ -230,7 +234,72 @@ struct SharedSchemaTests {
              "$defs": {"point": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]}}}
             """##
         let shape = try SchemaSnapshot(decoding: Data(text.utf8)).shape
-        #expect(shape.properties["a"]?.required == ["x"])
+        #expect(shape.properties["a"]?.referenceName == "point")
+        #expect(shape.properties["a"]?.resolved.required == ["x"])
         #expect(shape.properties["b"]?.items == shape.properties["a"])
+    }
+
+    /// A schema that contains itself is a cycle of references: it reads, compares, writes back byte for byte,
+    /// and a diff of two versions of it ends and finds the change inside the cycle once, naming the definition.
+    @Test func aRecursiveSchemaIsACycleOfReferences() throws {
+        func snapshot(_ leaf: String) throws -> SchemaSnapshot {
+            let text = ##"""
+                {"$ref": "#/$defs/node", "$defs": {"node": {"type": "object", "required": ["name"],
+                 "properties": {"name": {"type": "\##(leaf)"}, "children": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                 "parent": {"$ref": "#/$defs/node"}}}}}
+                """##
+            return try SchemaSnapshot(decoding: Data(text.utf8), file: "tree.schema.json")
+        }
+        let old = try snapshot("string")
+        let again = try SchemaSnapshot(decoding: old.encoded())
+        #expect(again == old)
+        #expect(again.encoded() == old.encoded())
+        let node = old.shape.resolved
+        #expect(node.properties["children"]?.items?.referenceName == "node")
+        #expect(old.shape.containsEnums == false)
+
+        let diff = SchemaDiff(from: old.shape, to: try snapshot("integer").shape)
+        #expect(diff.changes.map(\.summary) == ["/name type-changed: string → integer"])
+        #expect(diff.changes.first?.definition == "node")
+        #expect(diff.changes.first?.pathInDefinition == "/name")
+        #expect(SchemaDiff(from: old.shape, to: old.shape).changes.isEmpty)
+        #expect(old != (try snapshot("integer")))
+    }
+
+    /// Definitions a folder's snapshots share are read from the file beside the snapshot; one outside the folder
+    /// is an error, and so is one the file does not hold.
+    @Test func sharedDefinitionsAreReadFromBesideTheSnapshot() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let table = ShapeDefinitions(source: "components.json")
+        table.define(
+            "pet",
+            as: Shape(
+                types: .object, properties: ["name": Shape(types: .string), "friend": .reference("pet", in: table)],
+                required: ["name"]))
+        try SchemaSnapshot.encodedDefinitions(table).write(to: folder.appendingPathComponent("components.json"))
+        let written = SchemaSnapshot(shape: Shape(types: .array, items: .reference("pet", in: table)), sampleCount: 0)
+        let text = String(decoding: written.encoded(), as: UTF8.self)
+        #expect(text.contains(#""$ref": "components.json#/$defs/pet""#))
+        #expect(!text.contains("$defs\": {"))
+        let url = folder.appendingPathComponent("pets.schema.json")
+        try written.encoded().write(to: url)
+        let read = try SchemaSnapshot(contentsOf: url)
+        #expect(read == written)
+        let problems = try read.conformance(of: Data(#"[{"name": "a", "friend": {"name": 3}}]"#.utf8))
+        #expect(problems.changes.map(\.summary) == ["/*/friend/name type-changed: string → integer"])
+
+        let outside = Data(#"{"$ref": "../components.json#/$defs/pet"}"#.utf8)
+        let error = #expect(throws: JSONShapeError.self) {
+            _ = try SchemaSnapshot(decoding: outside, file: "x.schema.json", folder: folder)
+        }
+        #expect(error?.expected == "a reference to a file in the snapshot's own folder (FILE#/$defs/NAME)")
+        let missing = Data(#"{"$ref": "components.json#/$defs/cat"}"#.utf8)
+        let second = #expect(throws: JSONShapeError.self) {
+            _ = try SchemaSnapshot(decoding: missing, file: "x.schema.json", folder: folder)
+        }
+        #expect(second?.location == .jsonPointer("/$ref"))
+        #expect(second?.expected == "a reference to a schema under $defs in components.json")
     }
 }

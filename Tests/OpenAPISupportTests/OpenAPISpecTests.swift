@@ -72,18 +72,35 @@ struct OpenAPISpecTests {
         #expect(shape.properties["id"]?.types == .string)
     }
 
-    @Test func recursiveReferencesAreCutWithANote() throws {
+    @Test func aRecursiveReferenceIsACycleNotACut() throws {
         let spec = try spec(
             schema: "{$ref: '#/components/schemas/Node'}",
             components:
                 "{Node: {type: object, properties: {children: {type: array, items: {$ref: '#/components/schemas/Node'}}}}}"
         )
         let shape = try shape(spec)
-        #expect(shape.properties["children"]?.items == .empty)
-        #expect(
-            spec.notes.map(\.description) == [
-                "/components/schemas/Node/properties/children/items: recursive reference to #/components/schemas/Node cut here: any value is accepted below this point"
-            ])
+        #expect(shape.referenceName == "Node")
+        #expect(shape.resolved.properties["children"]?.items?.referenceName == "Node")
+        #expect(shape.resolved.properties["children"]?.items?.resolved == shape.resolved)
+        #expect(spec.notes.isEmpty)
+    }
+
+    /// Alternatives that are references make one definition of their union, so a union of two recursive
+    /// schemas ends; its properties are required only where both alternatives require them.
+    @Test func aUnionOfRecursiveReferencesIsOneDefinition() throws {
+        let spec = try spec(
+            schema: "{oneOf: [{$ref: '#/components/schemas/A'}, {$ref: '#/components/schemas/B'}]}",
+            components: """
+                {A: {type: object, required: [id, next], properties: {id: {type: string}, next: {$ref: '#/components/schemas/A'}}}, \
+                B: {type: object, required: [id], properties: {id: {type: integer}, next: {$ref: '#/components/schemas/B'}}}}
+                """
+        )
+        let shape = try shape(spec)
+        #expect(shape.referenceName == "A|B")
+        let union = shape.resolved
+        #expect(union.required == ["id"])
+        #expect(union.properties["id"]?.types == [.string, .integer])
+        #expect(union.properties["next"]?.referenceName == "A|B")
     }
 
     @Test func mapsAndClosedObjects() throws {

@@ -6,7 +6,7 @@ import JSONShape
 protocol SchemaSnapshotEngine: Sendable {
     /// The snapshot file's bytes for these samples over the snapshot they replace (deterministic; two-space
     /// indent, sorted keys, trailing newline).
-    func makeSnapshot(of samples: [Sample], previous: Data?) throws -> Data
+    func makeSnapshot(of samples: [Sample], previous: Data?, at url: URL) throws -> Data
     /// The changes from the committed snapshot to the samples that fail the check, one line each;
     /// empty when the snapshot holds.
     ///
@@ -23,8 +23,8 @@ let schemaSnapshotEngine: any SchemaSnapshotEngine = JSONShapeSnapshotEngine()
 /// Snapshots made with JSONShape's one rule (`SchemaSnapshot(samples:previous:)`), the one `apiprobe
 /// snapshot update` and `record --snapshots` use, so the three write byte-identical files.
 struct JSONShapeSnapshotEngine: SchemaSnapshotEngine {
-    func makeSnapshot(of samples: [Sample], previous: Data?) throws -> Data {
-        let old = previous.flatMap { try? SchemaSnapshot(decoding: $0) }
+    func makeSnapshot(of samples: [Sample], previous: Data?, at url: URL) throws -> Data {
+        let old = previous.flatMap { try? SchemaSnapshot(decoding: $0, folder: url.deletingLastPathComponent()) }
         return try SchemaSnapshot(samples: samples.map { ($0.bytes, $0.file) }, previous: old).encoded()
     }
 
@@ -33,7 +33,7 @@ struct JSONShapeSnapshotEngine: SchemaSnapshotEngine {
     /// response is one sample, not the whole schema). Changes at paths no model reads (the usage manifest
     /// `<name>.usage.json` beside the snapshot) are information.
     func failingChanges(from snapshot: Data, at url: URL, file: String, to samples: [Sample]) throws -> [String] {
-        let committed = try SchemaSnapshot(decoding: snapshot, file: file)
+        let committed = try SchemaSnapshot(decoding: snapshot, file: file, folder: url.deletingLastPathComponent())
         let usage = try usageManifest(besideSnapshot: url, file: file)
         let inferred = try SchemaSnapshot(
             samples: samples.map { ($0.bytes, file) }, previous: committed

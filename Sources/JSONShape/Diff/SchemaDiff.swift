@@ -25,6 +25,9 @@ public struct ChangeKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let formatChanged = ChangeKind(rawValue: "format-changed")
     /// An enum gained or lost a value (`warning`).
     public static let enumChanged = ChangeKind(rawValue: "enum-changed")
+    /// One side accepts any value (a snapshot that knows nothing: no samples, or `{}`), so nothing can be
+    /// compared (`warning`): never read as "no changes".
+    public static let unconstrained = ChangeKind(rawValue: "unconstrained")
 
     public var description: String { rawValue }
 }
@@ -76,6 +79,11 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
     public var after: String?
     /// The snapshot file the change was found in, when there are several (`snapshot check`).
     public var file: String?
+    /// The definition (an OpenAPI component, a shared schema) the change is inside, when it is inside one: a
+    /// change to a definition that many places use is one change, reached from each.
+    public var definition: String?
+    /// The change's path inside ``definition`` (`/error/param`); `nil` without a definition.
+    public var pathInDefinition: String?
 
     public init(
         path: String,
@@ -97,6 +105,21 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
     public var summary: String {
         let shownPath = path.isEmpty ? "/" : path
         if kind == .becameOptional || kind == .becameRequired { return "\(shownPath) \(kind)" }
+        if kind == .enumChanged, before == nil || after == nil, let values = before ?? after {
+            let list = values.split(separator: "|", omittingEmptySubsequences: false).joined(separator: ", ")
+            return "\(shownPath) \(kind): " + (before == nil ? "now one of \(list)" : "no longer a list (was \(list))")
+        }
+        if kind == .enumChanged, let before, let after {
+            // Two full lists on one line hide the difference: say what came and what went.
+            let old = before.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            let new = after.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            let added = new.filter { !old.contains($0) }
+            let removed = old.filter { !new.contains($0) }
+            var parts: [String] = []
+            if !added.isEmpty { parts.append("added " + added.joined(separator: ", ")) }
+            if !removed.isEmpty { parts.append("removed " + removed.joined(separator: ", ")) }
+            if !parts.isEmpty { return "\(shownPath) \(kind): " + parts.joined(separator: "; ") }
+        }
         switch (before, after) {
         case (let b?, let a?): return "\(shownPath) \(kind): \(b) → \(a)"
         case (nil, let a?): return "\(shownPath) \(kind): \(a)"
@@ -110,8 +133,8 @@ public struct SchemaChange: Sendable, Hashable, CustomStringConvertible {
     /// The order of reports: severity, then path, then kind.
     static func isOrderedBefore(_ a: SchemaChange, _ b: SchemaChange) -> Bool {
         if a.severity != b.severity { return a.severity < b.severity }
-        if a.file != b.file { return (a.file ?? "").utf8.lexicographicallyPrecedes((b.file ?? "").utf8) }
-        if a.path != b.path { return a.path.utf8.lexicographicallyPrecedes(b.path.utf8) }
+        if a.file != b.file { return precedesInByteOrder(a.file ?? "", b.file ?? "") }
+        if a.path != b.path { return precedesInByteOrder(a.path, b.path) }
         return a.kind.rawValue < b.kind.rawValue
     }
 }
@@ -144,7 +167,7 @@ public struct SchemaDiff: Sendable, Hashable {
     ///   - usage: the paths the app's models read; changes elsewhere drop to `info`.
     /// - Complexity: O(*n* log *n*) in the number of properties of both shapes.
     public init(from old: Shape, to new: Shape, usage: UsageManifest? = nil) {
-        var changes: [SchemaChange] = []
+        var changes = Self.rootChanges(old, new)
         Self.compare(old, new, path: "", conformance: false, into: &changes)
         self.init(changes: changes, usage: usage)
     }
@@ -182,6 +205,27 @@ public struct SchemaDiff: Sendable, Hashable {
         var changes: [SchemaChange] = []
         Self.compare(schema, sample, path: "", conformance: true, into: &changes)
         self.init(changes: changes, usage: usage)
+    }
+
+    /// The diff from `old` to `new` with the units of earlier diffs of the same documents (``Units``).
+    ///
+    /// The changes are in the order of the walk, not sorted: the caller sorts all the changes it gathers once.
+    package init(from old: Shape, to new: Shape, units: Units) {
+        changes = Self.rootChanges(old, new) + Self.changes(from: old, to: new, units: units)
+    }
+
+    /// A change at the root when one side knows nothing (accepts any value).
+    static func rootChanges(_ old: Shape, _ new: Shape) -> [SchemaChange] {
+        let before = old.resolved.types
+        let after = new.resolved.types
+        guard before.isEmpty != after.isEmpty || before.isEmpty else { return [] }
+        // A snapshot that accepts anything (no samples, `{}`) says nothing a diff could miss: say so.
+        return [
+            SchemaChange(
+                path: "", kind: .unconstrained, severity: .warning,
+                before: before.isEmpty ? "any value" : before.description,
+                after: after.isEmpty ? "any value" : after.description)
+        ]
     }
 
     /// The number of breaking changes.
@@ -229,6 +273,57 @@ public struct SchemaDiff: Sendable, Hashable {
 
     // MARK: Comparison
 
+    /// The comparison of two graphs of references, cut into units: a unit is what lies between references (a
+    /// definition's own keywords on both sides, down to the next reference on either side), compared once, with
+    /// its changes (paths relative to it) and the units below it. A diff walks the units from its root, each
+    /// once, so a definition that many places reach is compared where it is first reached, and cycles end.
+    struct Unit {
+        struct Edge {
+            var path: String
+            var old: Shape
+            var oldPlace: Shape.WalkPlace
+            var new: Shape
+            var newPlace: Shape.WalkPlace
+        }
+
+        var changes: [SchemaChange] = []
+        var edges: [Edge] = []
+    }
+
+    struct UnitKey: Hashable {
+        var old: Shape.WalkPlace
+        var new: Shape.WalkPlace
+    }
+
+    /// The units of the comparisons of one pair of documents, shared by the diffs of all their operations: their
+    /// cost grows with the size of the documents, not with how many operations reach each definition.
+    package final class Units {
+        var compared: [UnitKey: Unit] = [:]
+        let conformance: Bool
+
+        package init(conformance: Bool = false) {
+            self.conformance = conformance
+        }
+    }
+
+    /// A unit being compared.
+    struct Walk {
+        var changes: [SchemaChange] = []
+        var edges: [Unit.Edge] = []
+        var conformance: Bool
+        /// The definition the unit is (the old side's, or the new side's), when it is one.
+        var definition: String?
+
+        mutating func append(_ change: SchemaChange) {
+            var change = change
+            if let definition {
+                change.definition = definition
+                change.pathInDefinition = change.path
+            }
+            changes.append(change)
+        }
+    }
+
     private static func compare(
         _ old: Shape,
         _ new: Shape,
@@ -236,6 +331,63 @@ public struct SchemaDiff: Sendable, Hashable {
         conformance: Bool,
         into changes: inout [SchemaChange]
     ) {
+        changes += Self.changes(from: old, to: new, units: Units(conformance: conformance))
+    }
+
+    /// The changes from `old` to `new`, walking their units (reusing those `units` already holds).
+    package static func changes(from old: Shape, to new: Shape, units: Units) -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        var visited = Set<UnitKey>()
+        var pending = [
+            Unit.Edge(path: "", old: old, oldPlace: .root, new: new, newPlace: .root)
+        ]
+        while let edge = pending.popLast() {
+            let key = UnitKey(old: edge.oldPlace.entering(edge.old), new: edge.newPlace.entering(edge.new))
+            let isReference = edge.old.referenceName != nil || edge.new.referenceName != nil
+            if isReference, !visited.insert(key).inserted { continue }
+            // A unit inside definitions on both sides is the same wherever it is reached; one that starts from an
+            // operation's own schema is that operation's.
+            let shared = key.old.definitions != nil && key.new.definitions != nil
+            let unit: Unit
+            if shared, let known = units.compared[key] {
+                unit = known
+            } else {
+                var walk = Walk(conformance: units.conformance)
+                walk.definition = edge.old.referenceName ?? edge.new.referenceName
+                compareResolved(edge.old.resolved, key.old, edge.new.resolved, key.new, path: "", &walk)
+                unit = Unit(changes: walk.changes, edges: walk.edges)
+                if shared { units.compared[key] = unit }
+            }
+            for change in unit.changes {
+                var change = change
+                change.path = edge.path + change.path
+                changes.append(change)
+            }
+            for next in unit.edges.reversed() {
+                var next = next
+                next.path = edge.path + next.path
+                pending.append(next)
+            }
+        }
+        return changes
+    }
+
+    private static func compare(
+        _ old: Shape, _ oldPlace: Shape.WalkPlace, _ new: Shape, _ newPlace: Shape.WalkPlace, path: String,
+        _ walk: inout Walk
+    ) {
+        if old.referenceName != nil || new.referenceName != nil {
+            walk.edges.append(Unit.Edge(path: path, old: old, oldPlace: oldPlace, new: new, newPlace: newPlace))
+            return
+        }
+        compareResolved(old, oldPlace, new, newPlace, path: path, &walk)
+    }
+
+    private static func compareResolved(
+        _ old: Shape, _ oldPlace: Shape.WalkPlace, _ new: Shape, _ newPlace: Shape.WalkPlace, path: String,
+        _ walk: inout Walk
+    ) {
+        let conformance = walk.conformance
         // Nothing known on one side (an array never seen with items, `{}`): nothing to compare.
         guard !old.types.isEmpty, !new.types.isEmpty else { return }
         let oldValues = old.types.subtracting(.null)
@@ -248,7 +400,7 @@ public struct SchemaDiff: Sendable, Hashable {
                 let narrowing = new.types.isSubset(ofAccepted: old.types)
                 let learned = oldValues.isEmpty
                 if !(narrowing && conformance) {
-                    changes.append(
+                    walk.append(
                         SchemaChange(
                             path: path,
                             kind: .typeChanged,
@@ -262,7 +414,7 @@ public struct SchemaDiff: Sendable, Hashable {
             return
         }
         if new.types.contains(.null) && !old.types.contains(.null) {
-            changes.append(
+            walk.append(
                 SchemaChange(
                     path: path,
                     kind: .becameNullable,
@@ -272,7 +424,7 @@ public struct SchemaDiff: Sendable, Hashable {
                 )
             )
         } else if old.types.contains(.null) && !new.types.contains(.null) && !conformance {
-            changes.append(
+            walk.append(
                 SchemaChange(
                     path: path,
                     kind: .becameNonNullable,
@@ -285,7 +437,7 @@ public struct SchemaDiff: Sendable, Hashable {
         if oldValues != newValues {
             let narrowing = newValues.isSubset(ofAccepted: oldValues)
             if !(narrowing && conformance) {
-                changes.append(
+                walk.append(
                     SchemaChange(
                         path: path,
                         kind: .typeChanged,
@@ -299,7 +451,7 @@ public struct SchemaDiff: Sendable, Hashable {
 
         if old.types.contains(.string) && new.types.contains(.string) {
             if old.format != new.format && !(conformance && old.format == nil) {
-                changes.append(
+                walk.append(
                     SchemaChange(
                         path: path,
                         kind: .formatChanged,
@@ -321,7 +473,7 @@ public struct SchemaDiff: Sendable, Hashable {
                     report = true
                 }
                 if report {
-                    changes.append(
+                    walk.append(
                         SchemaChange(
                             path: path,
                             kind: .enumChanged,
@@ -337,64 +489,57 @@ public struct SchemaDiff: Sendable, Hashable {
         if old.types.contains(.array) && new.types.contains(.array) {
             let oldItems = old.items ?? .empty
             let newItems = new.items ?? .empty
-            if oldItems.types.isEmpty && !newItems.types.isEmpty && !conformance {
+            if oldItems.resolved.types.isEmpty && !newItems.resolved.types.isEmpty && !conformance {
                 // An array that was always empty has items now: nothing a client decoded changed.
-                changes.append(
+                walk.append(
                     SchemaChange(
                         path: path + "/*", kind: .added, severity: .info, before: nil,
-                        after: newItems.types.description))
+                        after: newItems.resolved.types.description))
             } else {
-                compare(oldItems, newItems, path: path + "/*", conformance: conformance, into: &changes)
+                compare(oldItems, oldPlace.child("*"), newItems, newPlace.child("*"), path: path + "/*", &walk)
             }
         }
 
         guard old.types.contains(.object) && new.types.contains(.object) else { return }
         switch (old.additionalProperties, new.additionalProperties) {
         case (let oldValue?, let newValue?):
-            compare(oldValue, newValue, path: path + "/*", conformance: conformance, into: &changes)
+            compare(oldValue, oldPlace.child("-"), newValue, newPlace.child("-"), path: path + "/*", &walk)
         case (let oldValue?, nil):
             for key in new.properties.keys.sorted() {
                 compare(
-                    oldValue,
-                    new.properties[key] ?? .empty,
-                    path: path + "/" + JSONPointer.escape(key),
-                    conformance: conformance,
-                    into: &changes
-                )
+                    oldValue, oldPlace.child("-"), new.properties[key] ?? .empty, newPlace.child(key),
+                    path: path + "/" + JSONPointer.escape(key), &walk)
             }
         case (nil, let newValue?):
             for key in old.properties.keys.sorted() {
                 compare(
-                    old.properties[key] ?? .empty,
-                    newValue,
-                    path: path + "/" + JSONPointer.escape(key),
-                    conformance: conformance,
-                    into: &changes
-                )
+                    old.properties[key] ?? .empty, oldPlace.child(key), newValue, newPlace.child("-"),
+                    path: path + "/" + JSONPointer.escape(key), &walk)
             }
         case (nil, nil):
-            compareProperties(old, new, path: path, conformance: conformance, into: &changes)
+            compareProperties(old, oldPlace, new, newPlace, path: path, &walk)
         }
     }
 
     private static func compareProperties(
-        _ old: Shape,
-        _ new: Shape,
-        path: String,
-        conformance: Bool,
-        into changes: inout [SchemaChange]
+        _ old: Shape, _ oldPlace: Shape.WalkPlace, _ new: Shape, _ newPlace: Shape.WalkPlace, path: String,
+        _ walk: inout Walk
     ) {
-        for (key, oldProperty) in old.properties {
+        let conformance = walk.conformance
+        // In the names' order: the first place a definition is reached from, where its changes are reported, is
+        // the same in every run.
+        for key in old.properties.keys.sorted(by: precedesInByteOrder) {
+            guard let oldProperty = old.properties[key] else { continue }
             let here = path + "/" + JSONPointer.escape(key)
             let wasRequired = old.required.contains(key)
             guard let newProperty = new.properties[key] else {
                 if !conformance || wasRequired {
-                    changes.append(
+                    walk.append(
                         SchemaChange(
                             path: here,
                             kind: .removed,
                             severity: .breaking,
-                            before: oldProperty.types.description,
+                            before: oldProperty.resolved.types.description,
                             after: nil
                         )
                     )
@@ -403,37 +548,38 @@ public struct SchemaDiff: Sendable, Hashable {
             }
             let isRequired = new.required.contains(key)
             if wasRequired && !isRequired {
-                changes.append(
+                walk.append(
                     SchemaChange(
                         path: here,
                         kind: .becameOptional,
                         severity: .breaking,
-                        before: oldProperty.types.description,
-                        after: newProperty.types.description
+                        before: oldProperty.resolved.types.description,
+                        after: newProperty.resolved.types.description
                     )
                 )
             } else if !wasRequired && isRequired && !conformance {
-                changes.append(
+                walk.append(
                     SchemaChange(
                         path: here,
                         kind: .becameRequired,
                         severity: .info,
-                        before: oldProperty.types.description,
-                        after: newProperty.types.description
+                        before: oldProperty.resolved.types.description,
+                        after: newProperty.resolved.types.description
                     )
                 )
             }
-            compare(oldProperty, newProperty, path: here, conformance: conformance, into: &changes)
+            compare(oldProperty, oldPlace.child(key), newProperty, newPlace.child(key), path: here, &walk)
         }
         guard !conformance else { return }
-        for (key, newProperty) in new.properties where old.properties[key] == nil {
-            changes.append(
+        for key in new.properties.keys.sorted(by: precedesInByteOrder) where old.properties[key] == nil {
+            guard let newProperty = new.properties[key] else { continue }
+            walk.append(
                 SchemaChange(
                     path: path + "/" + JSONPointer.escape(key),
                     kind: .added,
                     severity: .info,
                     before: nil,
-                    after: newProperty.types.description
+                    after: newProperty.resolved.types.description
                 )
             )
         }

@@ -58,19 +58,134 @@ public struct SchemaSnapshot: Sendable, Hashable {
     }
 
     /// The file's bytes: sorted keys, two-space indent, trailing newline.
+    ///
+    /// A shape of up to ``sharingThreshold`` schemas with its references expanded is written in full. Else a
+    /// reference to a definition of a table without a ``ShapeDefinitions/source`` is written under this file's
+    /// `$defs` with the definitions it reaches, and one to a shared table `SOURCE#/$defs/NAME` (write the table
+    /// with ``encodedDefinitions(_:)``).
     public func encoded() -> Data {
-        let shared =
-            SharedSchemas.count(shape) > Self.sharingThreshold ? SharedSchemas.definitions(for: shape) : [:]
-        guard case .object(var members) = Self.tree(for: shape, shared: shared, isDefinition: true) else {
-            return Data()
+        var writer = Writer()
+        let shape = self.shape.expanded(maximumSchemas: Self.sharingThreshold) ?? self.shape
+        writer.collectLocalDefinitions(from: shape)
+        if writer.local.isEmpty, SharedSchemas.count(shape) > Self.sharingThreshold {
+            writer.shared = SharedSchemas.definitions(for: shape)
         }
-        if !shared.isEmpty {
-            let definitions = shared.map { ($0.value, Self.tree(for: $0.key, shared: shared, isDefinition: true)) }
-            members.append(("$defs", .object(definitions)))
+        guard case .object(var members) = writer.tree(for: shape, isDefinition: true) else { return Data() }
+        var definitions: [(String, JSONTree)] = []
+        for (name, target) in writer.localOrder {
+            definitions.append((name, writer.tree(for: target, isDefinition: true)))
         }
+        definitions += writer.shared.map { ($0.value, writer.tree(for: $0.key, isDefinition: true)) }
+        if !definitions.isEmpty { members.append(("$defs", .object(definitions))) }
         members.append(("$schema", .string(Self.dialect)))
         members.append(("x-apiprobe", .object([("samples", .number(String(sampleCount)))])))
         return Data(JSONTree.object(members).fileBytes)
+    }
+
+    /// The bytes of a file of shared definitions (`components.json`): every definition of the table under
+    /// `$defs`, references between them written `#/$defs/NAME`, sorted keys, two-space indent, trailing newline.
+    public static func encodedDefinitions(_ definitions: ShapeDefinitions) -> Data {
+        var writer = Writer()
+        writer.sharedFile = definitions
+        let members: [(String, JSONTree)] = definitions.names.map { name in
+            (name, writer.tree(for: definitions[name] ?? .empty, isDefinition: true))
+        }
+        return Data(JSONTree.object([("$defs", .object(members)), ("$schema", .string(Self.dialect))]).fileBytes)
+    }
+
+    /// Writes shapes as schemas: the names under which references and repeated parts are written.
+    struct Writer {
+        /// The written name of each local definition, by table and name.
+        var local: [LocalKey: String] = [:]
+        var localOrder: [(String, Shape)] = []
+        /// Repeated parts of a large inferred snapshot, written once.
+        var shared: [Shape: String] = [:]
+        /// The table of the file being written, when it is a file of shared definitions.
+        var sharedFile: ShapeDefinitions?
+
+        struct LocalKey: Hashable {
+            var table: ObjectIdentifier
+            var name: String
+        }
+
+        /// Names every definition of a table without a source that `root` reaches, in the order of the names.
+        mutating func collectLocalDefinitions(from root: Shape) {
+            var tables: [ObjectIdentifier: ShapeDefinitions] = [:]
+            var pending = [root]
+            var seen = Set<LocalKey>()
+            var found: [(LocalKey, ShapeDefinitions)] = []
+            while let shape = pending.popLast() {
+                if let table = shape.referencedDefinitions, let name = shape.referenceName {
+                    guard table.source == nil else { continue }
+                    let key = LocalKey(table: ObjectIdentifier(table), name: name)
+                    guard seen.insert(key).inserted else { continue }
+                    tables[key.table] = table
+                    found.append((key, table))
+                    pending.append(table[name] ?? .empty)
+                    continue
+                }
+                pending.append(contentsOf: shape.properties.values)
+                if let items = shape.items { pending.append(items) }
+                if let value = shape.additionalProperties { pending.append(value) }
+            }
+            found.sort { $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8) }
+            var used = Set<String>()
+            for (key, table) in found {
+                let name = UniqueName.first(key.name.isEmpty ? "schema" : key.name) { used.contains($0) }
+                used.insert(name)
+                local[key] = name
+                localOrder.append((name, table[key.name] ?? .empty))
+            }
+        }
+
+        func target(of shape: Shape) -> String? {
+            guard let table = shape.referencedDefinitions, let name = shape.referenceName else { return nil }
+            if table === sharedFile { return "#/$defs/" + JSONPointer.escape(name) }
+            if let source = table.source { return source + "#/$defs/" + JSONPointer.escape(name) }
+            let written = local[LocalKey(table: ObjectIdentifier(table), name: name)] ?? name
+            return "#/$defs/" + JSONPointer.escape(written)
+        }
+
+        /// The schema of a shape (no `$schema` nor `x-apiprobe`); a reference is a `$ref`, and so is a part in
+        /// `shared` (the shape itself too, unless `isDefinition`).
+        func tree(for shape: Shape, isDefinition: Bool = false) -> JSONTree {
+            if let target = target(of: shape) {
+                return .object([("$ref", .string(target))])
+            }
+            if !isDefinition, !shared.isEmpty, let name = shared[shape] {
+                return .object([("$ref", .string("#/$defs/" + JSONPointer.escape(name)))])
+            }
+            var members: [(String, JSONTree)] = []
+            let names = shape.types.names
+            if names.count == 1 {
+                members.append(("type", .string(names[0])))
+            } else if names.count > 1 {
+                members.append(("type", .array(names.map(JSONTree.string))))
+            }
+            if shape.types.contains(.object) {
+                if let value = shape.additionalProperties {
+                    members.append(("additionalProperties", tree(for: value)))
+                } else {
+                    members.append(("properties", .object(shape.properties.map { ($0.key, tree(for: $0.value)) })))
+                    if !shape.required.isEmpty {
+                        let sorted = shape.required.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                        members.append(("required", .array(sorted.map(JSONTree.string))))
+                    }
+                }
+            }
+            if shape.types.contains(.array), let items = shape.items {
+                members.append(("items", tree(for: items)))
+            }
+            if shape.types.contains(.string) {
+                if let format = shape.format { members.append(("format", .string(format.rawValue))) }
+                if let values = shape.enumValues {
+                    var all = values.map(JSONTree.string)
+                    if shape.types.contains(.null) { all.append(.null) }
+                    members.append(("enum", .array(all)))
+                }
+            }
+            return .object(members)
+        }
     }
 
     /// Reads a snapshot file.
@@ -78,18 +193,34 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// - Parameters:
     ///   - data: the file's bytes.
     ///   - file: the name used in errors.
+    ///   - folder: the snapshot's folder, where a reference to shared definitions (`components.json#/$defs/…`)
+    ///     is read from; without it such a reference is an error.
     /// - Throws: ``JSONShapeError``: a syntax error with line and column, or a schema this subset cannot
     ///   hold with the JSON Pointer of the offending value.
-    public init(decoding data: Data, file: String = "<input>") throws(JSONShapeError) {
+    public init(decoding data: Data, file: String = "<input>", folder: URL? = nil) throws(JSONShapeError) {
         let tree = try JSONTree.parse(data, file: file)
         do throws(JSONShapeError) {
-            try self.init(tree: tree)
-        } catch {
+            try self.init(tree: tree, file: file, folder: folder)
+        } catch  where error.file == "<input>" {
             throw error.inFile(file)
         }
     }
 
-    private init(tree: JSONTree) throws(JSONShapeError) {
+    /// Reads a snapshot file, and the file of shared definitions beside it that its references name.
+    ///
+    /// - Parameters:
+    ///   - url: the snapshot file.
+    ///   - file: the name used in errors (default: the path).
+    /// - Throws: ``JSONShapeError`` naming the file and place.
+    public init(contentsOf url: URL, file: String? = nil) throws(JSONShapeError) {
+        let shown = file ?? url.path
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw JSONShapeError(file: shown, location: .input, expected: "a readable snapshot file", found: "none")
+        }
+        try self.init(decoding: data, file: shown, folder: url.deletingLastPathComponent())
+    }
+
+    private init(tree: JSONTree, file: String, folder: URL?) throws(JSONShapeError) {
         guard case .object = tree else {
             throw JSONShapeError(
                 location: .jsonPointer(""),
@@ -126,53 +257,15 @@ public struct SchemaSnapshot: Sendable, Hashable {
                 samples = value
             }
         }
-        let expander = SharedSchemaExpander(root: tree)
-        self.init(shape: try Self.shape(from: tree, at: "", expander: expander), sampleCount: samples)
-    }
-
-    /// The schema of a shape (no `$schema` nor `x-apiprobe`); a part in `shared` is a `$ref` to its definition
-    /// (the shape itself too, unless `isDefinition`).
-    static func tree(for shape: Shape, shared: [Shape: String] = [:], isDefinition: Bool = false) -> JSONTree {
-        if !isDefinition, !shared.isEmpty, let name = shared[shape] {
-            return .object([("$ref", .string("#/$defs/" + JSONPointer.escape(name)))])
-        }
-        var members: [(String, JSONTree)] = []
-        let names = shape.types.names
-        if names.count == 1 {
-            members.append(("type", .string(names[0])))
-        } else if names.count > 1 {
-            members.append(("type", .array(names.map(JSONTree.string))))
-        }
-        if shape.types.contains(.object) {
-            if let value = shape.additionalProperties {
-                members.append(("additionalProperties", Self.tree(for: value, shared: shared)))
-            } else {
-                members.append(
-                    ("properties", .object(shape.properties.map { ($0.key, Self.tree(for: $0.value, shared: shared)) }))
-                )
-                if !shape.required.isEmpty {
-                    let sorted = shape.required.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                    members.append(("required", .array(sorted.map(JSONTree.string))))
-                }
-            }
-        }
-        if shape.types.contains(.array), let items = shape.items {
-            members.append(("items", Self.tree(for: items, shared: shared)))
-        }
-        if shape.types.contains(.string) {
-            if let format = shape.format { members.append(("format", .string(format.rawValue))) }
-            if let values = shape.enumValues {
-                var all = values.map(JSONTree.string)
-                if shape.types.contains(.null) { all.append(.null) }
-                members.append(("enum", .array(all)))
-            }
-        }
-        return .object(members)
+        let reader = DefinitionReader(root: tree, file: file, folder: folder)
+        let shape = try Self.shape(from: tree, at: "", reader: reader)
+        try reader.finish()
+        self.init(shape: shape, sampleCount: samples)
     }
 
     /// The shape of a schema at `pointer`.
     static func shape(
-        from tree: JSONTree, at pointer: String, depth: Int = 0, expander: SharedSchemaExpander? = nil
+        from tree: JSONTree, at pointer: String, depth: Int = 0, reader: DefinitionReader? = nil
     ) throws(JSONShapeError) -> Shape {
         guard depth <= Self.maximumSchemaDepth else {
             throw JSONShapeError(
@@ -189,12 +282,12 @@ public struct SchemaSnapshot: Sendable, Hashable {
             )
         }
         if let reference = members.first(where: { $0.0 == "$ref" })?.1 {
-            guard let expander else {
+            guard let reader else {
                 throw JSONShapeError(
                     location: .jsonPointer(pointer + "/$ref"), expected: "a schema without references",
                     found: reference.typeDescription)
             }
-            return try expander.shape(for: reference, at: pointer + "/$ref", depth: depth)
+            return try reader.shape(for: reference, at: pointer + "/$ref")
         }
         var shape = Shape()
         for (key, value) in members {
@@ -245,7 +338,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
                         from: schema,
                         at: here + "/" + JSONPointer.escape(name),
                         depth: depth + 1,
-                        expander: expander
+                        reader: reader
                     )
                 }
             case "required":
@@ -267,11 +360,11 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     shape.required.insert(name)
                 }
             case "items":
-                shape.items = try Self.shape(from: value, at: here, depth: depth + 1, expander: expander)
+                shape.items = try Self.shape(from: value, at: here, depth: depth + 1, reader: reader)
             case "additionalProperties":
                 if case .bool = value { continue }  // `true`/`false`: a record, as JSON Schema tools write it
                 shape.additionalProperties = try Self.shape(
-                    from: value, at: here, depth: depth + 1, expander: expander)
+                    from: value, at: here, depth: depth + 1, reader: reader)
             case "format":
                 guard case .string(let name) = value else {
                     throw JSONShapeError(

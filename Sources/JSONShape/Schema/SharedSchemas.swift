@@ -1,4 +1,5 @@
 import APIProbeShared
+import Foundation
 
 /// Large snapshots write each schema that repeats once, under `$defs`, and point at it with `$ref` (JSON Schema
 /// 2020-12's own words for it); reading a snapshot expands the references again, so a shape, its diff and its
@@ -75,45 +76,117 @@ enum SharedSchemas {
     }
 }
 
-/// Expands `$ref`s to `#/$defs/NAME` while a snapshot is read: each definition is read once, and a
-/// definition that leads back to itself is an error (a shape is finite; apiprobe cuts recursion where it
-/// writes a snapshot).
-final class SharedSchemaExpander {
+/// Reads the `$ref`s of a snapshot file into references (``Shape/reference(_:in:)``): `#/$defs/NAME` to the
+/// file's own definitions, `FILE#/$defs/NAME` to the definitions a folder's snapshots share (an OpenAPI import's
+/// `components.json`), read from the snapshot's folder, each file once. Each definition is read once; a
+/// reference to a definition that is not there, and a chain of references that leads back to itself without a
+/// schema in between, are errors.
+final class DefinitionReader {
     /// The file's `$defs` object, if any.
-    private let definitions: JSONTree?
-    private var read: [String: Shape] = [:]
-    private var reading: Set<String> = []
+    private let root: JSONTree
+    private let file: String
+    private let folder: URL?
+    private let source: String?
+    let definitions: ShapeDefinitions
+    private var pending: [(name: String, tree: JSONTree)] = []
+    private var requested: Set<String> = []
+    private var others: [String: DefinitionReader] = [:]
 
-    init(root: JSONTree) {
-        definitions = root["$defs"]
+    init(root: JSONTree, file: String, folder: URL?, source: String? = nil) {
+        self.root = root
+        self.file = file
+        self.folder = folder
+        self.source = source
+        definitions = ShapeDefinitions(source: source)
     }
 
-    func shape(for reference: JSONTree, at pointer: String, depth: Int) throws(JSONShapeError) -> Shape {
-        let prefix = "#/$defs/"
-        guard case .string(let text) = reference, text.hasPrefix(prefix) else {
+    func shape(for reference: JSONTree, at pointer: String) throws(JSONShapeError) -> Shape {
+        let marker = "#/$defs/"
+        guard case .string(let text) = reference, let range = text.range(of: marker) else {
             throw JSONShapeError(
                 location: .jsonPointer(pointer),
-                expected: "a reference to this file's $defs (#/$defs/NAME)",
+                expected: "a reference to $defs (#/$defs/NAME, or FILE#/$defs/NAME for a file beside this one)",
                 found: reference.typeDescription)
         }
-        let name = JSONPointer.unescape(String(text.dropFirst(prefix.count)))
-        if let done = read[name] { return done }
-        guard let definition = definitions?[name] else {
+        let target = String(text[..<range.lowerBound])
+        let name = JSONPointer.unescape(String(text[range.upperBound...]))
+        let reader = try target.isEmpty || target == source ? self : other(target, at: pointer)
+        try reader.request(name, at: pointer, from: reference)
+        return .reference(name, in: reader.definitions)
+    }
+
+    private func request(_ name: String, at pointer: String, from reference: JSONTree) throws(JSONShapeError) {
+        guard !requested.contains(name) else { return }
+        guard let tree = root["$defs"]?[name] else {
             throw JSONShapeError(
                 location: .jsonPointer(pointer),
-                expected: "a reference to a schema under $defs",
+                expected: "a reference to a schema under $defs" + (source.map { " in \($0)" } ?? ""),
                 found: reference.typeDescription + ", which is not there")
         }
-        guard reading.insert(name).inserted else {
+        requested.insert(name)
+        pending.append((name, tree))
+    }
+
+    /// The reader of a file beside the snapshot: a plain file name in the snapshot's folder.
+    private func other(_ name: String, at pointer: String) throws(JSONShapeError) -> DefinitionReader {
+        if let known = others[name] { return known }
+        guard let folder, !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != ".", name != ".." else {
             throw JSONShapeError(
                 location: .jsonPointer(pointer),
-                expected: "a reference that does not lead back to itself (a snapshot's shape is finite)",
-                found: reference.typeDescription)
+                expected: folder == nil
+                    ? "a reference inside this file (#/$defs/NAME): it is read without its folder"
+                    : "a reference to a file in the snapshot's own folder (FILE#/$defs/NAME)",
+                found: "string \"\(name)\"")
         }
-        defer { reading.remove(name) }
-        let shape = try SchemaSnapshot.shape(
-            from: definition, at: "/$defs/" + JSONPointer.escape(name), depth: depth + 1, expander: self)
-        read[name] = shape
-        return shape
+        let url = folder.appendingPathComponent(name)
+        let shown = url.path
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw JSONShapeError(
+                location: .jsonPointer(pointer), expected: "the file of shared definitions \(name) beside the snapshot",
+                found: "no readable file \(shown)")
+        }
+        let tree = try JSONTree.parse(data, file: shown)
+        let reader = DefinitionReader(root: tree, file: shown, folder: folder, source: name)
+        others[name] = reader
+        return reader
+    }
+
+    /// Reads every definition asked for (and those they ask for), then checks that no chain of references
+    /// leads back to itself.
+    func finish() throws(JSONShapeError) {
+        var progress = true
+        while progress {
+            progress = false
+            for reader in [self] + others.values.map({ $0 }) {
+                while let (name, tree) = reader.pending.popLast() {
+                    progress = true
+                    do throws(JSONShapeError) {
+                        let shape = try SchemaSnapshot.shape(
+                            from: tree, at: "/$defs/" + JSONPointer.escape(name), reader: reader)
+                        reader.definitions.define(name, as: shape)
+                    } catch {
+                        throw reader === self ? error : error.inFile(reader.file)
+                    }
+                }
+            }
+        }
+        for reader in [self] + others.values.map({ $0 }) {
+            for name in reader.requested.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                var link = Shape.reference(name, in: reader.definitions)
+                var seen: Set<String> = []
+                while let next = reader.definitions[link.referenceName ?? ""], next.referenceName != nil,
+                    next.referencedDefinitions === reader.definitions
+                {
+                    guard seen.insert(link.referenceName ?? "").inserted else {
+                        let error = JSONShapeError(
+                            location: .jsonPointer("/$defs/" + JSONPointer.escape(name)),
+                            expected: "a chain of references that ends in a schema",
+                            found: "references that lead back to \"\(name)\"")
+                        throw reader === self ? error : error.inFile(reader.file)
+                    }
+                    link = next
+                }
+            }
+        }
     }
 }

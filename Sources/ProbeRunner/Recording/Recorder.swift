@@ -279,7 +279,9 @@ public struct Recorder: Sendable {
             // JSONShape makes the snapshot over the one it replaces. An unreadable fixture is an error, as there.
             let snapshot: SchemaSnapshot
             let existing = try? Data(contentsOf: snapshotURL)
-            let old = existing.flatMap { try? SchemaSnapshot(decoding: $0) }
+            let old = existing.flatMap {
+                try? SchemaSnapshot(decoding: $0, folder: snapshotURL.deletingLastPathComponent())
+            }
             do {
                 let endpoint = try store.endpoint(named: key)
                 guard !endpoint.samples.isEmpty else {

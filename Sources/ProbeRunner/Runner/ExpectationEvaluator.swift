@@ -403,7 +403,9 @@ struct ExpectationEvaluator {
         let snapshotURL = resolve(schema.snapshot)
         let snapshot: SchemaSnapshot
         do {
-            snapshot = try SchemaSnapshot(decoding: try Data(contentsOf: snapshotURL), file: schema.snapshot)
+            snapshot = try SchemaSnapshot(
+                decoding: try Data(contentsOf: snapshotURL), file: schema.snapshot,
+                folder: snapshotURL.deletingLastPathComponent())
         } catch let error as JSONShapeError {
             return (
                 CheckResult(

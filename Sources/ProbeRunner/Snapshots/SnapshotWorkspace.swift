@@ -135,7 +135,8 @@ package struct SnapshotWorkspace {
     package func existingSnapshot(for key: String) throws(JSONShapeError) -> SchemaSnapshot? {
         let url = snapshotURL(for: key)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return try SchemaSnapshot(decoding: Self.read(url.path), file: snapshotPath(for: key))
+        return try SchemaSnapshot(
+            decoding: Self.read(url.path), file: snapshotPath(for: key), folder: url.deletingLastPathComponent())
     }
 
     /// The usage manifest beside an endpoint's snapshot, when there is one.

@@ -26,7 +26,13 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
         discussion: """
             Writes Snapshots/<api>/<operationId>.schema.json for each operation's 2xx JSON response and \
             Snapshots/<api>/operations.json (method, path, parameters, request body, responses, and notes on \
-            what the snapshots approximate). Re-importing an unchanged description changes no byte.
+            what the snapshots approximate). A referenced schema is one definition, in \
+            Snapshots/<api>/components.json when a snapshot too large to write in full refers to it: a recursive \
+            schema is a cycle of references, never cut. Re-importing an unchanged description changes no byte.
+
+            The last line counts the operations, the snapshots and the approximations (what a snapshot cannot \
+            say: a constraint such as maxLength, a oneOf joined into one shape); --strict makes an approximation \
+            an error (exit status 2, nothing written).
             """
     )
 
@@ -35,6 +41,9 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The API's folder name (default: the description's file name without extension).")
     var api: String?
+
+    @Flag(name: .long, help: "Fail (exit status 2, nothing written) when a snapshot approximates the description.")
+    var strict = false
 
     @Option(name: .long, help: "The folder of schema snapshots.")
     var snapshots = "Snapshots"
@@ -52,6 +61,16 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
         }
         let name = SafePath.fileName(api ?? specURL.deletingPathExtension().lastPathComponent, fallback: "api")
         let folder = URL(fileURLWithPath: snapshots, isDirectory: true).appendingPathComponent(name, isDirectory: true)
+        if strict, let first = result.notes.first {
+            var text = ""
+            for note in result.notes.prefix(20) { text += "  note: \(description.file): \(note)\n" }
+            if result.notes.count > 20 { text += "  … and \(result.notes.count - 20) more\n" }
+            Terminal.standardOutput.write(text)
+            throw SpecError(
+                file: description.file, position: .jsonPointer(first.pointer),
+                expected: "a description every snapshot can say exactly (--strict)",
+                found: "\(result.notes.count) approximation\(result.notes.count == 1 ? "" : "s"); nothing written")
+        }
         if let config {
             // A config of the user's own is never replaced: refuse before anything is written.
             let url = URL(fileURLWithPath: config)
@@ -85,13 +104,15 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
             }
             for line in skipped { text += "  not in the config: \(line)\n" }
         }
-        text += "\(description.operations.count) operations, \(result.files.count - 1) snapshots\n"
         if !result.notes.isEmpty {
-            text += "\(result.notes.count) approximations (also in operations.json):\n"
             let shown = 20
             for note in result.notes.prefix(shown) { text += "  note: \(description.file): \(note)\n" }
             if result.notes.count > shown { text += "  … and \(result.notes.count - shown) more in operations.json\n" }
         }
+        let snapshotCount = result.files.count { $0.name.hasSuffix(".schema.json") }
+        text +=
+            "\(description.operations.count) operations, \(snapshotCount) snapshots, \(result.notes.count) approximation"
+            + (result.notes.count == 1 ? "" : "s") + (result.notes.isEmpty ? "" : ": see operations.json") + "\n"
         out.write(text)
     }
 }
@@ -194,22 +215,59 @@ struct OpenAPIDiffCommand: AsyncParsableCommand {
         case .json:
             out.write(String(decoding: diff.jsonReport(), as: UTF8.self))
         case .text:
-            var text = ""
-            for change in diff.changes {
-                let severity = change.change.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-                let style: TextStyle =
-                    change.change.severity == .breaking ? .red : change.change.severity == .warning ? .yellow : .dim
+            out.write(Self.text(for: diff, on: out))
+        }
+        if diff.hasBreakingChanges { throw ChecksFailed() }
+    }
+}
+
+extension OpenAPIDiffCommand {
+    /// The console report: each change to a shared schema that reaches several places once, with how many
+    /// operations it reaches and one of them; then each operation's own changes (and those reaching one place);
+    /// then the counts (of per-operation changes, as the JSON report counts them).
+    static func text(for diff: SpecDiff, on out: Terminal) -> String {
+        func severity(_ change: SchemaChange) -> String {
+            let style: TextStyle = change.severity == .breaking ? .red : change.severity == .warning ? .yellow : .dim
+            return out.styled(change.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0), style)
+        }
+        var text = ""
+        // A change to a shared schema that reaches one place only reads best as that operation's own change.
+        let groups = diff.componentChanges
+        let shared = groups.filter { $0.reaches.count > 1 }
+        func key(_ component: String, _ change: SchemaChange, path: String?) -> [String?] {
+            [component, path, change.kind.rawValue, change.severity.rawValue, change.before, change.after]
+        }
+        let single = Set(
+            groups.filter { $0.reaches.count == 1 }.map { key($0.component, $0.change, path: $0.change.path) })
+        if !shared.isEmpty {
+            text += "Changes to shared schemas (\(shared.count)):\n"
+            for group in shared {
+                let count = group.operationCount
+                let reach = "\(count) operation\(count == 1 ? "" : "s"), e.g. \(group.reaches[0])"
+                text += severity(group.change) + "\(group.component): \(group.change.summary) — \(reach)\n"
+            }
+        }
+        let own = diff.changes.filter { change in
+            guard let component = change.component else { return true }
+            return single.contains(key(component, change.change, path: change.change.pathInDefinition))
+        }
+        if !own.isEmpty {
+            if !shared.isEmpty { text += "Changes to operations (\(own.count)):\n" }
+            for change in own {
                 let place = change.place.isEmpty ? "" : " \(change.place)"
                 // An operation, status or parameter as a whole has no body path: its summary starts at the kind.
                 let summary =
                     change.change.path.isEmpty ? String(change.change.summary.dropFirst(2)) : change.change.summary
-                text += out.styled(severity, style) + "\(change.operation)\(place): \(summary)\n"
+                text += severity(change.change) + "\(change.operation)\(place): \(summary)\n"
             }
-            let count = { (severity: String) in diff.changes.count { $0.change.severity.rawValue == severity } }
-            text += "\(count("breaking")) breaking, \(count("warning")) warnings, \(count("info")) info\n"
-            out.write(text)
         }
-        if diff.hasBreakingChanges { throw ChecksFailed() }
+        let count = { (severity: ChangeSeverity) in diff.changes.count { $0.change.severity == severity } }
+        text += "\(count(.breaking)) breaking, \(count(.warning)) warnings, \(count(.info)) info"
+        if !shared.isEmpty {
+            let through = shared.count == 1 ? "1 change" : "\(shared.count) changes"
+            text += " (\(diff.changes.count - own.count) of them through \(through) to shared schemas)"
+        }
+        return text + "\n"
     }
 }
 

@@ -36,7 +36,9 @@ enum SchemaInput {
     /// One side of `schema diff`: a `*.schema.json` snapshot, a fixture (its response body), or samples.
     static func shape(of path: String, detectsEnums: Bool) throws -> Shape {
         if path.lowercased().hasSuffix(".schema.json") {
-            return try SchemaSnapshot(decoding: read(path), file: path).shape
+            return try SchemaSnapshot(
+                decoding: read(path), file: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent()
+            ).shape
         }
         var inference = ShapeInference(options: InferenceOptions(detectsEnums: detectsEnums))
         if let body = try fixtureBody(path) {
