@@ -38,10 +38,12 @@ struct EndpointIntervalTests {
         #expect(first.result.endpoints.map(\.name).sorted() == ["certificate", "health"])
         #expect(api.requests.map(\.path).sorted() == ["/cert", "/health"])
 
-        // A minute later only the endpoint without an interval; just before the hour (within half a tick) both.
-        #expect(try session.dueEndpoints(at: start + 60, tick: .seconds(60)) == ["health"])
-        #expect(try session.dueEndpoints(at: start + 3_000, tick: .seconds(60)) == ["health"])
-        #expect(try session.dueEndpoints(at: start + 3_580, tick: .seconds(60)) == ["health", "certificate"])
+        // A minute later only the endpoint without an interval; just before the hour (within half a tick) both. The
+        // hour counts from when the round started (on a loaded machine, seconds after `start`).
+        let probed = first.result.startedAt
+        #expect(try session.dueEndpoints(at: probed + 60, tick: .seconds(60)) == ["health"])
+        #expect(try session.dueEndpoints(at: probed + 3_000, tick: .seconds(60)) == ["health"])
+        #expect(try session.dueEndpoints(at: probed + 3_580, tick: .seconds(60)) == ["health", "certificate"])
         let second = try await session.round(endpoints: session.dueEndpoints(at: start + 60, tick: .seconds(60)))
         #expect(second.result.endpoints.map(\.name) == ["health"])
         #expect(api.requests.filter { $0.path == "/cert" }.count == 1)
