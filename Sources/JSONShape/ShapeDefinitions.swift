@@ -16,7 +16,9 @@ import APIProbeShared
 /// ```
 ///
 /// Definitions are added while a description is read and only read afterwards; the table is safe to share
-/// between tasks.
+/// between tasks. A table whose definitions refer to one another keeps itself alive (they hold it, it holds
+/// them): ``SchemaSnapshot`` therefore reads each file's content into one table for the process, so reading the
+/// same snapshots again and again costs no more memory.
 public final class ShapeDefinitions: Sendable {
     /// The file beside a snapshot that holds these definitions (`components.json`), or `nil` when they are
     /// written in each snapshot's own `$defs`.

@@ -287,6 +287,11 @@ struct SharedSchemaTests {
         try written.encoded().write(to: url)
         let read = try SchemaSnapshot(contentsOf: url)
         #expect(read == written)
+        // Read again unchanged, the shared file is the same table, not one more (a table whose definitions
+        // refer to one another lives as long as the process).
+        let again = try SchemaSnapshot(contentsOf: url)
+        #expect(again.shape.items?.referencedDefinitions === read.shape.items?.referencedDefinitions)
+        #expect(read.shape.items?.referencedDefinitions?.names == ["pet"])
         let problems = try read.conformance(of: Data(#"[{"name": "a", "friend": {"name": 3}}]"#.utf8))
         #expect(problems.changes.map(\.summary) == ["/*/friend/name type-changed: string → integer"])
 

@@ -198,13 +198,26 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// - Throws: ``JSONShapeError``: a syntax error with line and column, or a schema this subset cannot
     ///   hold with the JSON Pointer of the offending value.
     public init(decoding data: Data, file: String = "<input>", folder: URL? = nil) throws(JSONShapeError) {
+        if let known = Self.readWithDefinitions.withLock({ $0[data] }) {
+            self = known
+            return
+        }
         let tree = try JSONTree.parse(data, file: file)
         do throws(JSONShapeError) {
-            try self.init(tree: tree, file: file, folder: folder)
+            let (snapshot, isSelfContained) = try Self.read(tree: tree, file: file, folder: folder)
+            self = snapshot
+            if isSelfContained, tree["$defs"] != nil {
+                Self.readWithDefinitions.withLock { $0[data] = snapshot }
+            }
         } catch  where error.file == "<input>" {
             throw error.inFile(file)
         }
     }
+
+    /// The snapshots read in this process whose own `$defs` were read as definitions, by their bytes: such a
+    /// table lives as long as the process (its definitions refer to it), so a file read again unchanged is the
+    /// same snapshot, not one more table.
+    private static let readWithDefinitions = Locked<[Data: SchemaSnapshot]>([:])
 
     /// Reads a snapshot file, and the file of shared definitions beside it that its references name.
     ///
@@ -220,7 +233,10 @@ public struct SchemaSnapshot: Sendable, Hashable {
         try self.init(decoding: data, file: shown, folder: url.deletingLastPathComponent())
     }
 
-    private init(tree: JSONTree, file: String, folder: URL?) throws(JSONShapeError) {
+    /// The snapshot of a file's tree, and whether it refers to no other file.
+    private static func read(tree: JSONTree, file: String, folder: URL?) throws(JSONShapeError) -> (
+        snapshot: SchemaSnapshot, isSelfContained: Bool
+    ) {
         guard case .object = tree else {
             throw JSONShapeError(
                 location: .jsonPointer(""),
@@ -258,9 +274,10 @@ public struct SchemaSnapshot: Sendable, Hashable {
             }
         }
         let reader = DefinitionReader(root: tree, file: file, folder: folder)
+        defer { reader.close() }
         let shape = try Self.shape(from: tree, at: "", reader: reader)
         try reader.finish()
-        self.init(shape: shape, sampleCount: samples)
+        return (SchemaSnapshot(shape: shape, sampleCount: samples), reader.isSelfContained)
     }
 
     /// The shape of a schema at `pointer`.

@@ -90,14 +90,37 @@ final class DefinitionReader {
     let definitions: ShapeDefinitions
     private var pending: [(name: String, tree: JSONTree)] = []
     private var requested: Set<String> = []
-    private var others: [String: DefinitionReader] = [:]
+    /// The readers of the files beside the snapshot, each file read once for all of them (a file may refer to
+    /// another, and back).
+    private let files: Files
 
-    init(root: JSONTree, file: String, folder: URL?, source: String? = nil) {
+    final class Files {
+        var readers: [String: DefinitionReader] = [:]
+    }
+
+    /// The files of shared definitions read in this process, by path, with their bytes: a file read again
+    /// unchanged gives the same table. A table whose definitions refer to one another lives as long as the
+    /// process (they hold it, and it holds them), so each file's content is read into one table, not one per
+    /// snapshot that refers to it; reading is faster too.
+    static let readFiles = Locked<[String: (data: Data, definitions: ShapeDefinitions)]>([:])
+
+    /// Whether every definition of the file is read (a table from ``readFiles``).
+    private var isComplete = false
+
+    /// The bytes and path of a file of shared definitions, to remember once it is read whole.
+    private var data: Data?
+    private var path: String?
+
+    init(
+        root: JSONTree, file: String, folder: URL?, source: String? = nil, files: Files = Files(),
+        definitions: ShapeDefinitions? = nil
+    ) {
         self.root = root
         self.file = file
         self.folder = folder
         self.source = source
-        definitions = ShapeDefinitions(source: source)
+        self.files = files
+        self.definitions = definitions ?? ShapeDefinitions(source: source)
     }
 
     func shape(for reference: JSONTree, at pointer: String) throws(JSONShapeError) -> Shape {
@@ -117,6 +140,15 @@ final class DefinitionReader {
 
     private func request(_ name: String, at pointer: String, from reference: JSONTree) throws(JSONShapeError) {
         guard !requested.contains(name) else { return }
+        if isComplete {
+            guard definitions[name] != nil else {
+                throw JSONShapeError(
+                    location: .jsonPointer(pointer),
+                    expected: "a reference to a schema under $defs" + (source.map { " in \($0)" } ?? ""),
+                    found: reference.typeDescription + ", which is not there")
+            }
+            return
+        }
         guard let tree = root["$defs"]?[name] else {
             throw JSONShapeError(
                 location: .jsonPointer(pointer),
@@ -129,7 +161,7 @@ final class DefinitionReader {
 
     /// The reader of a file beside the snapshot: a plain file name in the snapshot's folder.
     private func other(_ name: String, at pointer: String) throws(JSONShapeError) -> DefinitionReader {
-        if let known = others[name] { return known }
+        if let known = files.readers[name] { return known }
         guard let folder, !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != ".", name != ".." else {
             throw JSONShapeError(
                 location: .jsonPointer(pointer),
@@ -145,19 +177,39 @@ final class DefinitionReader {
                 location: .jsonPointer(pointer), expected: "the file of shared definitions \(name) beside the snapshot",
                 found: "no readable file \(shown)")
         }
+        if let known = Self.readFiles.withLock({ $0[url.path] }), known.data == data {
+            let reader = DefinitionReader(
+                root: .object([]), file: shown, folder: folder, source: name, files: files,
+                definitions: known.definitions)
+            reader.isComplete = true
+            files.readers[name] = reader
+            return reader
+        }
         let tree = try JSONTree.parse(data, file: shown)
-        let reader = DefinitionReader(root: tree, file: shown, folder: folder, source: name)
-        others[name] = reader
+        let reader = DefinitionReader(root: tree, file: shown, folder: folder, source: name, files: files)
+        reader.data = data
+        reader.path = url.path
+        files.readers[name] = reader
         return reader
+    }
+
+    /// Whether no reference led to another file.
+    var isSelfContained: Bool { files.readers.isEmpty }
+
+    /// Lets go of the readers of the files beside the snapshot (they and this one refer to each other); the
+    /// definitions they read stay with the shapes that refer to them.
+    func close() {
+        files.readers = [:]
     }
 
     /// Reads every definition asked for (and those they ask for), then checks that no chain of references
     /// leads back to itself.
     func finish() throws(JSONShapeError) {
         var progress = true
+        var wholeFiles = false
         while progress {
             progress = false
-            for reader in [self] + others.values.map({ $0 }) {
+            for reader in [self] + files.readers.values.map({ $0 }) {
                 while let (name, tree) = reader.pending.popLast() {
                     progress = true
                     do throws(JSONShapeError) {
@@ -169,8 +221,19 @@ final class DefinitionReader {
                     }
                 }
             }
+            // A file of shared definitions is read whole, once, to be remembered (``readFiles``).
+            if !progress, !wholeFiles {
+                wholeFiles = true
+                for reader in files.readers.values where !reader.isComplete {
+                    guard case .object(let members)? = reader.root["$defs"] else { continue }
+                    for (name, tree) in members where reader.requested.insert(name).inserted {
+                        reader.pending.append((name, tree))
+                        progress = true
+                    }
+                }
+            }
         }
-        for reader in [self] + others.values.map({ $0 }) {
+        for reader in [self] + files.readers.values.map({ $0 }) {
             for name in reader.requested.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 var link = Shape.reference(name, in: reader.definitions)
                 var seen: Set<String> = []
@@ -187,6 +250,10 @@ final class DefinitionReader {
                     link = next
                 }
             }
+        }
+        for reader in files.readers.values where !reader.isComplete {
+            guard let data = reader.data, let path = reader.path else { continue }
+            Self.readFiles.withLock { $0[path] = (data, reader.definitions) }
         }
     }
 }
