@@ -100,4 +100,77 @@ struct OpenAPIGraphTests {
         #expect(changes.allSatisfy { $0["component"] as? String == "components/schemas/S7" })
         #expect(changes.allSatisfy { $0["pathInComponent"] as? String == "/field_3" })
     }
+
+    /// The snapshots and their `components.json` are standard JSON Schema 2020-12: PyPI's `jsonschema`, following
+    /// the references across the two files (`Fixtures/validate_snapshot.py`), judges three bodies as `snapshot
+    /// check` does, down to the place of the first fault three references deep.
+    @Test func theSnapshotsAgreeWithJSONSchemaThroughTheirReferences() async throws {
+        guard let python = RealCollectionTests.python else {
+            TestEnvironment.recordMissing(
+                "the tests' Python (.build/venv-openapi, with jsonschema) is missing: run .ci/run")
+            return
+        }
+        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-graph-oracle")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.description().utf8).write(to: directory.appendingPathComponent("graph.json"))
+        let imported = try await CommandLineRunner.run(["openapi", "import", "graph.json"], in: directory)
+        #expect(imported.status == 0, "\(imported)")
+        let bodies = [
+            (
+                "good",
+                ##"{"id": "a", "field_0": 1, "children": [{"id": "b", "parent_0": {"id": "c", "field_3": 4}}], "parent_1": "x"}"##
+            ),
+            ("retyped", ##"{"id": "a", "children": [{"id": "b", "parent_0": {"id": "c", "field_3": "oops"}}]}"##),
+            (
+                "missing",
+                ##"{"id": "a", "children": [{"id": "b", "parent_2": {"id": "c", "children": [{"field_1": 2}]}}]}"##
+            ),
+        ]
+        let oracle = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/validate_snapshot.py")
+        var verdicts: [String: String] = [:]
+        for (name, body) in bodies {
+            try Data(body.utf8).write(to: directory.appendingPathComponent("\(name).json"))
+            let process = Process()
+            process.executableURL = python
+            process.arguments = [
+                oracle.path, directory.appendingPathComponent("Snapshots/graph/getThing0.schema.json").path,
+                directory.appendingPathComponent("\(name).json").path,
+            ]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(output)")
+            verdicts[name] = output.components(separatedBy: ": ").last?.trimmingCharacters(in: .whitespacesAndNewlines)
+
+            // apiprobe: the same body as the endpoint's one fixture, checked against the same snapshot.
+            let stubs = directory.appendingPathComponent("Stubs/graph")
+            try? FileManager.default.removeItem(at: stubs)
+            try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
+            let fixture =
+                ##"{"request": {"method": "GET", "url": "https://api.example.com/things0"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": "##
+                + body + "}}"
+            try Data(fixture.utf8).write(to: stubs.appendingPathComponent("getThing0.json"))
+            let check = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
+            switch name {
+            case "good":
+                #expect(check.status == 0, "\(check)")
+            case "retyped":
+                #expect(check.status == 1, "\(check)")
+                #expect(
+                    check.standardOutput.contains("/children/*/parent_0/field_3 type-changed: integer → string"),
+                    "\(check)")
+            default:
+                #expect(check.status == 1, "\(check)")
+                #expect(check.standardOutput.contains("/children/*/parent_2/children/*/id removed"), "\(check)")
+            }
+        }
+        #expect(
+            verdicts == [
+                "good": "valid", "retyped": "invalid at /children/0/parent_0/field_3",
+                "missing": "invalid at /children/0/parent_2/children/0",
+            ])
+    }
 }
