@@ -183,4 +183,87 @@ struct RealCollectionTests {
             #expect(exampleOfFile[file]?.template == nil, "\(file) matched no operation, but the oracle's did")
         }
     }
+
+    /// The examples each vendor's description carries for its JSON responses, made fixtures, pass `openapi check`
+    /// where PyPI's `jsonschema` accepts them and fail where it rejects them, at the places it names
+    /// (`Fixtures/RealCollections/spec_examples.py`, beside `oracle.py`).
+    @Test(arguments: vendors)
+    func theDescriptionsOwnExamplesAreCheckedAsJSONSchemaChecksThem(_ vendor: Vendor) async throws {
+        guard let folder = Self.folder else {
+            withKnownIssue(
+                "the vendors' files are not here: put them in shared/real-collections beside the checkout, or name their folder in APIPROBE_REAL_COLLECTIONS (Tests/APIProbeCLITests/Fixtures/RealCollections/README.md)"
+            ) {
+                Issue.record("no real collections")
+            }
+            return
+        }
+        guard let python = Self.python else {
+            TestEnvironment.recordMissing(
+                "the tests' Python (.build/venv-openapi, with jsonschema) is missing: run .ci/run")
+            return
+        }
+        let spec = folder.appendingPathComponent(vendor.name).appendingPathComponent(vendor.spec)
+        let directory = try CommandLineRunner.makeTemporaryDirectory("real-examples-\(vendor.name)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = Self.oracle.deletingLastPathComponent().appendingPathComponent("spec_examples.py")
+        let oracle = try await CommandLineRunner.runProcess(python, [script.path, spec.path])
+        try #require(oracle.status == 0, "\(oracle)")
+        struct SpecExample: Decodable {
+            var pointer: String
+            var method: String
+            var path: String
+            var status: Int
+            var body: String
+            var violations: [String]
+        }
+        struct Output: Decodable { var examples: [SpecExample] }
+        let examples = try JSONDecoder().decode(Output.self, from: Data(oracle.standardOutput.utf8)).examples
+        #expect(!examples.isEmpty)
+        let stubs = directory.appendingPathComponent("Stubs/\(vendor.name)")
+        try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
+        var exampleOfFile: [String: SpecExample] = [:]
+        for (index, example) in examples.enumerated() {
+            let request = JSONValue.object([
+                ("method", .string(example.method)), ("url", .string("https://api.example.test" + example.path)),
+            ])
+            let response = JSONValue.object([
+                ("status", .number(String(example.status))),
+                ("headers", .object([("Content-Type", .string("application/json"))])),
+                ("body", try JSONValue(parsing: Data(example.body.utf8))),
+            ])
+            let fixture = JSONValue.object([("request", request), ("response", response)])
+            try fixture.serialized().write(to: stubs.appendingPathComponent("example-\(index).json"))
+            exampleOfFile["Stubs/\(vendor.name)/example-\(index).json"] = example
+        }
+        let check = try await CommandLineRunner.run(
+            ["openapi", "check", spec.path, "--stubs", "Stubs/\(vendor.name)", "--format", "json"], in: directory)
+        struct Report: Decodable {
+            struct Violation: Decodable {
+                var file: String
+                var pointer: String
+                var kind: String
+            }
+            var violations: [Violation]
+            var unmatched: [String]
+        }
+        let report = try JSONDecoder().decode(Report.self, from: Data(check.standardOutput.utf8))
+        #expect(report.unmatched.isEmpty, "\(report.unmatched)")
+        var failing = Set<String>()
+        for violation in report.violations
+        where ["type", "required", "enum", "additional", "format"].contains(violation.kind) {
+            let example = try #require(exampleOfFile[violation.file], "\(violation.file)")
+            failing.insert(violation.file)
+            // The same place, or below a `oneOf`/`anyOf` no branch of which fits.
+            #expect(
+                example.violations.contains(violation.pointer)
+                    || example.violations.contains { found in
+                        found.hasSuffix("/*") && violation.pointer.hasPrefix(String(found.dropLast()))
+                    },
+                "\(example.pointer) \(violation.pointer) \(violation.kind): jsonschema finds \(example.violations)")
+        }
+        // And every example jsonschema rejects fails the check.
+        let rejected = Set(exampleOfFile.filter { !$0.value.violations.isEmpty }.keys)
+        #expect(rejected.subtracting(failing).sorted().prefix(5) == [], "rejected by jsonschema, passed by apiprobe")
+        #expect(failing.subtracting(rejected).isEmpty)
+    }
 }
