@@ -219,6 +219,22 @@ struct RealCollectionTests {
         struct Output: Decodable { var examples: [SpecExample] }
         let examples = try JSONDecoder().decode(Output.self, from: Data(oracle.standardOutput.utf8)).examples
         #expect(!examples.isEmpty)
+
+        // The description imports whole: no cut, every snapshot says something, the approximations counted.
+        let imported = try await CommandLineRunner.run(
+            ["openapi", "import", spec.path, "--api", "imported"], in: directory)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.standardOutput.contains(" approximation"), "\(imported)")
+        let snapshotFolder = directory.appendingPathComponent("Snapshots/imported")
+        let operations = try String(
+            contentsOf: snapshotFolder.appendingPathComponent("operations.json"), encoding: .utf8)
+        #expect(!operations.contains("cut here"))
+        for name in try FileManager.default.contentsOfDirectory(atPath: snapshotFolder.path)
+        where name.hasSuffix(".schema.json") {
+            let text = try String(contentsOf: snapshotFolder.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.contains("\"type\"") || text.contains("\"$ref\""), "\(name) accepts any value")
+        }
+
         let stubs = directory.appendingPathComponent("Stubs/\(vendor.name)")
         try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
         var exampleOfFile: [String: SpecExample] = [:]
