@@ -5,6 +5,7 @@ import HTTPStubs
 import HTTPTypes
 import Hummingbird
 import NIOCore
+package import OpenAPISupport
 import RecipesServer
 
 #if canImport(FoundationNetworking)
@@ -19,6 +20,10 @@ import FoundationNetworking
 /// if it had been sent there, with its path and query. A request no fixture matches is answered 404 with the
 /// near-miss diagnostics as JSON, and a line in the log. A fixture changed on disk is served from the next request
 /// on (``FixtureLibrary``).
+///
+/// With a description (`--spec`), a request no fixture matches is answered from the description's own example for
+/// its operation, or a 404 that says the operation has none; with `--validate-requests`, a request that does not
+/// fit its operation (the rule of `openapi check`) is answered 400 with the JSON Pointer of each problem.
 package struct FixtureServer: Sendable {
     package let port: Int
     package let origin: URL
@@ -41,15 +46,25 @@ package struct FixtureServer: Sendable {
     /// - Throws: ``Failure`` naming the folder or the fixture (a ``FixtureError`` says the file and the place), or
     ///   the port.
     package static func start(
-        folder: URL, displayName: String, origin: URL?, host: String, port: Int,
-        log: @escaping @Sendable (String) -> Void
+        folder: URL, displayName: String, origin: URL?, host: String, port: Int, spec: OpenAPISpec? = nil,
+        validatesRequests: Bool = false, log: @escaping @Sendable (String) -> Void
     ) async throws -> FixtureServer {
         let store = FixtureStore(directory: folder)
-        let (exchanges, signature) = try Self.load(store, displayName: displayName)
-        let chosen = try origin ?? Self.origin(of: exchanges.map(\.1), displayName: displayName)
+        // With a description, a folder without fixtures is served from the description's examples alone.
+        let (exchanges, signature) = try Self.load(store, displayName: displayName, allowsNone: spec != nil)
+        let chosen: URL
+        if let origin {
+            chosen = origin
+        } else if exchanges.isEmpty, let spec {
+            chosen = Self.origin(of: spec)
+        } else {
+            chosen = try Self.origin(of: exchanges.map(\.1), displayName: displayName)
+        }
         let library = FixtureLibrary(
-            store: store, displayName: displayName, stubs: Self.stubSet(exchanges), signature: signature, log: log)
-        let responder = FixtureResponder(library: library, origin: chosen, log: log)
+            store: store, displayName: displayName, stubs: Self.stubSet(exchanges), signature: signature,
+            allowsNone: spec != nil, log: log)
+        let responder = FixtureResponder(
+            library: library, origin: chosen, spec: spec, validatesRequests: validatesRequests, log: log)
         do {
             let (bound, task) = try await LoopbackLaunch.start(
                 responder, host: host, port: port, name: "apiprobe serve")
@@ -71,11 +86,14 @@ package struct FixtureServer: Sendable {
         _ = try? await task.value
     }
 
-    /// Every fixture of `store`, and the signature of the files they came from.
-    static func load(_ store: FixtureStore, displayName: String) throws -> ([(String, Exchange)], [String: String]) {
+    /// Every fixture of `store`, and the signature of the files they came from; none is an error unless
+    /// `allowsNone`.
+    static func load(_ store: FixtureStore, displayName: String, allowsNone: Bool = false) throws -> (
+        [(String, Exchange)], [String: String]
+    ) {
         let signature = FixtureLibrary.signature(of: store)
         let names = store.names()
-        guard !names.isEmpty else {
+        guard !names.isEmpty || allowsNone else {
             throw Failure(description: "\(displayName): expected fixtures (*.json), found none")
         }
         var exchanges: [(String, Exchange)] = []
@@ -87,6 +105,20 @@ package struct FixtureServer: Sendable {
         let stubs = StubSet()
         for (name, exchange) in exchanges { stubs.stub(exchange, name: name) }
         return stubs
+    }
+
+    /// The origin of a description's first server (`https://api.example.com`), or `http://localhost` for one
+    /// whose servers are relative or absent.
+    static func origin(of spec: OpenAPISpec) -> URL {
+        var first = ""
+        if case .array(let servers)? = spec.root["servers"], case .string(let url)? = servers.first?["url"] {
+            first = url
+        }
+        guard let components = URLComponents(string: first), let scheme = components.scheme,
+            let host = components.host,
+            let url = URL(string: "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? ""))
+        else { return URL(string: "http://localhost")! }
+        return url
     }
 
     /// The one origin every fixture was recorded against.
@@ -116,16 +148,18 @@ final class FixtureLibrary: Sendable {
     static let checkInterval: Duration = .milliseconds(200)
     let store: FixtureStore
     let displayName: String
+    let allowsNone: Bool
     let log: @Sendable (String) -> Void
     private let state: Locked<(stubs: StubSet, signature: [String: String], checked: ContinuousClock.Instant)>
     private let faults = Locked<[AdminAPI.Fault]>([])
 
     init(
-        store: FixtureStore, displayName: String, stubs: StubSet, signature: [String: String],
+        store: FixtureStore, displayName: String, stubs: StubSet, signature: [String: String], allowsNone: Bool = false,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.store = store
         self.displayName = displayName
+        self.allowsNone = allowsNone
         self.log = log
         state = Locked((stubs, signature, ContinuousClock.now))
     }
@@ -146,7 +180,7 @@ final class FixtureLibrary: Sendable {
     ///
     /// - Throws: why the folder does not load (the file and the place); nothing is reset then.
     func reset() throws {
-        let (exchanges, signature) = try FixtureServer.load(store, displayName: displayName)
+        let (exchanges, signature) = try FixtureServer.load(store, displayName: displayName, allowsNone: allowsNone)
         faults.withLock { $0 = [] }
         state.withLock { $0 = (FixtureServer.stubSet(exchanges), signature, ContinuousClock.now) }
     }
@@ -178,7 +212,8 @@ final class FixtureLibrary: Sendable {
         let found = Self.signature(of: store)
         guard found != signature else { return stubs }
         do {
-            let (exchanges, loadedSignature) = try FixtureServer.load(store, displayName: displayName)
+            let (exchanges, loadedSignature) = try FixtureServer.load(
+                store, displayName: displayName, allowsNone: allowsNone)
             let reloaded = FixtureServer.stubSet(exchanges)
             state.withLock { $0 = (reloaded, loadedSignature, now) }
             log("reloaded \(exchanges.count) fixture\(exchanges.count == 1 ? "" : "s") of \(displayName)")
@@ -197,6 +232,10 @@ struct FixtureResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let library: FixtureLibrary
     let origin: URL
+    /// The description whose examples answer a miss, and whose operations judge each request when
+    /// `validatesRequests`.
+    var spec: OpenAPISpec?
+    var validatesRequests = false
     let log: @Sendable (String) -> Void
 
     /// Headers of one transfer, set by the server for the body it sends, never copied from a fixture.
@@ -231,6 +270,35 @@ struct FixtureResponder: HTTPResponder {
         let stubRequest = StubRequest(
             method: request.method.rawValue, url: url, headers: headers,
             body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
+        if validatesRequests, let spec {
+            let recorded = RecordedRequest(
+                method: request.method.rawValue, url: url.absoluteString,
+                headers: Dictionary(request.headers.map { ($0.name.rawName, $0.value) }) { first, _ in first },
+                body: body.readableBytes > 0
+                    ? Body(bytes: Data(body.readableBytesView), contentType: request.headers[.contentType]) : nil)
+            if let (operation, problems) = spec.requestProblems(recorded), !problems.isEmpty {
+                let lines = problems.map { redactor.redact(text: "\($0.pointer): \($0.kind): \($0.message)") }
+                log(
+                    "400 \(shown): does not fit \(operation.name) in \(spec.file)\n  " + lines.joined(separator: "\n  ")
+                )
+                return Self.json(
+                    status: .badRequest,
+                    .object([
+                        ("error", .string("the request does not fit the description")),
+                        ("operation", .string(operation.name)), ("request", .string(shown)),
+                        (
+                            "problems",
+                            .array(
+                                problems.map {
+                                    .object([
+                                        ("pointer", .string($0.pointer)), ("kind", .string($0.kind.rawValue)),
+                                        ("message", .string(redactor.redact(text: $0.message))),
+                                    ])
+                                })
+                        ),
+                    ]))
+            }
+        }
         let stubs = library.current()
         if let status = library.takeFault(method: request.method.rawValue, path: request.uri.path) {
             stubs.logAnsweredElsewhere(stubRequest, status: status)
@@ -256,11 +324,34 @@ struct FixtureResponder: HTTPResponder {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: wire.body)))
         case .failure(let error, _):
             let diagnostics = redactor.redact(text: error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)")
-            log("404 \(shown): no fixture matches\n\(diagnostics)")
-            return Self.json(
-                status: .notFound,
-                ["error": "no fixture matches the request", "request": shown, "diagnostics": diagnostics])
+            var answer = ["error": "no fixture matches the request", "request": shown, "diagnostics": diagnostics]
+            if let spec {
+                switch spec.exampleAnswer(method: request.method.rawValue, url: url.absoluteString) {
+                case .example(let status, let body, let operation, let pointer):
+                    log("\(status) \(shown): no fixture; the example of \(operation) at \(pointer)")
+                    return Response(
+                        status: HTTPResponse.Status(code: status),
+                        headers: [.contentType: "application/json", Self.exampleHeader: pointer],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
+                case .noExample(let operation):
+                    answer["error"] =
+                        "no fixture matches the request, and \(operation) has no example of a success response in \(spec.file)"
+                case .noOperation:
+                    answer["error"] = "no fixture matches the request, and no operation of \(spec.file) takes it"
+                }
+            }
+            log("404 \(shown): \(answer["error"] ?? "")\n\(diagnostics)")
+            return Self.json(status: .notFound, answer)
         }
+    }
+
+    /// The header of an answer taken from the description's example: the example's JSON Pointer in it.
+    static let exampleHeader = HTTPField.Name("X-Apiprobe-Example")!
+
+    static func json(status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serialized(pretty: true, sortedKeys: true))))
     }
 
     static func json(status: HTTPResponse.Status, _ members: [String: String]) -> Response {

@@ -139,8 +139,7 @@ extension OpenAPISpec {
             // not checked, its response is.
             let status = exchange.response.status
             if !((400..<500).contains(status) && operation.response(for: status) != nil) {
-                found += parameterProblems(operation, exchange.request, pathValues: pathValues, validator)
-                found += requestBodyProblems(operation, exchange.request.body, validator)
+                found += requestProblems(operation, exchange.request, pathValues: pathValues, validator)
             }
             found += responseProblems(operation, exchange.response, validator)
             violations += found.map {
@@ -152,6 +151,28 @@ extension OpenAPISpec {
         return SpecCheckReport(
             fixtureCount: names.count, operationCount: operations.count, violations: violations,
             unmatched: unmatched)
+    }
+
+    /// What a request gets wrong for its operation: its parameters and its JSON body. The one request rule of
+    /// `openapi check` and `apiprobe serve --validate-requests`.
+    func requestProblems(
+        _ operation: SpecOperation, _ request: RecordedRequest, pathValues: [String: String],
+        _ validator: SchemaValidator
+    ) -> [SchemaProblem] {
+        parameterProblems(operation, request, pathValues: pathValues, validator)
+            + requestBodyProblems(operation, request.body, validator)
+    }
+
+    /// The operation `request` reaches and what the request gets wrong for it (as `openapi check` judges a
+    /// fixture's request); `nil` when it reaches no operation.
+    package func requestProblems(_ request: RecordedRequest) -> (operation: SpecOperation, problems: [SpecViolation])? {
+        guard let (operation, pathValues) = self.operation(method: request.method.uppercased(), url: request.url)
+        else { return nil }
+        let validator = SchemaValidator(converter: ShapeConverter(root: root, file: file))
+        let problems = requestProblems(operation, request, pathValues: pathValues, validator).map {
+            SpecViolation(file: "", operation: operation.name, pointer: $0.pointer, kind: $0.kind, message: $0.message)
+        }
+        return (operation, problems)
     }
 
     /// Path, query and header parameters, by the request rule shared with ContractTesting (HTTPFixtures'

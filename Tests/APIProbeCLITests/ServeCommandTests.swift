@@ -206,4 +206,139 @@ struct ServeCommandTests {
             #expect(taken.standardError.contains("the port is already in use"), "\(taken)")
         }
     }
+
+    /// A description beside (or instead of) the fixtures: a request no fixture matches is answered from the
+    /// operation's own example (an `examples` entry through `components/examples`, a schema's `example`), or a 404
+    /// that says the operation has none; with `--validate-requests`, a request that does not fit is a 400 naming
+    /// each problem's JSON Pointer, by the rule of `openapi check`.
+    @Test func aDescriptionAnswersFromItsExamplesAndJudgesRequests() async throws {
+        let directory = try CommandLineRunner.makeTemporaryDirectory("serve-spec")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spec = """
+            openapi: 3.0.3
+            info: {title: pets, version: '1'}
+            servers: [{url: 'https://pets.example.com/v1'}]
+            paths:
+              /pets:
+                get:
+                  parameters: [{name: limit, in: query, schema: {type: integer}}]
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {type: array, items: {$ref: '#/components/schemas/Pet'}}
+                          examples: {two: {$ref: '#/components/examples/TwoPets'}}
+                post:
+                  requestBody:
+                    required: true
+                    content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
+                  responses: {'201': {description: made}}
+              /pets/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+                  responses:
+                    '200':
+                      description: ok
+                      content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
+              /owners:
+                get:
+                  responses: {'200': {description: ok, content: {application/json: {schema: {type: array}}}}}
+            components:
+              schemas:
+                Pet:
+                  type: object
+                  required: [id, name]
+                  properties: {id: {type: integer}, name: {type: string}}
+                  example: {id: 7, name: Rex}
+              examples:
+                TwoPets: {value: [{id: 1, name: Tom}, {id: 2, name: Kit}]}
+            """
+        try Data(spec.utf8).write(to: directory.appendingPathComponent("pets.yaml"))
+        // One fixture, for /pets/1: it wins over the example.
+        let stubs = directory.appendingPathComponent("Stubs/pets")
+        try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
+        let fixture =
+            ##"{"request": {"method": "GET", "url": "https://pets.example.com/v1/pets/1"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"id": 1, "name": "Recorded"}}}"##
+        try Data(fixture.utf8).write(to: stubs.appendingPathComponent("pet.json"))
+
+        let command = try RunningCommand(
+            ["serve", "--stubs", "Stubs/pets", "--spec", "pets.yaml", "--validate-requests"], in: directory)
+        let text = try await command.waitForOutput(containing: "Stop with Ctrl-C.")
+        #expect(
+            text.hasPrefix(
+                "Serving 1 fixture of Stubs/pets and the examples of pets.yaml (4 operations, requests validated) (recorded against https://pets.example.com)"
+            ), "\(text)")
+        let port = try #require(text.firstMatch(of: /on http:\/\/127\.0\.0\.1:(\d+)/)).1
+        let base = "http://127.0.0.1:\(port)/v1"
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        func get(_ path: String, method: String = "GET", body: String? = nil) async throws -> (Int, Any, String?) {
+            var request = URLRequest(url: try #require(URL(string: base + path)))
+            request.httpMethod = method
+            if let body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let (data, response) = try await session.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            return (
+                http.statusCode, try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed),
+                http.value(forHTTPHeaderField: "X-Apiprobe-Example")
+            )
+        }
+
+        let (recordedStatus, recorded, recordedSource) = try await get("/pets/1")
+        #expect(recordedStatus == 200 && (recorded as? [String: Any])?["name"] as? String == "Recorded")
+        #expect(recordedSource == nil)
+        let (listStatus, list, listSource) = try await get("/pets?limit=2")
+        #expect(listStatus == 200)
+        #expect((list as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Tom", "Kit"])
+        #expect(listSource == "/components/examples/TwoPets/value")
+        let (petStatus, pet, petSource) = try await get("/pets/7")
+        #expect(petStatus == 200 && (pet as? [String: Any])?["name"] as? String == "Rex")
+        #expect(petSource == "/components/schemas/Pet/example")
+
+        let (ownersStatus, owners, _) = try await get("/owners")
+        #expect(ownersStatus == 404)
+        #expect(
+            (owners as? [String: Any])?["error"] as? String
+                == "no fixture matches the request, and GET /owners has no example of a success response in pets.yaml")
+        let (nowhereStatus, nowhere, _) = try await get("/cats")
+        #expect(nowhereStatus == 404)
+        #expect(
+            (nowhere as? [String: Any])?["error"] as? String
+                == "no fixture matches the request, and no operation of pets.yaml takes it")
+
+        // Requests that do not fit: a query value of the wrong type (with a credential, never echoed), a body
+        // without a required property.
+        let (badStatus, bad, _) = try await get("/pets?limit=two&api_key=tok-SPEC-93")
+        #expect(badStatus == 400)
+        let problems = try #require((bad as? [String: Any])?["problems"] as? [[String: String]])
+        #expect(problems.map { $0["pointer"] } == ["/query/limit", "/query/api_key"], "\(problems)")
+        #expect(!"\(bad)".contains("tok-SPEC-93"))
+        let (postStatus, post, _) = try await get("/pets", method: "POST", body: #"{"id": 3}"#)
+        #expect(postStatus == 400)
+        let postProblems = try #require((post as? [String: Any])?["problems"] as? [[String: String]])
+        #expect(postProblems.map { $0["pointer"] } == ["/body/name"], "\(postProblems)")
+        #expect((post as? [String: Any])?["operation"] as? String == "POST /pets")
+        let (madeStatus, _, _) = try await get("/pets", method: "POST", body: #"{"id": 3, "name": "Ada"}"#)
+        #expect(madeStatus == 404, "a request that fits, with no fixture and no example, is still a miss")
+
+        #expect(try await command.stop(SIGTERM) == 0)
+        #expect(command.standardError.contains("/query/limit: parameter: query parameter \"limit\": expected integer"))
+        #expect(!command.standardError.contains("tok-SPEC-93"), "\(command.standardError)")
+    }
+
+    @Test func aBadDescriptionOrValidationWithoutOneIsBadInput() async throws {
+        let directory = try CommandLineRunner.makeTemporaryDirectory("serve-spec-bad")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("openapi: 3.0.3\npaths: [1, 2\n".utf8).write(to: directory.appendingPathComponent("broken.yaml"))
+        let broken = try await CommandLineRunner.run(["serve", "--spec", "broken.yaml"], in: directory)
+        #expect(broken.status == 2, "\(broken)")
+        #expect(broken.standardError.contains("broken.yaml:3:1: expected a YAML or JSON document"), "\(broken)")
+        let alone = try await CommandLineRunner.run(["serve", "--validate-requests"], in: directory)
+        #expect(alone.status == 2, "\(alone)")
+        #expect(alone.standardError.contains("--validate-requests: expected --spec"), "\(alone)")
+    }
 }
