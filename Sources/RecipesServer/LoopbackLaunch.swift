@@ -28,6 +28,11 @@ package enum LoopbackLaunch {
         package var description: String { "cannot listen on \(host):\(port): \(reason)" }
     }
 
+    /// How long a connection may stay without a byte read or written before it is closed, so idle connections
+    /// (a client that opens thousands and sends nothing) do not pile up. Headers are bounded by Hummingbird's
+    /// decoder (80 KiB in all, 1,000 fields: a 400 beyond), bodies by each responder.
+    package static let idleTimeout: TimeAmount = .seconds(60)
+
     /// - Returns: the port listened on (the system's pick for 0) and the server's task (cancel it to stop).
     package static func start<Responder: HTTPResponder>(
         _ responder: Responder, host: String, port: Int, name: String
@@ -43,6 +48,7 @@ package enum LoopbackLaunch {
         let (ports, portsContinuation) = AsyncStream.makeStream(of: Int?.self)
         let application = Application(
             responder: responder,
+            server: .http1(configuration: .init(idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname(host, port: port), serverName: name),
             onServerRunning: { channel in
                 portsContinuation.yield(channel.localAddress?.port)

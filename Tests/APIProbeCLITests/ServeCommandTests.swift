@@ -341,4 +341,32 @@ struct ServeCommandTests {
         #expect(alone.status == 2, "\(alone)")
         #expect(alone.standardError.contains("--validate-requests: expected --spec"), "\(alone)")
     }
+
+    /// A hostile client on loopback (`Fixtures/hostile_client.py`): a 200 KB header and 3,000 header fields are a
+    /// 400, an endless body a 413 once 16 MiB are read, and 2,000 idle connections leave the server answering;
+    /// it is still there afterwards. (Idle connections are closed after `LoopbackLaunch.idleTimeout`.)
+    @Test func aHostileClientIsBoundedAndNeverStopsTheServer() async throws {
+        guard let python = RealCollectionTests.python else {
+            TestEnvironment.recordMissing("the tests' Python (.build/venv-openapi) is missing: run .ci/run")
+            return
+        }
+        let command = try RunningCommand(["serve", "--stubs", Self.stubs.path])
+        let text = try await command.waitForOutput(containing: "Stop with Ctrl-C.")
+        let port = try #require(text.firstMatch(of: /on http:\/\/127\.0\.0\.1:(\d+)/)).1
+        let client = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/hostile_client.py")
+        let result = try await CommandLineRunner.runProcess(
+            python, [client.path, String(port), "/api/search?q=chicken"])
+        #expect(result.status == 0, "\(result)")
+        let answers = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(answers["hugeHeader"] as? String == "HTTP/1.1 400 Bad Request", "\(answers)")
+        #expect(answers["manyHeaders"] as? String == "HTTP/1.1 400 Bad Request", "\(answers)")
+        #expect(answers["endlessBody"] as? String == "HTTP/1.1 413 Payload Too Large", "\(answers)")
+        #expect((answers["endlessBodySentMiB"] as? Int ?? 0) >= 16, "\(answers)")
+        #expect((answers["opened"] as? Int ?? 0) >= 900, "\(answers)")
+        #expect(answers["connections"] as? String == "HTTP/1.1 200 OK", "\(answers)")
+        #expect(answers["after"] as? String == "HTTP/1.1 200 OK", "\(answers)")
+        #expect(try await command.stop(SIGTERM) == 0)
+    }
 }
