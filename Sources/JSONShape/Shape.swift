@@ -205,7 +205,10 @@ extension Shape {
     ///
     /// A property is required only when both sides require it; types, formats and enums are joined;
     /// a map absorbs a record's properties into its value shape. The operation is associative and
-    /// commutative, with ``empty`` as identity.
+    /// commutative, with ``empty`` as identity. Two references to one definition stay a reference; two
+    /// different definitions are merged through what they stand for, down to 32 references on one path, below
+    /// which this side's shape is kept (inference never makes references; a description's unions are made by
+    /// `openapi import` as definitions of their own).
     ///
     /// ```swift
     /// let both = first.merging(second)
