@@ -70,21 +70,28 @@ struct RealCollectionTests {
         var requestViolations: [String]
     }
 
-    @Test(arguments: vendors)
-    func importedWithoutVarsThenCheckedOnlyForWhatJSONSchemaFinds(_ vendor: Vendor) async throws {
-        guard let folder = Self.folder else {
+    /// The vendors' folder and the oracle's Python; without them a known issue that says where to put them
+    /// (a missing Python is a failure under CI).
+    static func prerequisites() -> (folder: URL, python: URL)? {
+        guard let folder else {
             withKnownIssue(
                 "the vendors' files are not here: put them in shared/real-collections beside the checkout, or name their folder in APIPROBE_REAL_COLLECTIONS (Tests/APIProbeCLITests/Fixtures/RealCollections/README.md)"
             ) {
                 Issue.record("no real collections")
             }
-            return
+            return nil
         }
-        guard let python = Self.python else {
+        guard let python else {
             TestEnvironment.recordMissing(
                 "the tests' Python (.build/venv-openapi, with jsonschema) is missing: run .ci/run")
-            return
+            return nil
         }
+        return (folder, python)
+    }
+
+    @Test(arguments: vendors)
+    func importedWithoutVarsThenCheckedOnlyForWhatJSONSchemaFinds(_ vendor: Vendor) async throws {
+        guard let (folder, python) = Self.prerequisites() else { return }
         let source = folder.appendingPathComponent(vendor.name)
         let collection = source.appendingPathComponent("collection.json")
         let spec = source.appendingPathComponent(vendor.spec)
@@ -189,19 +196,7 @@ struct RealCollectionTests {
     /// (`Fixtures/RealCollections/spec_examples.py`, beside `oracle.py`).
     @Test(arguments: vendors)
     func theDescriptionsOwnExamplesAreCheckedAsJSONSchemaChecksThem(_ vendor: Vendor) async throws {
-        guard let folder = Self.folder else {
-            withKnownIssue(
-                "the vendors' files are not here: put them in shared/real-collections beside the checkout, or name their folder in APIPROBE_REAL_COLLECTIONS (Tests/APIProbeCLITests/Fixtures/RealCollections/README.md)"
-            ) {
-                Issue.record("no real collections")
-            }
-            return
-        }
-        guard let python = Self.python else {
-            TestEnvironment.recordMissing(
-                "the tests' Python (.build/venv-openapi, with jsonschema) is missing: run .ci/run")
-            return
-        }
+        guard let (folder, python) = Self.prerequisites() else { return }
         let spec = folder.appendingPathComponent(vendor.name).appendingPathComponent(vendor.spec)
         let directory = try CommandLineRunner.makeTemporaryDirectory("real-examples-\(vendor.name)")
         defer { try? FileManager.default.removeItem(at: directory) }
