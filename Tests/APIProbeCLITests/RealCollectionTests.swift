@@ -70,6 +70,23 @@ struct RealCollectionTests {
         var requestViolations: [String]
     }
 
+    /// `openapi check`'s JSON report for a folder of fixtures.
+    struct CheckReport: Decodable {
+        struct Violation: Decodable {
+            var file: String
+            var pointer: String
+            var kind: String
+        }
+        var violations: [Violation]
+        var unmatched: [String]
+    }
+
+    static func check(_ spec: URL, stubs: String, in directory: URL) async throws -> CheckReport {
+        let check = try await CommandLineRunner.run(
+            ["openapi", "check", spec.path, "--stubs", stubs, "--format", "json"], in: directory)
+        return try JSONDecoder().decode(CheckReport.self, from: Data(check.standardOutput.utf8))
+    }
+
     /// The vendors' folder and the oracle's Python; without them a known issue that says where to put them
     /// (a missing Python is a failure under CI).
     static func prerequisites() -> (folder: URL, python: URL)? {
@@ -146,18 +163,7 @@ struct RealCollectionTests {
         }
 
         // openapi check reports only what jsonschema also finds, at the same place.
-        let check = try await CommandLineRunner.run(
-            ["openapi", "check", spec.path, "--stubs", "Stubs/\(vendor.name)", "--format", "json"], in: directory)
-        struct Report: Decodable {
-            struct Violation: Decodable {
-                var file: String
-                var pointer: String
-                var kind: String
-            }
-            var violations: [Violation]
-            var unmatched: [String]
-        }
-        let report = try JSONDecoder().decode(Report.self, from: Data(check.standardOutput.utf8))
+        let report = try await Self.check(spec, stubs: "Stubs/\(vendor.name)", in: directory)
         var reported = 0
         for violation in report.violations {
             let example = try #require(exampleOfFile[violation.file], "\(violation.file)")
@@ -246,18 +252,7 @@ struct RealCollectionTests {
             try fixture.serialized().write(to: stubs.appendingPathComponent("example-\(index).json"))
             exampleOfFile["Stubs/\(vendor.name)/example-\(index).json"] = example
         }
-        let check = try await CommandLineRunner.run(
-            ["openapi", "check", spec.path, "--stubs", "Stubs/\(vendor.name)", "--format", "json"], in: directory)
-        struct Report: Decodable {
-            struct Violation: Decodable {
-                var file: String
-                var pointer: String
-                var kind: String
-            }
-            var violations: [Violation]
-            var unmatched: [String]
-        }
-        let report = try JSONDecoder().decode(Report.self, from: Data(check.standardOutput.utf8))
+        let report = try await Self.check(spec, stubs: "Stubs/\(vendor.name)", in: directory)
         #expect(report.unmatched.isEmpty, "\(report.unmatched)")
         var failing = Set<String>()
         for violation in report.violations
