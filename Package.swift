@@ -108,6 +108,16 @@ let package = Package(
             name: "StatusPageBenchmark", dependencies: ["ProbeRunner", "APIProbeShared", "BenchmarkSupport"],
             path: "Benchmarks/StatusPageBenchmark"),
         .executableTarget(
+            name: "ServeBenchmark",
+            dependencies: [
+                "FixtureServer", "RecipesServer", "BenchmarkSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ServeBenchmark"
+        ),
+        .executableTarget(
             name: "ProbeBenchmark",
             dependencies: ["ProbeRunner", "RecipesServer", "BenchmarkSupport"],
             path: "Benchmarks/ProbeBenchmark"
