@@ -41,8 +41,8 @@ enum AdminAPI {
                     ("status", entry.status.map { .number(String($0)) } ?? .null),
                 ])
             }
-            return json(
-                .ok,
+            return FixtureResponder.json(
+                status: .ok,
                 .object([
                     ("requests", .array(entries)),
                     ("dropped", .number(String(library.current().droppedRequestCount))),
@@ -52,9 +52,9 @@ enum AdminAPI {
                 try library.reset()
             } catch {
                 // Said, not swallowed: the fixtures on disk do not load, so nothing was reset.
-                return json(.conflict, .object([("error", .string("not reset: \(error)"))]))
+                return FixtureResponder.json(status: .conflict, .object([("error", .string("not reset: \(error)"))]))
             }
-            return json(.ok, .object([("reset", .bool(true))]))
+            return FixtureResponder.json(status: .ok, .object([("reset", .bool(true))]))
         case (.post, prefix + "faults"):
             let expected =
                 #"a JSON object {"method": "GET", "path": "/api/search", "status": 503, "times": 1}"#
@@ -66,22 +66,23 @@ enum AdminAPI {
                 case .number(let statusText)? = members.first(where: { $0.key == "status" })?.value,
                 let status = Int(statusText), (200...599).contains(status)
             else {
-                return json(.badRequest, .object([("error", .string("expected \(expected)"))]))
+                return FixtureResponder.json(status: .badRequest, .object([("error", .string("expected \(expected)"))]))
             }
             var method = "GET"
             if case .string(let given)? = members.first(where: { $0.key == "method" })?.value { method = given }
             var times = 1
             if case .number(let text)? = members.first(where: { $0.key == "times" })?.value {
                 guard let count = Int(text), (1...1_000_000).contains(count) else {
-                    return json(.badRequest, .object([("error", .string("expected times from 1 to 1000000"))]))
+                    return FixtureResponder.json(
+                        status: .badRequest, .object([("error", .string("expected times from 1 to 1000000"))]))
                 }
                 times = count
             }
             library.addFault(Fault(method: method.uppercased(), path: faultPath, status: status, remaining: times))
-            return json(.created, .object([("faults", .number(String(library.faultCount)))]))
+            return FixtureResponder.json(status: .created, .object([("faults", .number(String(library.faultCount)))]))
         default:
-            return json(
-                .notFound,
+            return FixtureResponder.json(
+                status: .notFound,
                 .object([
                     ("error", .string("not an admin endpoint")),
                     (
@@ -92,11 +93,5 @@ enum AdminAPI {
                     ),
                 ]))
         }
-    }
-
-    static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serialized(pretty: true, sortedKeys: true))))
     }
 }

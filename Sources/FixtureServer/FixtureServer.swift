@@ -366,6 +366,7 @@ struct FixtureResponder: HTTPResponder {
     /// The header of an answer taken from the description's example: the example's JSON Pointer in it.
     static let exampleHeader = HTTPField.Name("X-Apiprobe-Example")!
 
+    /// A JSON answer of the server's own (a miss, an error, the admin API): sorted keys, two-space indent.
     static func json(status: HTTPResponse.Status, _ value: JSONValue) -> Response {
         Response(
             status: status, headers: [.contentType: "application/json"],
@@ -373,9 +374,6 @@ struct FixtureResponder: HTTPResponder {
     }
 
     static func json(status: HTTPResponse.Status, _ members: [String: String]) -> Response {
-        let value = JSONValue.object(members.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })
-        return Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serialized(pretty: true, sortedKeys: true))))
+        json(status: status, .object(members.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
     }
 }
