@@ -168,7 +168,7 @@ public struct SchemaDiff: Sendable, Hashable {
     /// - Complexity: O(*n* log *n*) in the number of properties of both shapes.
     public init(from old: Shape, to new: Shape, usage: UsageManifest? = nil) {
         var changes = Self.rootChanges(old, new)
-        Self.compare(old, new, path: "", conformance: false, into: &changes)
+        changes += Self.changes(from: old, to: new, units: Units())
         self.init(changes: changes, usage: usage)
     }
 
@@ -202,9 +202,8 @@ public struct SchemaDiff: Sendable, Hashable {
     /// problems.changes.isEmpty  // the body fits the snapshot
     /// ```
     public init(conformanceOf sample: Shape, to schema: Shape, usage: UsageManifest? = nil) {
-        var changes: [SchemaChange] = []
-        Self.compare(schema, sample, path: "", conformance: true, into: &changes)
-        self.init(changes: changes, usage: usage)
+        self.init(
+            changes: Self.changes(from: schema, to: sample, units: Units(conformance: true)), usage: usage)
     }
 
     /// The diff from `old` to `new` with the units of earlier diffs of the same documents (``Units``).
@@ -322,16 +321,6 @@ public struct SchemaDiff: Sendable, Hashable {
             }
             changes.append(change)
         }
-    }
-
-    private static func compare(
-        _ old: Shape,
-        _ new: Shape,
-        path: String,
-        conformance: Bool,
-        into changes: inout [SchemaChange]
-    ) {
-        changes += Self.changes(from: old, to: new, units: Units(conformance: conformance))
     }
 
     /// The changes from `old` to `new`, walking their units (reusing those `units` already holds).
