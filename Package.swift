@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "FixtureServer",
             dependencies: [
-                "APIProbeShared", "HTTPFixtures", "HTTPStubs", "RecipesServer", "OpenAPISupport",
+                "APIProbeShared", "HTTPFixtures", "HTTPStubs", "RecipesServer", "OpenAPISupport", "ProbeRunner",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

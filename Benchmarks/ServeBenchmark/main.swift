@@ -124,7 +124,7 @@ Task.detached {
             name: "bare")
         say("bare route on port \(bare.port)")
         let server = try await FixtureServer.start(
-            folder: folder, displayName: "bench", origin: nil, host: "127.0.0.1", port: 0, log: { _ in })
+            folder: folder, displayName: "bench", options: FixtureServer.Options(), log: { _ in })
         say("\(fixtureCount) fixtures; wrk -t2 -c16 -d\(seconds)s, keep-alive, on loopback; \(rounds) rounds")
         var ratios: [Double] = []
         for round in 1...rounds {

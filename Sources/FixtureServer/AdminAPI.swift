@@ -6,47 +6,61 @@ import Hummingbird
 import NIOCore
 
 /// The control a UI test has over `apiprobe serve`, under the reserved prefix `/__apiprobe/` (never matched against
-/// the fixtures):
+/// the fixtures). A path in a body may be a template (`/api/recipes/{id}`); it never has a query.
 ///
-/// - `GET /__apiprobe/requests`: what the server received since the fixtures were last read (at the start, on a
-///   reset, or when a changed file was read again), in order: `{"requests": [{"method", "url", "fixture",
-///   "status"}], "dropped": 0}` (`fixture` and `status` `null` for a miss, `fixture` `null` and the status for an
-///   injected fault; credentials in URLs masked).
-/// - `POST /__apiprobe/faults` with `{"method": "GET", "path": "/api/search", "status": 503, "times": 1}`: the next
-///   `times` requests with that method and path are answered `status` with `{"error": "injected by apiprobe"}`.
-/// - `POST /__apiprobe/reset`: the fixtures read again, their sequences started over, the log and the faults
-///   cleared; 409 with the reason (file and place) when the fixtures on disk do not load, and nothing reset.
+/// - `GET /__apiprobe/requests`: what the server received since it started or was last reset, in order:
+///   `{"requests": [{"method", "url", "fixture", "status", "source"}], "dropped": 0}`. `source` says what
+///   answered: `fixture`, `fault`, `example` (the description's), `proxy` (the live API; `fixture` names the
+///   recording), `invalid` (a 400 of `--validate-requests`) or `miss` (`status` `null`). Credentials in URLs are
+///   masked; the latest 10,000 are kept, `dropped` counts the others.
+/// - `POST /__apiprobe/verify` with `{"method": "GET", "path": "/api/search", "count": 1}`: 200 with the requests
+///   that match when exactly `count` were received (`"atLeast": 1` instead: that many or more), else 417 with the
+///   count found and those requests.
+/// - `POST /__apiprobe/faults` with `{"method": "GET", "path": "/api/search", "status": 503, "delayMs": 0,
+///   "times": 1}`: the next `times` requests with that method and path wait `delayMs`, then are answered `status`
+///   with `{"error": "injected by apiprobe"}`; without a status, they are answered as usual after the delay.
+/// - `GET /__apiprobe/scenarios`: `{"active": "outage", "scenarios": ["empty", "outage"]}`;
+///   `POST /__apiprobe/scenario` with `{"name": "outage"}` (or `null` for none): that scenario's fixtures answer
+///   over the others from the next request on, every sequence starting over; 404 naming the scenarios there are.
+/// - `POST /__apiprobe/reset`: the fixtures read again, their sequences started over, the scenario of the start
+///   active, the log and the faults cleared; 409 with the reason (file and place) when the fixtures on disk do not
+///   load, and nothing reset.
 enum AdminAPI {
     static let prefix = "/__apiprobe/"
 
-    /// One injected failure.
+    static let endpoints = [
+        "GET \(prefix)requests", "POST \(prefix)verify", "POST \(prefix)faults", "GET \(prefix)scenarios",
+        "POST \(prefix)scenario", "POST \(prefix)reset",
+    ]
+
+    /// One injected failure or delay.
     struct Fault: Sendable, Hashable {
         var method: String
+        /// A path or a path template.
         var path: String
-        var status: Int
+        /// `nil`: answered as usual, after ``delay``.
+        var status: Int?
+        var delay: Duration
         var remaining: Int
+
+        func matches(path actual: String) -> Bool { AdminAPI.path(actual, fits: path) }
+    }
+
+    /// Whether a request's path is `pattern`, or fits it as a template (`/api/recipes/{id}`).
+    static func path(_ actual: String, fits pattern: String) -> Bool {
+        actual == pattern
+            || pattern.contains("{")
+                && PathTemplate.match(template: pattern, segments: PathTemplate.segments(actual)) != nil
     }
 
     static func respond(to request: Request, body: ByteBuffer, library: FixtureLibrary) -> Response {
         let path = request.uri.path
-        let redactor = Redactor()
         switch (request.method, path) {
         case (.get, prefix + "requests"):
-            let entries = library.current().log.map { entry -> JSONValue in
-                let target = entry.request.url.path + (entry.request.url.query.map { "?" + $0 } ?? "")
-                return .object([
-                    ("method", .string(entry.request.method)),
-                    ("url", .string(redactor.redactURL(target))),
-                    ("fixture", entry.stub.map { .string($0.name) } ?? .null),
-                    ("status", entry.status.map { .number(String($0)) } ?? .null),
-                ])
-            }
+            let (entries, dropped) = library.served
             return FixtureResponder.json(
                 status: .ok,
-                .object([
-                    ("requests", .array(entries)),
-                    ("dropped", .number(String(library.current().droppedRequestCount))),
-                ]))
+                .object([("requests", .array(entries.map(describe))), ("dropped", .number(String(dropped)))]))
         case (.post, prefix + "reset"):
             do {
                 try library.reset()
@@ -56,42 +70,123 @@ enum AdminAPI {
             }
             return FixtureResponder.json(status: .ok, .object([("reset", .bool(true))]))
         case (.post, prefix + "faults"):
-            let expected =
-                #"a JSON object {"method": "GET", "path": "/api/search", "status": 503, "times": 1}"#
-                + " (status 200-599)"
-            guard let value = try? JSONValue(parsing: Data(body.readableBytesView)),
-                case .object(let members) = value,
-                case .string(let faultPath)? = members.first(where: { $0.key == "path" })?.value,
-                faultPath.hasPrefix("/"),
-                case .number(let statusText)? = members.first(where: { $0.key == "status" })?.value,
-                let status = Int(statusText), (200...599).contains(status)
-            else {
-                return FixtureResponder.json(status: .badRequest, .object([("error", .string("expected \(expected)"))]))
+            return addFault(body, library: library)
+        case (.post, prefix + "verify"):
+            return verify(body, library: library)
+        case (.get, prefix + "scenarios"):
+            let (active, all) = library.scenarios
+            return FixtureResponder.json(
+                status: .ok,
+                .object([
+                    ("active", active.map(JSONValue.string) ?? .null), ("scenarios", .array(all.map(JSONValue.string))),
+                ]))
+        case (.post, prefix + "scenario"):
+            guard let members = object(body), let name = members.first(where: { $0.key == "name" })?.value else {
+                return badRequest(#"a JSON object {"name": "outage"}, or {"name": null} for none"#)
             }
-            var method = "GET"
-            if case .string(let given)? = members.first(where: { $0.key == "method" })?.value { method = given }
-            var times = 1
-            if case .number(let text)? = members.first(where: { $0.key == "times" })?.value {
-                guard let count = Int(text), (1...1_000_000).contains(count) else {
-                    return FixtureResponder.json(
-                        status: .badRequest, .object([("error", .string("expected times from 1 to 1000000"))]))
-                }
-                times = count
+            let scenario: String?
+            switch name {
+            case .string(let text): scenario = text
+            case .null: scenario = nil
+            default: return badRequest(#"a JSON object {"name": "outage"}, or {"name": null} for none"#)
             }
-            library.addFault(Fault(method: method.uppercased(), path: faultPath, status: status, remaining: times))
-            return FixtureResponder.json(status: .created, .object([("faults", .number(String(library.faultCount)))]))
+            do {
+                try library.activate(scenario)
+            } catch {
+                return FixtureResponder.json(status: .notFound, .object([("error", .string(error.description))]))
+            }
+            return FixtureResponder.json(status: .ok, .object([("active", scenario.map(JSONValue.string) ?? .null)]))
         default:
             return FixtureResponder.json(
                 status: .notFound,
                 .object([
                     ("error", .string("not an admin endpoint")),
-                    (
-                        "endpoints",
-                        .array(
-                            ["GET \(prefix)requests", "POST \(prefix)faults", "POST \(prefix)reset"].map(
-                                JSONValue.string))
-                    ),
+                    ("endpoints", .array(endpoints.map(JSONValue.string))),
                 ]))
         }
+    }
+
+    /// One entry of the log as the admin API shows it (credentials in the URL masked).
+    static func describe(_ entry: ServedEntry) -> JSONValue {
+        .object([
+            ("method", .string(entry.method)),
+            ("url", .string(Redactor().redactURL(entry.target))),
+            ("fixture", entry.fixture.map { .string($0) } ?? .null),
+            ("status", entry.status.map { .number(String($0)) } ?? .null),
+            ("source", .string(entry.source.rawValue)),
+        ])
+    }
+
+    static func object(_ body: ByteBuffer) -> [(key: String, value: JSONValue)]? {
+        guard let value = try? JSONValue(parsing: Data(body.readableBytesView)), case .object(let members) = value
+        else { return nil }
+        return members
+    }
+
+    static func badRequest(_ expected: String) -> Response {
+        FixtureResponder.json(status: .badRequest, .object([("error", .string("expected \(expected)"))]))
+    }
+
+    /// The method (default `GET`, upper case) and path of a body; `nil` for a path that does not start with `/`.
+    static func route(_ members: [(key: String, value: JSONValue)]) -> (method: String, path: String)? {
+        guard case .string(let path)? = members.first(where: { $0.key == "path" })?.value, path.hasPrefix("/"),
+            !path.contains("?")
+        else { return nil }
+        var method = "GET"
+        if case .string(let given)? = members.first(where: { $0.key == "method" })?.value { method = given }
+        return (method.uppercased(), path)
+    }
+
+    /// A whole number in `range` at `key`: `.some(nil)` when absent, `nil` when it is not such a number.
+    static func integer(
+        _ key: String, in members: [(key: String, value: JSONValue)], _ range: ClosedRange<Int>
+    ) -> Int?? {
+        guard let value = members.first(where: { $0.key == key })?.value else { return .some(nil) }
+        guard case .number(let text) = value, let number = Int(text), range.contains(number) else { return nil }
+        return .some(number)
+    }
+
+    static func addFault(_ body: ByteBuffer, library: FixtureLibrary) -> Response {
+        let expected =
+            #"a JSON object {"method": "GET", "path": "/api/search", "status": 503, "delayMs": 0, "times": 1}"#
+            + " (a path without a query; status 200-599 or delayMs 1-600000, or both; times 1-1000000)"
+        guard let members = object(body), let (method, path) = route(members),
+            let status = integer("status", in: members, 200...599),
+            let delay = integer("delayMs", in: members, 0...600_000),
+            let times = integer("times", in: members, 1...1_000_000),
+            status != nil || (delay ?? 0) > 0
+        else { return badRequest(expected) }
+        library.addFault(
+            Fault(
+                method: method, path: path, status: status, delay: .milliseconds(delay ?? 0), remaining: times ?? 1))
+        return FixtureResponder.json(status: .created, .object([("faults", .number(String(library.faultCount)))]))
+    }
+
+    static func verify(_ body: ByteBuffer, library: FixtureLibrary) -> Response {
+        let expected =
+            #"a JSON object {"method": "GET", "path": "/api/search", "count": 1} (or "atLeast": 1 instead of "count")"#
+        guard let members = object(body), let (method, path) = route(members),
+            let count = integer("count", in: members, 0...Int.max),
+            let atLeast = integer("atLeast", in: members, 0...Int.max),
+            (count == nil) != (atLeast == nil)
+        else { return badRequest(expected) }
+        let (entries, dropped) = library.served
+        let matching = entries.filter { $0.method == method && Self.path($0.path, fits: path) }
+        let holds = count.map { matching.count == $0 } ?? (matching.count >= atLeast ?? 0)
+        var answer: [(key: String, value: JSONValue)] = [
+            ("count", .number(String(matching.count))), ("requests", .array(matching.map(describe))),
+        ]
+        guard holds else {
+            let wanted = count.map { "exactly \($0)" } ?? "at least \(atLeast ?? 0)"
+            var message = "expected \(wanted) \(method) \(path), found \(matching.count)"
+            if dropped > 0 { message += " (\(dropped) older requests are no longer in the log)" }
+            if matching.isEmpty, !entries.isEmpty {
+                let others = entries.suffix(5).map { "\($0.method) \(Redactor().redactURL($0.target))" }
+                message += "; the latest requests: " + others.joined(separator: ", ")
+            }
+            answer.insert(("error", .string(message)), at: 0)
+            return FixtureResponder.json(status: .expectationFailed, .object(answer))
+        }
+        return FixtureResponder.json(status: .ok, .object(answer))
     }
 }

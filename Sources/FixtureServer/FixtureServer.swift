@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 package import OpenAPISupport
+import ProbeRunner
 import RecipesServer
 
 #if canImport(Glibc)
@@ -22,64 +23,105 @@ import FoundationNetworking
 
 /// The fixtures of a folder served over HTTP (`apiprobe serve`), for every process that cannot use the in-process
 /// stubs: a UI test's app, a preview, the Android and web teammates. Requests are answered by a ``StubSet`` holding
-/// the fixtures (the same matcher, redirects and diagnostics as `HTTPStubs` in `swift test`, not a copy).
+/// the fixtures (the same matcher, redirects, sequences, scenarios and diagnostics as `HTTPStubs` in `swift test`,
+/// not a copy).
 ///
 /// The fixtures were recorded against one origin (`https://api.example.com`); a request to the server is matched as
 /// if it had been sent there, with its path and query. A request no fixture matches is answered 404 with the
 /// near-miss diagnostics as JSON, and a line in the log. A fixture changed on disk is served from the next request
 /// on (``FixtureLibrary``).
 ///
-/// With a description (`--spec`), a request no fixture matches is answered from the description's own example for
-/// its operation, or a 404 that says the operation has none; with `--validate-requests`, a request that does not
-/// fit its operation (the rule of `openapi check`) is answered 400 with the JSON Pointer of each problem.
+/// With a description (``Options/spec``), a request no fixture matches is answered from the description's own
+/// example for its operation, or a 404 that says the operation has none; with ``Options/validatesRequests``, a
+/// request that does not fit its operation (the rule of `openapi check`) is answered 400 with the JSON Pointer of
+/// each problem. With ``Options/proxy``, a request no fixture matches is sent to the live API, answered with its
+/// response, and recorded as a redacted fixture that answers the same request from then on.
 package struct FixtureServer: Sendable {
     package let port: Int
     package let origin: URL
     package let fixtureCount: Int
+    /// The scenarios the folder holds, and the one active at the start.
+    package let scenarios: [String]
+    package let scenario: String?
     private let task: Task<Void, any Error>
+    private let forwarder: LiveForwarder?
 
     /// The largest request body read; a larger one is answered 413.
     package static let maximumRequestBody = 16 << 20
+
+    /// How the fixtures are served.
+    package struct Options: Sendable {
+        /// The scheme, host and port the fixtures were recorded against; `nil` when they all share one.
+        package var origin: URL?
+        package var host = "127.0.0.1"
+        /// 0: the system picks.
+        package var port = 0
+        package var spec: OpenAPISpec?
+        package var validatesRequests = false
+        /// The scenario active at the start (and after a reset).
+        package var scenario: String?
+        /// Added to every answer from a fixture or an example.
+        package var latency: Duration = .zero
+        /// The live API's origin, for what no fixture answers.
+        package var proxy: URL?
+
+        package init() {}
+    }
 
     /// A folder that cannot be served: no fixtures, a bad fixture, fixtures of several origins.
     package struct Failure: Error, Sendable, CustomStringConvertible {
         package var description: String
     }
 
-    /// Loads every fixture below `folder` and starts serving them on `host`:`port` (0: the system picks).
+    /// Loads every fixture below `folder` and starts serving them.
     ///
-    /// - Parameters:
-    ///   - origin: the scheme, host and port the fixtures were recorded against; `nil` when they all share one.
-    ///   - log: a line for each request no fixture matched.
-    /// - Throws: ``Failure`` naming the folder or the fixture (a ``FixtureError`` says the file and the place), or
-    ///   the port.
+    /// - Parameter log: a line for each request no fixture answered, each recording, each reload.
+    /// - Throws: ``Failure`` naming the folder or the fixture (a ``FixtureError`` says the file and the place), the
+    ///   scenario, or the port.
     package static func start(
-        folder: URL, displayName: String, origin: URL?, host: String, port: Int, spec: OpenAPISpec? = nil,
-        validatesRequests: Bool = false, log: @escaping @Sendable (String) -> Void
+        folder: URL, displayName: String, options: Options, log: @escaping @Sendable (String) -> Void
     ) async throws -> FixtureServer {
         let store = FixtureStore(directory: folder)
-        // With a description, a folder without fixtures is served from the description's examples alone.
-        let (exchanges, signature) = try Self.load(store, displayName: displayName, allowsNone: spec != nil)
+        // With a description or a live API, a folder without fixtures is served from those alone.
+        let allowsNone = options.spec != nil || options.proxy != nil
+        let (fixtures, signature) = try Self.load(store, displayName: displayName, allowsNone: allowsNone)
+        let scenarios = Self.scenarios(of: fixtures)
+        if let scenario = options.scenario, !scenarios.contains(scenario) {
+            throw Failure(
+                description: "--scenario \(scenario): expected "
+                    + (scenarios.isEmpty
+                        ? "a folder \(FixtureStore.scenariosFolder)/\(scenario)/ of fixtures in \(displayName), found none"
+                        : "one of \(scenarios.joined(separator: ", ")) (the folders below \(FixtureStore.scenariosFolder)/)")
+            )
+        }
         let chosen: URL
-        if let origin {
+        if let origin = options.origin {
             chosen = origin
-        } else if exchanges.isEmpty, let spec {
-            chosen = Self.origin(of: spec)
+        } else if !fixtures.isEmpty {
+            chosen = try Self.origin(of: fixtures.map(\.exchange), displayName: displayName)
+        } else if let proxy = options.proxy {
+            chosen = proxy
         } else {
-            chosen = try Self.origin(of: exchanges.map(\.1), displayName: displayName)
+            chosen = options.spec.map(Self.origin(of:)) ?? URL(string: "http://localhost")!
         }
         let library = FixtureLibrary(
-            store: store, displayName: displayName, stubs: Self.stubSet(exchanges), signature: signature,
-            allowsNone: spec != nil, log: log)
+            store: store, displayName: displayName, fixtures: fixtures, signature: signature,
+            scenario: options.scenario, allowsNone: allowsNone, log: log)
+        let forwarder = options.proxy.map { LiveForwarder(upstream: $0) }
         let responder = FixtureResponder(
-            library: library, origin: chosen, spec: spec, validatesRequests: validatesRequests, log: log)
+            library: library, origin: chosen, spec: options.spec, validatesRequests: options.validatesRequests,
+            latency: options.latency, forwarder: forwarder,
+            naming: options.proxy != nil ? options.spec?.fixtureNaming ?? FixtureNaming() : FixtureNaming(), log: log)
         do {
             let (bound, task) = try await LoopbackLaunch.start(
-                responder, host: host, port: port, name: "apiprobe serve")
-            return FixtureServer(port: bound, origin: chosen, fixtureCount: exchanges.count, task: task)
+                responder, host: options.host, port: options.port, name: "apiprobe serve")
+            return FixtureServer(
+                port: bound, origin: chosen, fixtureCount: fixtures.count, scenarios: scenarios,
+                scenario: options.scenario, task: task, forwarder: forwarder)
         } catch {
+            forwarder?.close()
             throw Failure(
-                description: "--port \(port): \(error)"
+                description: "--port \(options.port): \(error)"
                     + (error.isAddressInUse
                         ? "; choose another port, or leave --port out for one the system picks" : ""))
         }
@@ -92,26 +134,31 @@ package struct FixtureServer: Sendable {
     package func stop() async {
         task.cancel()
         _ = try? await task.value
+        forwarder?.close()
     }
 
-    /// Every fixture of `store`, and the signature of the files they came from; none is an error unless
-    /// `allowsNone`.
+    /// Every fixture of `store` (sorted by name), and the signature of the files they came from; none is an error
+    /// unless `allowsNone`.
     static func load(_ store: FixtureStore, displayName: String, allowsNone: Bool = false) throws -> (
-        [(String, Exchange)], [String: String]
+        [(name: String, exchange: Exchange)], [String: String]
     ) {
         let signature = FixtureLibrary.signature(of: store)
         let names = store.names()
         guard !names.isEmpty || allowsNone else {
             throw Failure(description: "\(displayName): expected fixtures (*.json), found none")
         }
-        var exchanges: [(String, Exchange)] = []
-        for name in names { exchanges.append((name, try store.exchange(named: name))) }
-        return (exchanges, signature)
+        var fixtures: [(name: String, exchange: Exchange)] = []
+        for name in names { fixtures.append((name, try store.exchange(named: name))) }
+        return (fixtures, signature)
     }
 
-    static func stubSet(_ exchanges: [(String, Exchange)]) -> StubSet {
+    static func scenarios(of fixtures: [(name: String, exchange: Exchange)]) -> [String] {
+        Array(Set(fixtures.compactMap { FixtureStore.scenario(ofFixture: $0.name) })).sorted()
+    }
+
+    static func stubSet(_ fixtures: [(name: String, exchange: Exchange)], scenario: String?) -> StubSet {
         let stubs = StubSet()
-        for (name, exchange) in exchanges { stubs.stub(exchange, name: name) }
+        stubs.stubFixtures(fixtures, scenario: scenario)
         return stubs
     }
 
@@ -149,71 +196,181 @@ package struct FixtureServer: Sendable {
     }
 }
 
+/// One request the server received, for the admin API's log and its verification.
+struct ServedEntry: Sendable {
+    /// How it was answered.
+    enum Source: String, Sendable {
+        case fixture, fault, example, proxy, invalid, miss
+    }
+    var method: String
+    /// The path and query as received (redacted when shown).
+    var target: String
+    var fixture: String?
+    var status: Int?
+    var source: Source
+
+    var path: String { target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target }
+}
+
 /// The fixtures being served, read again when a file changes: a request finds the folder as it is (checked at most
 /// every ``checkInterval``). A folder that no longer loads (a fixture being written, a bad edit) keeps the last good
-/// set, and says why once per change.
+/// set, and says why once per change. The log of requests, the faults and the active scenario outlive a reload.
 final class FixtureLibrary: Sendable {
     static let checkInterval: Duration = .milliseconds(200)
+    /// The requests kept for the admin API; older ones are counted as dropped.
+    static let logLimit = 10_000
+
+    struct Loaded {
+        var fixtures: [(name: String, exchange: Exchange)]
+        var stubs: StubSet
+        var signature: [String: String]
+        var checked: ContinuousClock.Instant
+        var scenario: String?
+    }
+
+    struct Log {
+        var entries: [ServedEntry] = []
+        var total = 0
+        var dropped: Int { total - entries.count }
+
+        mutating func append(_ entry: ServedEntry) {
+            total += 1
+            entries.append(entry)
+            // Trimmed in batches, so an append stays O(1) on average.
+            if entries.count >= FixtureLibrary.logLimit * 2 { entries.removeFirst(FixtureLibrary.logLimit) }
+        }
+
+        var retained: ArraySlice<ServedEntry> { entries.suffix(FixtureLibrary.logLimit) }
+    }
+
     let store: FixtureStore
     let displayName: String
     let allowsNone: Bool
+    /// The scenario of the start, which a reset goes back to.
+    let initialScenario: String?
     let log: @Sendable (String) -> Void
-    private let state: Locked<(stubs: StubSet, signature: [String: String], checked: ContinuousClock.Instant)>
+    private let state: Locked<Loaded>
     private let faults = Locked<[AdminAPI.Fault]>([])
+    private let requests = Locked(Log())
 
     init(
-        store: FixtureStore, displayName: String, stubs: StubSet, signature: [String: String], allowsNone: Bool = false,
+        store: FixtureStore, displayName: String, fixtures: [(name: String, exchange: Exchange)],
+        signature: [String: String], scenario: String? = nil, allowsNone: Bool = false,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.store = store
         self.displayName = displayName
         self.allowsNone = allowsNone
+        self.initialScenario = scenario
         self.log = log
-        state = Locked((stubs, signature, ContinuousClock.now))
+        state = Locked(
+            Loaded(
+                fixtures: fixtures, stubs: FixtureServer.stubSet(fixtures, scenario: scenario), signature: signature,
+                checked: ContinuousClock.now, scenario: scenario))
     }
 
     /// Each fixture file's size and modification time, by name.
     static func signature(of store: FixtureStore) -> [String: String] {
         var signature: [String: String] = [:]
-        for name in store.names() {
-            // stat(2) itself: Foundation's attributes cost 20 times as much, and a request waits for this check
-            // every 200 ms (a folder of 1,000 fixtures cost 8% of the throughput and tripled the p99).
-            var info = stat()
-            guard stat(store.url(for: name).path, &info) == 0 else {
-                signature[name] = "unreadable"
-                continue
-            }
-            #if canImport(Darwin)
-            let modified = info.st_mtimespec
-            #else
-            let modified = info.st_mtim
-            #endif
-            signature[name] = "\(info.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
-        }
+        for name in store.names() { signature[name] = fileSignature(store.url(for: name)) }
         return signature
     }
 
-    /// The fixtures read again (sequences start over, the log is empty) and the faults cleared.
+    static func fileSignature(_ url: URL) -> String {
+        // stat(2) itself: Foundation's attributes cost 20 times as much, and a request waits for this check
+        // every 200 ms (a folder of 1,000 fixtures cost 8% of the throughput and tripled the p99).
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return "unreadable" }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        return "\(info.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
+    }
+
+    /// The fixtures read again (sequences start over, the scenario of the start active), the log and the faults
+    /// cleared.
     ///
     /// - Throws: why the folder does not load (the file and the place); nothing is reset then.
     func reset() throws {
-        let (exchanges, signature) = try FixtureServer.load(store, displayName: displayName, allowsNone: allowsNone)
+        let (fixtures, signature) = try FixtureServer.load(store, displayName: displayName, allowsNone: allowsNone)
+        let scenario = FixtureServer.scenarios(of: fixtures).contains(initialScenario ?? "") ? initialScenario : nil
         faults.withLock { $0 = [] }
-        state.withLock { $0 = (FixtureServer.stubSet(exchanges), signature, ContinuousClock.now) }
+        requests.withLock { $0 = Log() }
+        state.withLock {
+            $0 = Loaded(
+                fixtures: fixtures, stubs: FixtureServer.stubSet(fixtures, scenario: scenario), signature: signature,
+                checked: ContinuousClock.now, scenario: scenario)
+        }
+    }
+
+    /// The scenario active now, and every one the folder holds.
+    var scenarios: (active: String?, all: [String]) {
+        state.withLock { ($0.scenario, FixtureServer.scenarios(of: $0.fixtures)) }
+    }
+
+    /// Serves `scenario`'s fixtures over the others from the next request on (`nil`: none); every sequence starts
+    /// over. The log and the faults stay.
+    ///
+    /// - Throws: ``FixtureServer/Failure`` for a scenario the folder does not hold.
+    func activate(_ scenario: String?) throws(FixtureServer.Failure) {
+        try state.withLock { (loaded: inout Loaded) throws(FixtureServer.Failure) in
+            let all = FixtureServer.scenarios(of: loaded.fixtures)
+            if let scenario, !all.contains(scenario) {
+                throw FixtureServer.Failure(
+                    description: "no scenario \(scenario) in \(displayName): expected "
+                        + (all.isEmpty
+                            ? "a folder \(FixtureStore.scenariosFolder)/\(scenario)/" : all.joined(separator: ", ")))
+            }
+            loaded.scenario = scenario
+            loaded.stubs = FixtureServer.stubSet(loaded.fixtures, scenario: scenario)
+        }
     }
 
     func addFault(_ fault: AdminAPI.Fault) { faults.withLock { $0.append(fault) } }
 
     var faultCount: Int { faults.withLock { $0.count } }
 
-    /// The status of an injected fault for `method` and `path`, used up by this request; `nil` when none applies.
-    func takeFault(method: String, path: String) -> Int? {
+    /// The injected fault for `method` and `path`, used up by this request; `nil` when none applies.
+    func takeFault(method: String, path: String) -> AdminAPI.Fault? {
         faults.withLock { faults in
-            guard let index = faults.firstIndex(where: { $0.method == method && $0.path == path }) else { return nil }
+            guard !faults.isEmpty,
+                let index = faults.firstIndex(where: { $0.method == method && $0.matches(path: path) })
+            else { return nil }
             faults[index].remaining -= 1
-            let status = faults[index].status
+            let fault = faults[index]
             if faults[index].remaining == 0 { faults.remove(at: index) }
-            return status
+            return fault
+        }
+    }
+
+    func note(_ entry: ServedEntry) { requests.withLock { $0.append(entry) } }
+
+    /// The requests received since the start or the last reset (the most recent ``logLimit``), and how many older
+    /// ones were dropped.
+    var served: (entries: [ServedEntry], dropped: Int) {
+        requests.withLock { (Array($0.retained), $0.dropped) }
+    }
+
+    /// Writes a recording from the live API as a new fixture named after `base` (`search`, then `search.2`: samples
+    /// of one endpoint) and serves it from the next request on.
+    ///
+    /// - Returns: the fixture's name.
+    /// - Throws: ``FixtureError`` when the file cannot be written (nothing is served from it then).
+    func adopt(_ exchange: Exchange, base: String) throws(FixtureError) -> String {
+        try state.withLock { (loaded: inout Loaded) throws(FixtureError) -> String in
+            let name = UniqueName.first(base, separator: ".") { candidate in
+                loaded.signature[candidate] != nil || loaded.fixtures.contains { $0.name == candidate }
+                    || FileManager.default.fileExists(atPath: store.url(for: candidate).path)
+            }
+            let url = store.url(for: name)
+            try AtomicFile.write(exchange.encoded(), to: url, displayName: displayPath(url), inside: store.directory)
+            loaded.fixtures.append((name, exchange))
+            loaded.fixtures.sort { $0.name < $1.name }  // as `FixtureStore.names()` sorts: sequences keep their order
+            loaded.stubs.stubFixtures([(name, exchange)], scenario: nil)
+            loaded.signature[name] = Self.fileSignature(url)
+            return name
         }
     }
 
@@ -229,11 +386,20 @@ final class FixtureLibrary: Sendable {
         let found = Self.signature(of: store)
         guard found != signature else { return stubs }
         do {
-            let (exchanges, loadedSignature) = try FixtureServer.load(
+            let (fixtures, loadedSignature) = try FixtureServer.load(
                 store, displayName: displayName, allowsNone: allowsNone)
-            let reloaded = FixtureServer.stubSet(exchanges)
-            state.withLock { $0 = (reloaded, loadedSignature, now) }
-            log("reloaded \(exchanges.count) fixture\(exchanges.count == 1 ? "" : "s") of \(displayName)")
+            let reloaded = state.withLock { loaded -> StubSet in
+                // A scenario whose folder went away leaves the common fixtures served.
+                if let scenario = loaded.scenario, !FixtureServer.scenarios(of: fixtures).contains(scenario) {
+                    log("scenario \(scenario) is no longer in \(displayName); serving the fixtures of no scenario")
+                    loaded.scenario = nil
+                }
+                loaded = Loaded(
+                    fixtures: fixtures, stubs: FixtureServer.stubSet(fixtures, scenario: loaded.scenario),
+                    signature: loadedSignature, checked: now, scenario: loaded.scenario)
+                return loaded.stubs
+            }
+            log("reloaded \(fixtures.count) fixture\(fixtures.count == 1 ? "" : "s") of \(displayName)")
             return reloaded
         } catch {
             // Remember the broken state, so the error is said once, and go on with the last good set.
@@ -253,6 +419,12 @@ struct FixtureResponder: HTTPResponder {
     /// `validatesRequests`.
     var spec: OpenAPISpec?
     var validatesRequests = false
+    /// Added to each answer from a fixture or an example.
+    var latency: Duration = .zero
+    /// The live API that answers (and records) a miss.
+    var forwarder: LiveForwarder?
+    /// How a recording is named: by the description's operations when there is one.
+    var naming = FixtureNaming()
     let log: @Sendable (String) -> Void
 
     /// Headers of one transfer, set by the server for the body it sends, never copied from a fixture.
@@ -264,6 +436,11 @@ struct FixtureResponder: HTTPResponder {
         let redactor = Redactor()
         // Made only when the request is named (a miss, an error, the log): an answered request costs no redaction.
         var shown: String { "\(request.method.rawValue) \(redactor.redactURL(request.uri.description))" }
+        let method = request.method.rawValue
+        let target = request.uri.description
+        func note(_ source: ServedEntry.Source, status: Int?, fixture: String? = nil) {
+            library.note(ServedEntry(method: method, target: target, fixture: fixture, status: status, source: source))
+        }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: FixtureServer.maximumRequestBody)
@@ -280,17 +457,12 @@ struct FixtureResponder: HTTPResponder {
         }
         let base =
             origin.absoluteString.hasSuffix("/") ? String(origin.absoluteString.dropLast()) : origin.absoluteString
-        guard let url = URL(string: base + request.uri.description) else {
+        guard let url = URL(string: base + target) else {
             return Self.json(status: .badRequest, ["error": "the request target is not a URL path", "request": shown])
         }
-        var headers = HeaderFields()
-        for field in request.headers { headers.append(name: field.name.rawName, value: field.value) }
-        let stubRequest = StubRequest(
-            method: request.method.rawValue, url: url, headers: headers,
-            body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
         if validatesRequests, let spec {
             let recorded = RecordedRequest(
-                method: request.method.rawValue, url: url.absoluteString,
+                method: method, url: url.absoluteString,
                 headers: Dictionary(request.headers.map { ($0.name.rawName, $0.value) }) { first, _ in first },
                 body: body.readableBytes > 0
                     ? Body(bytes: Data(body.readableBytesView), contentType: request.headers[.contentType]) : nil)
@@ -299,6 +471,7 @@ struct FixtureResponder: HTTPResponder {
                 log(
                     "400 \(shown): does not fit \(operation.name) in \(spec.file)\n  " + lines.joined(separator: "\n  ")
                 )
+                note(.invalid, status: 400)
                 return Self.json(
                     status: .badRequest,
                     .object([
@@ -318,20 +491,31 @@ struct FixtureResponder: HTTPResponder {
             }
         }
         let stubs = library.current()
-        if let status = library.takeFault(method: request.method.rawValue, path: request.uri.path) {
-            stubs.logAnsweredElsewhere(stubRequest, status: status)
-            log("\(status) \(shown): injected by POST \(AdminAPI.prefix)faults")
-            return Self.json(
-                status: HTTPResponse.Status(code: status), ["error": "injected by apiprobe", "request": shown])
+        if let fault = library.takeFault(method: method, path: request.uri.path) {
+            if fault.delay > .zero { try await Task.sleep(for: fault.delay) }
+            if let status = fault.status {
+                log("\(status) \(shown): injected by POST \(AdminAPI.prefix)faults")
+                note(.fault, status: status)
+                return Self.json(
+                    status: HTTPResponse.Status(code: status), ["error": "injected by apiprobe", "request": shown])
+            }
         }
+        var headers = HeaderFields()
+        for field in request.headers { headers.append(name: field.name.rawName, value: field.value) }
+        let stubRequest = StubRequest(
+            method: method, url: url, headers: headers,
+            body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
         switch stubs.answer(stubRequest) {
-        case .response(let wire, _, let latency):
-            if latency > .zero { try await Task.sleep(for: latency) }
+        case .response(let wire, _, let fixtureLatency, let fixture):
+            let wait = fixtureLatency + latency
+            if wait > .zero { try await Task.sleep(for: wait) }
             if case .failed(let code) = wire.ending {
+                note(.fixture, status: 502, fixture: fixture)
                 return Self.json(
                     status: .badGateway,
                     ["error": "the fixture's fault: the request fails (URLError \(code.rawValue))", "request": shown])
             }
+            note(.fixture, status: wire.status, fixture: fixture)
             var fields = HTTPFields()
             for (name, value) in wire.headers.sorted(by: { $0.key < $1.key })
             where !Self.transferHeaders.contains(where: { headerNamesMatch($0, name) }) {
@@ -341,12 +525,17 @@ struct FixtureResponder: HTTPResponder {
                 status: HTTPResponse.Status(code: wire.status), headers: fields,
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: wire.body)))
         case .failure(let error, _):
+            if let forwarder {
+                return await forward(stubRequest, body: body, shown: shown, through: forwarder)
+            }
             let diagnostics = redactor.redact(text: error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)")
             var answer = ["error": "no fixture matches the request", "request": shown, "diagnostics": diagnostics]
             if let spec {
-                switch spec.exampleAnswer(method: request.method.rawValue, url: url.absoluteString) {
+                switch spec.exampleAnswer(method: method, url: url.absoluteString) {
                 case .example(let status, let body, let operation, let pointer):
+                    if latency > .zero { try await Task.sleep(for: latency) }
                     log("\(status) \(shown): no fixture; the example of \(operation) at \(pointer)")
+                    note(.example, status: status)
                     return Response(
                         status: HTTPResponse.Status(code: status),
                         headers: [.contentType: "application/json", Self.exampleHeader: pointer],
@@ -359,8 +548,61 @@ struct FixtureResponder: HTTPResponder {
                 }
             }
             log("404 \(shown): \(answer["error"] ?? "")\n\(diagnostics)")
+            note(.miss, status: nil)
             return Self.json(status: .notFound, answer)
         }
+    }
+
+    /// A miss sent to the live API: its answer passed back as it came, and recorded (redacted) as a fixture that
+    /// answers the same request from the next one on. A live API that does not answer is a 502 that says why, and
+    /// nothing is recorded.
+    private func forward(
+        _ request: StubRequest, body: ByteBuffer, shown: String, through forwarder: LiveForwarder
+    ) async -> Response {
+        let target = request.url.path + (request.url.query.map { "?" + $0 } ?? "")
+        func note(_ status: Int, _ fixture: String?) {
+            library.note(
+                ServedEntry(method: request.method, target: target, fixture: fixture, status: status, source: .proxy))
+        }
+        let forwarded: LiveForwarder.Forwarded
+        do {
+            forwarded = try await forwarder.forward(
+                method: request.method, target: target,
+                headers: request.headers.fields.map { ($0.name, $0.value) },
+                body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil,
+                recordedURL: request.url.absoluteString)
+        } catch {
+            log("502 \(shown): the live API did not answer: \(error.description)")
+            note(502, nil)
+            return Self.json(
+                status: .badGateway,
+                [
+                    "error": "no fixture matches the request, and the live API did not answer: \(error.description)",
+                    "request": shown,
+                ])
+        }
+        let base = naming.baseName(
+            method: request.method, url: request.url.absoluteString,
+            fallback: FixtureNaming.methodAndPath(method: request.method, url: request.url.absoluteString))
+        var recordedAs: String?
+        do {
+            recordedAs = try library.adopt(forwarded.fixture, base: base)
+            log(
+                "\(forwarded.status) \(shown): answered by \(forwarder.upstream.absoluteString), recorded as \(recordedAs ?? "")"
+            )
+        } catch {
+            log(
+                "\(forwarded.status) \(shown): answered by \(forwarder.upstream.absoluteString), not recorded: \(error)"
+            )
+        }
+        note(forwarded.status, recordedAs)
+        var fields = HTTPFields()
+        for (name, value) in forwarded.headers {
+            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+        }
+        return Response(
+            status: HTTPResponse.Status(code: forwarded.status), headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: forwarded.body)))
     }
 
     /// The header of an answer taken from the description's example: the example's JSON Pointer in it.

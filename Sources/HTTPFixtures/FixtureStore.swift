@@ -83,6 +83,26 @@ public struct FixtureStore: Sendable, Hashable {
         return names.sorted()
     }
 
+    /// The folder that holds an API's scenarios: `<api>/scenarios/<scenario>/<fixture>.json`.
+    public static let scenariosFolder = "scenarios"
+
+    /// The scenario a fixture belongs to: the folder below the first `scenarios` folder of its name
+    /// (`recipes/scenarios/outage/search` belongs to `outage`); `nil` for a fixture served in every scenario.
+    ///
+    /// A scenario's fixtures are served over the others only while it is active (`stubAll(from:in:scenario:)` in
+    /// HTTPStubs, `apiprobe serve --scenario` and its admin API), so that one folder holds the usual answers and,
+    /// beside them, the few that differ in an outage, an empty account or a new user's first launch.
+    public static func scenario(ofFixture name: String) -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true)
+        guard let index = parts.firstIndex(of: Substring(scenariosFolder)), index + 2 < parts.count else { return nil }
+        return String(parts[index + 1])
+    }
+
+    /// The scenarios below the store (below `api` when given), sorted.
+    public func scenarioNames(in api: String? = nil) -> [String] {
+        Array(Set(names(in: api).compactMap(Self.scenario(ofFixture:)))).sorted()
+    }
+
     /// Writes one fixture atomically; an unchanged exchange leaves the file byte-identical.
     ///
     /// - Returns: whether the file's bytes changed.

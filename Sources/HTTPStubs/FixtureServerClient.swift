@@ -11,11 +11,16 @@ public import FoundationNetworking
 /// let server = FixtureServerClient(baseURL: URL(string: "http://127.0.0.1:54012")!)
 /// try await server.reset()
 /// try await server.injectFault(path: "/api/search", status: 503)   // the next search fails
+/// try await server.activateScenario("empty-account")                // its fixtures answer over the others
 /// app.launchEnvironment["API_BASE_URL"] = server.baseURL.absoluteString
 /// // … drive the app …
+/// try await server.verify(path: "/api/search", count: 2)           // the app retried once
 /// let sent = try await server.requests()
-/// XCTAssertEqual(sent.map(\.url), ["/api/search?q=chicken"])
+/// XCTAssertEqual(sent.map(\.url), ["/api/search?q=chicken", "/api/search?q=chicken"])
 /// ```
+///
+/// A path may be a template (`/api/recipes/{id}`) in ``injectFault(method:path:status:delay:times:)`` and
+/// ``verify(method:path:count:)``; it never has a query.
 public struct FixtureServerClient: Sendable {
     /// The server's URL, as `apiprobe serve` prints it on its first line.
     public var baseURL: URL
@@ -26,21 +31,72 @@ public struct FixtureServerClient: Sendable {
         self.session = session
     }
 
-    /// The next `times` requests with `method` and `path` (no query) are answered `status`.
-    public func injectFault(method: String = "GET", path: String, status: Int, times: Int = 1) async throws {
-        let body = try JSONSerialization.data(withJSONObject: [
-            "method": method, "path": path, "status": status, "times": times,
-        ])
-        _ = try await send("POST", "faults", body: body)
+    /// The next `times` requests with `method` and `path` wait `delay`, then are answered `status` (with
+    /// `{"error": "injected by apiprobe"}`), or, with no status, as they would have been.
+    ///
+    /// - Throws: ``FixtureServerClientError`` when the server refuses it: a status outside 200–599, a path without
+    ///   a leading `/` or with a query, no status and no delay, a delay over 10 minutes.
+    public func injectFault(
+        method: String = "GET", path: String, status: Int? = nil, delay: Duration = .zero, times: Int = 1
+    ) async throws {
+        var fault: [String: Any] = ["method": method, "path": path, "times": times]
+        if let status { fault["status"] = status }
+        if delay > .zero {
+            let (seconds, attoseconds) = delay.components
+            fault["delayMs"] = Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
+        }
+        _ = try await send("POST", "faults", body: try JSONSerialization.data(withJSONObject: fault))
     }
 
-    /// What the server received since it started or was last reset, in order.
+    /// What the server received since it started or was last reset, in order (the latest 10,000).
     public func requests() async throws -> [ServedRequest] {
         struct Log: Decodable { var requests: [ServedRequest] }
         return try JSONDecoder().decode(Log.self, from: try await send("GET", "requests")).requests
     }
 
-    /// Reads the fixtures again, starts their sequences over, and clears the log and the faults.
+    /// Checks that the server received exactly `count` requests with `method` and `path` since it started or was
+    /// last reset, and returns them.
+    ///
+    /// - Throws: ``FixtureServerClientError`` (status 417) whose message says how many were found and, when none
+    ///   was, the latest requests received.
+    @discardableResult
+    public func verify(method: String = "GET", path: String, count: Int) async throws -> [ServedRequest] {
+        try await verify(["method": method, "path": path, "count": count])
+    }
+
+    /// Checks that the server received at least `minimum` requests with `method` and `path`, and returns them.
+    @discardableResult
+    public func verify(method: String = "GET", path: String, atLeast minimum: Int) async throws -> [ServedRequest] {
+        try await verify(["method": method, "path": path, "atLeast": minimum])
+    }
+
+    private func verify(_ question: [String: Any]) async throws -> [ServedRequest] {
+        struct Answer: Decodable { var requests: [ServedRequest] }
+        let data = try await send("POST", "verify", body: try JSONSerialization.data(withJSONObject: question))
+        return try JSONDecoder().decode(Answer.self, from: data).requests
+    }
+
+    /// Serves the fixtures of `scenario` (`<api>/scenarios/<scenario>/`) over the others from the next request on;
+    /// `nil` for none. Every sequence starts over.
+    ///
+    /// - Throws: ``FixtureServerClientError`` (status 404) naming the scenarios the folder holds.
+    public func activateScenario(_ scenario: String?) async throws {
+        let body = try JSONSerialization.data(withJSONObject: ["name": scenario.map { $0 as Any } ?? NSNull()])
+        _ = try await send("POST", "scenario", body: body)
+    }
+
+    /// The scenario active now, and every scenario the served folder holds.
+    public func scenarios() async throws -> (active: String?, all: [String]) {
+        struct Answer: Decodable {
+            var active: String?
+            var scenarios: [String]
+        }
+        let answer = try JSONDecoder().decode(Answer.self, from: try await send("GET", "scenarios"))
+        return (answer.active, answer.scenarios)
+    }
+
+    /// Reads the fixtures again, starts their sequences over, goes back to the scenario of the start, and clears the
+    /// log and the faults.
     public func reset() async throws { _ = try await send("POST", "reset") }
 
     private func send(_ method: String, _ endpoint: String, body: Data? = nil) async throws -> Data {
@@ -50,8 +106,13 @@ public struct FixtureServerClient: Sendable {
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            throw FixtureServerClientError(
-                status: status, message: String(decoding: data, as: UTF8.self), endpoint: "\(method) \(endpoint)")
+            var message = String(decoding: data, as: UTF8.self)
+            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let error = object["error"] as? String
+            {
+                message = error
+            }
+            throw FixtureServerClientError(status: status, message: message, endpoint: "\(method) \(endpoint)")
         }
         return data
     }
@@ -62,25 +123,30 @@ public struct ServedRequest: Sendable, Hashable, Decodable {
     public var method: String
     /// The path and query, with credentials masked.
     public var url: String
-    /// The fixture that answered; `nil` for a miss or an injected fault.
+    /// The fixture that answered (for ``source`` `proxy`, the recording made); `nil` for a miss, a fault, an
+    /// example.
     public var fixture: String?
     /// The status answered; `nil` for a miss.
     public var status: Int?
+    /// What answered: `fixture`, `fault`, `example` (the description's), `proxy` (the live API), `invalid` (a 400 of
+    /// `--validate-requests`) or `miss`.
+    public var source: String?
 
-    public init(method: String, url: String, fixture: String? = nil, status: Int? = nil) {
+    public init(method: String, url: String, fixture: String? = nil, status: Int? = nil, source: String? = nil) {
         self.method = method
         self.url = url
         self.fixture = fixture
         self.status = status
+        self.source = source
     }
 }
 
 /// The admin API answered with an error status.
 public struct FixtureServerClientError: Error, Sendable, Hashable, CustomStringConvertible {
     public var status: Int
-    /// The server's answer (JSON with an `error`).
+    /// The server's `error`: what it expected, or what it found (a verification), with the place.
     public var message: String
-    /// `POST faults`, `GET requests`, `POST reset`.
+    /// `POST faults`, `GET requests`, `POST verify`, `POST scenario`, `POST reset`.
     public var endpoint: String
 
     public var description: String { "apiprobe serve's \(endpoint) answered \(status): \(message)" }

@@ -71,11 +71,6 @@ extension StubSet {
     }
 
     /// The message of a request that matched nothing: the closest stubs and why each did not match.
-    /// Logs a request answered outside the stubs (a fault `apiprobe serve` was told to inject): no stub, `status`.
-    package func logAnsweredElsewhere(_ request: StubRequest, status: Int) {
-        state.withLock { $0.log.append(LoggedRequest(request: request, stub: nil, status: status)) }
-    }
-
     func diagnose(_ request: StubRequest) -> String {
         let stubs = state.withLock { Array($0.stubs.values) }
         var lines = ["HTTPStubs: no stub matches \(request.method) \(request.url.absoluteString)"]

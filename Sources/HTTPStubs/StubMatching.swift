@@ -92,15 +92,18 @@ final class Stub: Sendable {
 
     let id: Int
     let name: String
+    /// The name of each fixed response, when they differ (the fixtures of a sequence); empty otherwise.
+    let turnNames: [String]
     let matcher: RequestMatcher
     let answers: Answers
     let route: StubSet.Route?
     /// The conditions left to evaluate once the request has the route's method and path.
     private let residue: [RequestMatcher.Condition]
 
-    init(id: Int, name: String, matcher: RequestMatcher, answers: Answers) {
+    init(id: Int, name: String, matcher: RequestMatcher, answers: Answers, turnNames: [String] = []) {
         self.id = id
         self.name = name
+        self.turnNames = turnNames
         self.matcher = matcher
         self.answers = answers
         if let method = matcher.exactMethod, let path = matcher.exactPath {
@@ -114,7 +117,12 @@ final class Stub: Sendable {
 
     /// The same stub under the id its set gives it.
     func numbered(_ id: Int) -> Stub {
-        Stub(id: id, name: name, matcher: matcher, answers: answers)
+        Stub(id: id, name: name, matcher: matcher, answers: answers, turnNames: turnNames)
+    }
+
+    /// The name of what answers the `turn`th request: the fixture of that turn in a sequence, else the stub's.
+    func name(turn: Int) -> String {
+        turnNames.isEmpty ? name : turnNames[min(turn, turnNames.count - 1)]
     }
 
     /// The response for the `turn`th request this stub answers (0 for the first): fixed responses in turn,

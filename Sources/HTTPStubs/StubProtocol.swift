@@ -236,7 +236,7 @@ class StubURLProtocol: URLProtocol {
         switch outcome {
         case .failure(let error, _):
             client.urlProtocol(self, didFailWithError: error)
-        case .response(let wire, let url, _):
+        case .response(let wire, let url, _, _):
             if case .failed(let code) = wire.ending {
                 client.urlProtocol(
                     self, didFailWithError: URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url]))
@@ -303,12 +303,13 @@ package struct WireResponse: Sendable {
 
 /// What a stub set decided for one request.
 package enum StubOutcome: Sendable {
-    case response(WireResponse, url: URL, latency: Duration)
+    /// `answeredBy`: the stub's name (the fixture's, for a fixture; for a sequence, the one of this turn).
+    case response(WireResponse, url: URL, latency: Duration, answeredBy: String)
     case failure(URLError, latency: Duration)
 
     var latency: Duration {
         switch self {
-        case .response(_, _, let latency), .failure(_, let latency): return latency
+        case .response(_, _, let latency, _), .failure(_, let latency): return latency
         }
     }
 }

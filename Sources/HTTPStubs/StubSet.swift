@@ -241,13 +241,83 @@ public final class StubSet: Sendable {
     }
 
     /// Adds a stub for every fixture below `api` in `store` (every fixture when `api` is `nil`), named after its file.
+    ///
+    /// Fixtures of the same request (method, URL and query items, in any order) are one stub that answers them in
+    /// turn, in the order of their names, repeating the last: `search.json` then `search.2.json`, as a list that
+    /// grows or a job that finishes. The fixtures of a scenario (`recipes/scenarios/<name>/…`, see
+    /// `FixtureStore.scenario(ofFixture:)`) are left out, unless `scenario` names theirs: they are then added after
+    /// the others, and answer before them.
     @discardableResult
-    public func stubAll(from store: FixtureStore, in api: String? = nil) throws(FixtureError) -> [StubHandle] {
-        var handles: [StubHandle] = []
+    public func stubAll(
+        from store: FixtureStore, in api: String? = nil, scenario: String? = nil
+    ) throws(FixtureError) -> [StubHandle] {
+        var fixtures: [(name: String, exchange: Exchange)] = []
         for name in store.names(in: api) {
-            handles.append(stub(try store.exchange(named: name), name: name))
+            let owner = FixtureStore.scenario(ofFixture: name)
+            guard owner == nil || owner == scenario else { continue }
+            fixtures.append((name, try store.exchange(named: name)))
+        }
+        return stubFixtures(fixtures, scenario: scenario)
+    }
+
+    /// Adds `fixtures` (named, sorted by name) as `stubAll(from:in:scenario:)` does: sequences of the same request,
+    /// a scenario's after the others; fixtures of other scenarios left out. The one rule `apiprobe serve` uses too.
+    @discardableResult
+    package func stubFixtures(
+        _ fixtures: [(name: String, exchange: Exchange)], scenario: String?
+    ) -> [StubHandle] {
+        let common = fixtures.filter { FixtureStore.scenario(ofFixture: $0.name) == nil }
+        let chosen = scenario.map { name in fixtures.filter { FixtureStore.scenario(ofFixture: $0.name) == name } }
+        var handles: [StubHandle] = []
+        for layer in [common, chosen ?? []] {
+            for sequence in Self.sequences(layer) {
+                guard sequence.count > 1 else {
+                    handles.append(stub(sequence[0].exchange, name: sequence[0].name))
+                    continue
+                }
+                let responses = sequence.map { StubResponse.fixture($0.exchange) }
+                handles.append(
+                    add(
+                        Stub(
+                            id: 0, name: sequence.map(\.name).joined(separator: ", then "),
+                            matcher: Self.matcher(for: sequence[0].exchange),
+                            answers: .fixed(responses, responses.map(WireResponse.init)),
+                            turnNames: sequence.map(\.name))))
+            }
         }
         return handles
+    }
+
+    /// `fixtures` grouped by the request they answer, each group in the given order, the groups in the order of
+    /// their first fixture.
+    static func sequences(
+        _ fixtures: [(name: String, exchange: Exchange)]
+    ) -> [[(name: String, exchange: Exchange)]] {
+        var groups: [[(name: String, exchange: Exchange)]] = []
+        var indexByRequest: [String: Int] = [:]
+        for fixture in fixtures {
+            let key = Self.requestKey(fixture.exchange)
+            if let index = indexByRequest[key] {
+                groups[index].append(fixture)
+            } else {
+                indexByRequest[key] = groups.count
+                groups.append([fixture])
+            }
+        }
+        return groups
+    }
+
+    /// What makes two fixtures answer the same requests: the method, the URL without its query, and the query
+    /// items in order of name and value.
+    static func requestKey(_ exchange: Exchange) -> String {
+        let method = exchange.request.method.uppercased()
+        guard var components = URLComponents(string: exchange.request.url) else {
+            return method + " " + exchange.request.url
+        }
+        let items = (components.percentEncodedQueryItems ?? []).map { "\($0.name)=\($0.value ?? "")" }
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        return method + " " + (components.string ?? exchange.request.url) + "?" + items.sorted().joined(separator: "&")
     }
 
     /// Removes a stub; requests it would have answered go to the next match.
@@ -287,15 +357,16 @@ public final class StubSet: Sendable {
                     latency: latency
                 )
             }
-            let (response, wire) = state.withLock { state -> (StubResponse, WireResponse) in
+            let (response, wire, answeredBy) = state.withLock { state -> (StubResponse, WireResponse, String) in
                 let hits = state.hits[chosen.id] ?? 0
                 state.hits[chosen.id] = hits + 1
                 let answer = chosen.answer(turn: hits, to: request)
+                let name = chosen.name(turn: hits)
                 state.log.append(
                     LoggedRequest(
-                        request: request, stub: StubHandle(id: chosen.id, name: chosen.name),
+                        request: request, stub: StubHandle(id: chosen.id, name: name),
                         status: answer.0.fault == nil ? answer.0.status : nil))
-                return answer
+                return (answer.0, answer.1, name)
             }
             latency += response.latency
             guard response.fault == nil, followsRedirects,
@@ -304,7 +375,7 @@ public final class StubSet: Sendable {
                     location: response.headers.first(where: { headerNamesMatch($0.key, "Location") })?.value,
                     from: request.url, method: request.method)
             else {
-                return delivering(wire, url: request.url, latency: latency)
+                return delivering(wire, url: request.url, latency: latency, answeredBy: answeredBy)
             }
             request = StubRequest(
                 method: hop.method,
@@ -319,7 +390,9 @@ public final class StubSet: Sendable {
 
     /// The outcome of serving `wire`. On Linux a 401 with a `WWW-Authenticate` challenge, which
     /// swift-corelibs-foundation would never complete, is renamed or refused with a message that says why.
-    private func delivering(_ wire: WireResponse, url: URL, latency: Duration) -> StubOutcome {
+    private func delivering(
+        _ wire: WireResponse, url: URL, latency: Duration, answeredBy: String
+    ) -> StubOutcome {
         #if canImport(FoundationNetworking)
         if wire.status == 401, let name = wire.headers.keys.first(where: { headerNamesMatch($0, "WWW-Authenticate") }) {
             guard renamesAuthenticationChallenges else {
@@ -336,10 +409,10 @@ public final class StubSet: Sendable {
             }
             var renamed = wire
             renamed.headers["X-WWW-Authenticate"] = renamed.headers.removeValue(forKey: name)
-            return .response(renamed, url: url, latency: latency)
+            return .response(renamed, url: url, latency: latency, answeredBy: answeredBy)
         }
         #endif
-        return .response(wire, url: url, latency: latency)
+        return .response(wire, url: url, latency: latency, answeredBy: answeredBy)
     }
 
 }

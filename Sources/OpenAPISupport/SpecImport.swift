@@ -232,3 +232,18 @@ public struct SpecImport: Sendable {
         return changed
     }
 }
+
+extension OpenAPISpec {
+    /// Fixtures named by this description's operations, each as `openapi import` names its snapshot (so fixtures
+    /// and spec snapshots line up by name), with its servers' base paths: the naming of `import --spec` and of
+    /// `serve --spec --proxy`'s recordings.
+    package var fixtureNaming: FixtureNaming {
+        let names = SpecImport(self)
+        return FixtureNaming(
+            operations: operations.map { operation in
+                FixtureNaming.PathTemplate(
+                    method: operation.method, path: operation.path, name: names.endpointName(for: operation))
+            },
+            basePaths: basePaths)
+    }
+}

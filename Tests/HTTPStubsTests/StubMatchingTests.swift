@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtures
 import HTTPStubs
 import Testing
 
@@ -279,5 +280,53 @@ struct StubMatchingTests {
         #expect(
             error?.message
                 == "1 request(s) matched no stub; 1 of them no longer in the log (see requestLogLimit)")
+    }
+}
+
+/// `stubAll(from:in:scenario:)`: fixtures of one request answer in turn; a scenario's fixtures answer over the
+/// others only when it is asked for (the rule `apiprobe serve` shares).
+@Suite struct FixtureSequenceAndScenarioTests {
+    static func write(_ folder: URL, _ name: String, url: String, body: String) throws {
+        let file = folder.appendingPathComponent(name + ".json")
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(
+            (#"{"request": {"method": "GET", "url": "\#(url)"}, "response": {"status": 200, "#
+                + #""headers": {"Content-Type": "application/json"}, "body": \#(body)}}"#).utf8
+        ).write(to: file)
+    }
+
+    @Test func fixturesOfOneRequestAreASequenceAndAScenarioAnswersOverTheOthers() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stub-sequences-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The query items in another order are the same request.
+        try Self.write(folder, "shop/job", url: base + "/jobs/7?a=1&b=2", body: #"{"state": "running"}"#)
+        try Self.write(folder, "shop/job.2", url: base + "/jobs/7?b=2&a=1", body: #"{"state": "done"}"#)
+        try Self.write(
+            folder, "shop/scenarios/broken/job", url: base + "/jobs/7?a=1&b=2", body: #"{"state": "failed"}"#)
+        let store = FixtureStore(directory: folder)
+        #expect(FixtureStore.scenario(ofFixture: "shop/scenarios/broken/job") == "broken")
+        #expect(FixtureStore.scenario(ofFixture: "shop/job") == nil)
+        #expect(FixtureStore.scenario(ofFixture: "shop/scenarios/job") == nil, "a fixture named scenarios/job")
+        #expect(store.scenarioNames() == ["broken"])
+
+        let stubs = StubSet()
+        let handles = try stubs.stubAll(from: store, in: "shop")
+        #expect(handles.map(\.name) == ["shop/job, then shop/job.2"])
+        let session = stubs.makeSession()
+        defer { session.invalidateAndCancel() }
+        var states: [String] = []
+        for _ in 0..<3 { states.append(text(try await get("/jobs/7?a=1&b=2", on: session).0)) }
+        #expect(
+            states.map { $0.contains("running") ? "running" : $0.contains("done") ? "done" : $0 } == [
+                "running", "done", "done",
+            ])
+        #expect(stubs.log.map { $0.stub?.name } == ["shop/job", "shop/job.2", "shop/job.2"])
+
+        let broken = StubSet()
+        try broken.stubAll(from: store, in: "shop", scenario: "broken")
+        let brokenSession = broken.makeSession()
+        defer { brokenSession.invalidateAndCancel() }
+        #expect(text(try await get("/jobs/7?a=1&b=2", on: brokenSession).0).contains("failed"))
     }
 }

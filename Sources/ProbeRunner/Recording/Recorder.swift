@@ -4,7 +4,7 @@ public import HTTPFixtures
 import JSONShape
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+package import FoundationNetworking
 #endif
 
 /// Records live responses of a config's endpoints as redacted fixtures (`apiprobe record`).
@@ -219,6 +219,16 @@ public struct Recorder: Sendable {
 
     /// The exchange as it will be stored, before redaction.
     private func makeExchange(request: URLRequest, response: HTTPURLResponse, body: Data) -> Exchange {
+        Self.exchange(request: request, response: response, body: body, recordedAt: now(), source: "record")
+    }
+
+    /// A live exchange as a fixture stores it, before redaction: the request as sent (at `recordedURL` when
+    /// given: the origin the fixtures answer for, not the one the request went to), the response without the
+    /// headers of one transfer (``volatileHeaders``). The one rule of `record` and `serve --proxy`.
+    package static func exchange(
+        request: URLRequest, response: HTTPURLResponse, body: Data, recordedAt: Date, source: String,
+        recordedURL: String? = nil
+    ) -> Exchange {
         var requestBody: Body?
         if let sent = request.httpBody, !sent.isEmpty {
             requestBody = Body(bytes: sent, contentType: request.value(forHTTPHeaderField: "Content-Type"))
@@ -234,13 +244,13 @@ public struct Recorder: Sendable {
         formatter.formatOptions = [.withInternetDateTime]
         return Exchange(
             request: RecordedRequest(
-                method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "",
+                method: request.httpMethod ?? "GET", url: recordedURL ?? request.url?.absoluteString ?? "",
                 headers: request.allHTTPHeaderFields ?? [:], body: requestBody),
             response: RecordedResponse(
                 status: response.statusCode, headers: responseHeaders,
                 body: body.isEmpty ? nil : Body(bytes: body, contentType: contentType)),
             metadata: FixtureMetadata(
-                recordedAt: formatter.string(from: now()), apiprobeVersion: apiprobeVersion, source: "record")
+                recordedAt: formatter.string(from: recordedAt), apiprobeVersion: apiprobeVersion, source: source)
         )
     }
 
@@ -340,7 +350,7 @@ public struct Recorder: Sendable {
     }
 
     /// A transport error in a few words (the category's rule is ``FailureClassification``'s).
-    private static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         let failure = FailureClassification.classify(
             error, timedOut: false, byDeadline: false, url: "", timeout: .zero)
         switch failure.category {

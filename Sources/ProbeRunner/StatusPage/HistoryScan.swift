@@ -2,8 +2,10 @@ import Foundation
 import HTTPFixtures
 
 #if canImport(Glibc)
-// With SwiftNIO's C modules in the graph, Swift attributes glibc's `struct stat` to CoreFoundation's module.
+// With SwiftNIO's C modules in the graph, Swift attributes glibc's `struct stat` to CoreFoundation's module, or to
+// Dispatch's, depending on the order the modules are loaded in.
 import CoreFoundation
+import CDispatch
 import Glibc
 #elseif canImport(Musl)
 import Musl

@@ -76,12 +76,9 @@ struct ImportOptions: ParsableArguments {
         if let spec {
             let url = URL(fileURLWithPath: spec)
             let description = try await onLargeStack { try OpenAPISpec(contentsOf: url) }
-            let names = SpecImport(description)
-            naming.operations = description.operations.map { operation in
-                FixtureNaming.PathTemplate(
-                    method: operation.method, path: operation.path, name: names.endpointName(for: operation))
-            }
-            naming.basePaths = description.basePaths
+            let byOperation = description.fixtureNaming
+            naming.operations = byOperation.operations
+            naming.basePaths = byOperation.basePaths
         }
         return naming
     }

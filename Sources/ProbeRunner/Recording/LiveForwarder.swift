@@ -1,0 +1,111 @@
+import APIProbeShared
+package import Foundation
+package import HTTPFixtures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends what `apiprobe serve --proxy` cannot answer from its fixtures to the live API, through the probe's own
+/// client (``HTTPLoader``: the limits of `record`, a connection kept alive per host), and makes the fixture the
+/// answer becomes (``Recorder/exchange(request:response:body:recordedAt:source:recordedURL:)``, then the redactor).
+package final class LiveForwarder: Sendable {
+    /// The live API's origin: `https://api.example.com`.
+    package let upstream: URL
+    /// Redacts each recorded exchange; the values it learns (a bearer token in one request) are masked in every
+    /// later recording too.
+    package let redactor: Redactor
+    package let timeout: Duration
+    package let maximumBodySize: Int
+    private let loader: HTTPLoader
+
+    /// Request headers of one hop, not passed on: the loader sets its own `Host` and `Content-Length`, and a
+    /// fixture holds the body as it is, so the live API is not offered compression.
+    static let hopHeaders: Set<String> = [
+        "host", "connection", "keep-alive", "transfer-encoding", "content-length", "accept-encoding", "te",
+        "upgrade", "proxy-connection", "proxy-authorization",
+    ]
+
+    /// One exchange with the live API.
+    package struct Forwarded: Sendable {
+        /// The live answer, as received (headers of one transfer left out), for the client.
+        package var status: Int
+        package var headers: [(name: String, value: String)]
+        package var body: Data
+        /// The exchange as a fixture stores it: redacted, secrets met so far masked.
+        package var fixture: Exchange
+    }
+
+    /// The live API did not answer: the reason, with credentials masked.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var description: String
+    }
+
+    package init(
+        upstream: URL, redactor: Redactor = Redactor(), timeout: Duration = .seconds(30),
+        maximumBodySize: Int = ProbeConfig.defaultRecordBodyLimit
+    ) {
+        self.upstream = upstream
+        self.redactor = redactor
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
+        loader = HTTPLoader(maximumConnectionsPerHost: 8)
+    }
+
+    /// Closes the kept-alive connections.
+    package func close() { loader.close() }
+
+    /// Sends `method` `target` (the path and query the client asked for) to the live API.
+    ///
+    /// - Parameter recordedURL: the URL the fixture records (the fixtures' origin with `target`).
+    package func forward(
+        method: String, target: String, headers: [(name: String, value: String)], body: Data?, recordedURL: String,
+        now: Date = Date()
+    ) async throws(Failure) -> Forwarded {
+        let base =
+            upstream.absoluteString.hasSuffix("/")
+            ? String(upstream.absoluteString.dropLast())
+            : upstream
+                .absoluteString
+        guard let url = URL(string: base + target) else {
+            throw Failure(description: "\(redactor.redactURL(target)) does not make a URL on \(base)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers where !Self.hopHeaders.contains(name.lowercased()) {
+            request.addValue(value, forHTTPHeaderField: name)
+        }
+        if let body, !body.isEmpty { request.httpBody = body }
+        let attempt = await loader.send(
+            request, timeout: timeout, deadline: .now + timeout, maxBodySize: maximumBodySize, followsRedirects: false)
+        let shown = redactor.redactURL(url.absoluteString)
+        if let error = attempt.error {
+            if error is BodyTooLarge {
+                throw Failure(
+                    description: "\(shown): the body is larger than \(formatSize(maximumBodySize)); nothing recorded")
+            }
+            if attempt.timedOut {
+                throw Failure(description: "\(shown): no complete response within \(formatDuration(timeout))")
+            }
+            throw Failure(description: "cannot reach \(shown): \(redactor.redact(text: Recorder.describe(error)))")
+        }
+        guard let response = attempt.response, (100...599).contains(response.statusCode) else {
+            throw Failure(description: "\(shown) did not answer with an HTTP status from 100 to 599")
+        }
+        let live = Recorder.exchange(
+            request: request, response: response, body: attempt.body, recordedAt: now, source: "serve --proxy",
+            recordedURL: recordedURL)
+        let redacted = redactor.redact(live)
+        // What the file will hold: every secret met so far masked by value too, as `record` writes it.
+        let masked = redactor.secrets.mask(redacted.encoded())
+        let fixture = (try? Exchange(decoding: masked, file: "the recording")) ?? redacted
+        var answerHeaders: [(name: String, value: String)] = []
+        for (key, value) in response.allHeaderFields {
+            guard let name = key as? String, let text = value as? String,
+                !["connection", "keep-alive", "transfer-encoding", "content-length"].contains(name.lowercased())
+            else { continue }
+            answerHeaders.append((name, text))
+        }
+        return Forwarded(status: response.statusCode, headers: answerHeaders, body: attempt.body, fixture: fixture)
+    }
+}
