@@ -335,7 +335,14 @@ public final class StubSet: Sendable {
 
     /// Removes every stub and clears the request log (its limit stays).
     public func reset() {
-        state.withLock { $0 = State(nextID: $0.nextID, log: RequestLog(limit: $0.log.limit)) }
+        state.withLock { $0 = State(nextID: $0.nextID, log: RequestLog(limit: $0.log.limit), keepsLog: $0.keepsLog) }
+    }
+
+    /// Whether the set keeps a log of the requests it answers (``log``, the verifications); `apiprobe serve` keeps
+    /// its own and turns this one off.
+    package var keepsRequestLog: Bool {
+        get { state.withLock { $0.keepsLog } }
+        set { state.withLock { $0.keepsLog = newValue } }
     }
 
     // MARK: Answering
@@ -349,7 +356,9 @@ public final class StubSet: Sendable {
             let (bucket, unindexed) = state.withLock { ($0.index[request.path] ?? [], $0.unindexed) }
             guard let chosen = Self.firstMatch(for: request, in: bucket, and: unindexed) else {
                 let message = diagnose(request)
-                state.withLock { $0.log.append(LoggedRequest(request: request, stub: nil, status: nil)) }
+                state.withLock { state in
+                    if state.keepsLog { state.log.append(LoggedRequest(request: request, stub: nil, status: nil)) }
+                }
                 return .failure(
                     URLError(
                         .resourceUnavailable,
@@ -362,10 +371,12 @@ public final class StubSet: Sendable {
                 state.hits[chosen.id] = hits + 1
                 let answer = chosen.answer(turn: hits, to: request)
                 let name = chosen.name(turn: hits)
-                state.log.append(
-                    LoggedRequest(
-                        request: request, stub: StubHandle(id: chosen.id, name: name),
-                        status: answer.0.fault == nil ? answer.0.status : nil))
+                if state.keepsLog {
+                    state.log.append(
+                        LoggedRequest(
+                            request: request, stub: StubHandle(id: chosen.id, name: name),
+                            status: answer.0.fault == nil ? answer.0.status : nil))
+                }
                 return (answer.0, answer.1, name)
             }
             latency += response.latency
@@ -428,6 +439,8 @@ extension StubSet {
         /// The others, in the order they were added.
         var unindexed: [Stub] = []
         var log = RequestLog()
+        /// Whether requests go into ``log`` (`apiprobe serve` keeps its own, and spares each request this one).
+        var keepsLog = true
     }
 
     /// The exact method and path of a stub, which find its candidates without trying every stub.

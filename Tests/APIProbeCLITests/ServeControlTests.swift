@@ -107,12 +107,22 @@ struct ServeControlTests {
         let sources = try await client.requests().suffix(3).map { "\($0.source ?? "-") \($0.status ?? 0)" }
         #expect(sources == ["fixture 200", "fault 500", "fixture 200"])
 
+        // A scenario's fixture edited on disk is served from the next request on, the log kept.
+        let logged = try await client.requests().count
+        try Self.fixture("GET", "https://shop.example.com/search?q=tea", status: 504, body: #"{"error": "slow"}"#)
+            .write(to: folder.appendingPathComponent("shop/scenarios/outage/search.json"))
+        try await client.activateScenario("outage")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await get("/search?q=tea").0 == 504)
+        #expect(try await client.requests().count == logged + 1)
+
         // A reset goes back to the scenario of the start and empties the log.
         try await client.activateScenario("empty")
         try await client.reset()
         #expect(try await client.scenarios().active == nil)
         #expect(try await client.requests().isEmpty)
         #expect(try await command.stop() == 0)
+        #expect(command.standardError.contains("apiprobe serve: reloaded 5 fixtures of \(folder.path)"))
 
         // Started in a scenario; an unknown one at the start is bad input naming those there are.
         let (started, startedBase, startedBanner) = try await Self.serve(folder, ["--scenario", "empty"])
