@@ -157,6 +157,7 @@ let package = Package(
             name: "APIProbeCLITests",
             dependencies: [
                 "apiprobe", "HTTPFixtures", "HTTPStubs", "ContractTesting", "RecipesServer", "APIProbeTestSupport",
+                "RecipesAPI",
             ],
             exclude: ["Fixtures"]
         ),

@@ -2,6 +2,7 @@ import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import HTTPStubs
+import RecipesAPI
 import RecipesServer
 import Testing
 
@@ -40,6 +41,12 @@ struct ServeCommandTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(data == fixture.response.body?.data, "the recorded body, byte for byte")
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length") == String(data.count))
+
+        // The sample app's own client, pointed at the server as a UI test points the app (its launch environment).
+        let app = RecipesClient(baseURL: try #require(URL(string: base)), configuration: .ephemeral)
+        let page = try await app.search("chicken")
+        #expect(page.recipes.count == 30)
+        #expect(try await app.recipe(id: "35382").title == "Easy Banana Bread")
 
         // The recorded 404 is served as recorded; a request no fixture answers is a 404 that says why.
         let (_, notFound) = try await session.data(from: try #require(URL(string: base + "/api/get?rId=1")))
