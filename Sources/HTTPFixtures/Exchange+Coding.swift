@@ -18,6 +18,20 @@ extension Exchange {
             metadataMembers.append(("redactions", .array(metadata.redactions.map(JSONValue.string))))
         }
         if let source = metadata.source { metadataMembers.append(("source", .string(source))) }
+        if let match = metadata.match {
+            var members: [(key: String, value: JSONValue)] = []
+            if !match.headers.isEmpty { members.append(("headers", Self.encode(headers: match.headers))) }
+            if let path = match.path { members.append(("path", .string(path))) }
+            if match.query != .exact { members.append(("query", .string(match.query.rawValue))) }
+            if match.body != .any { members.append(("body", .string(match.body.rawValue))) }
+            metadataMembers.append(("match", .object(members)))
+        }
+        if let latency = metadata.latency {
+            let (seconds, attoseconds) = latency.components
+            metadataMembers.append(
+                ("latency", .string("\(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)ms")))
+        }
+        if let fault = metadata.fault { metadataMembers.append(("fault", .string(fault))) }
 
         var requestMembers: [(key: String, value: JSONValue)] = [
             ("method", .string(request.method)),
@@ -145,6 +159,27 @@ extension Exchange {
             metadata.source = try fields["source"].map { value throws(FixtureError) in
                 try reader.string(value, at: "/metadata/source")
             }
+            if let match = fields["match"] {
+                metadata.match = try reader.match(match, at: "/metadata/match")
+            }
+            if let latency = fields["latency"] {
+                let text = try reader.string(latency, at: "/metadata/latency")
+                guard let duration = parseDuration(text), duration <= .seconds(600) else {
+                    throw reader.fail(
+                        "/metadata/latency", expected: "a duration up to 10m, such as 250ms or 1.5s",
+                        found: latency.briefDescription)
+                }
+                metadata.latency = duration
+            }
+            if let fault = fields["fault"] {
+                let name = try reader.string(fault, at: "/metadata/fault")
+                guard FixtureMetadata.knownFaults.contains(name) else {
+                    throw reader.fail(
+                        "/metadata/fault", expected: "one of " + FixtureMetadata.knownFaults.joined(separator: ", "),
+                        found: fault.briefDescription)
+                }
+                metadata.fault = name
+            }
             if let redactions = fields["redactions"] {
                 guard case .array(let items) = redactions else {
                     throw FixtureError(
@@ -201,6 +236,46 @@ private struct FieldReader {
             headers[member.key] = try string(member.value, at: "\(pointer)/\(member.key)")
         }
         return headers
+    }
+
+    func match(_ value: JSONValue, at pointer: String) throws(FixtureError) -> FixtureMatch {
+        let expected = #"an object with "path", "query", "headers" or "body""#
+        guard case .object(let members) = value else {
+            throw fail(pointer, expected: expected, found: value.briefDescription)
+        }
+        var match = FixtureMatch()
+        for member in members {
+            let place = "\(pointer)/\(JSONPointer.escape(member.key))"
+            switch member.key {
+            case "path":
+                let path = try string(member.value, at: place)
+                guard path.hasPrefix("/"), !path.contains("?") else {
+                    throw fail(
+                        place, expected: "a path template such as /api/recipes/{id}",
+                        found: member.value.briefDescription)
+                }
+                match.path = path
+            case "query":
+                let text = try string(member.value, at: place)
+                guard let query = FixtureMatch.Query(rawValue: text) else {
+                    throw fail(
+                        place, expected: "\"exact\", \"contains\" or \"ignore\"", found: member.value.briefDescription)
+                }
+                match.query = query
+            case "headers":
+                match.headers = try headers(member.value, at: place)
+            case "body":
+                let text = try string(member.value, at: place)
+                guard let body = FixtureMatch.Body(rawValue: text) else {
+                    throw fail(place, expected: "\"any\" or \"exact\"", found: member.value.briefDescription)
+                }
+                match.body = body
+            default:
+                // Said, not ignored: a misspelt key would otherwise match more than its author meant.
+                throw fail(place, expected: "one of path, query, headers, body", found: "\"\(member.key)\"")
+            }
+        }
+        return match
     }
 
     func body(_ message: JSONValue, at pointer: String) throws(FixtureError) -> Body? {

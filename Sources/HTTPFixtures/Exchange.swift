@@ -109,7 +109,7 @@ public enum Body: Sendable, Hashable {
     }
 }
 
-/// How and when an exchange was recorded.
+/// How and when an exchange was recorded, and how it answers when it is served.
 public struct FixtureMetadata: Sendable, Hashable {
     /// RFC 3339 time of recording.
     public var recordedAt: String?
@@ -120,13 +120,71 @@ public struct FixtureMetadata: Sendable, Hashable {
     public var redactions: [String]
     /// Where the exchange came from: `record`, `har`, `manual`.
     public var source: String?
+    /// Which requests the fixture answers, beyond its recorded method, URL and query (`"match"`); `nil` for the
+    /// recorded request exactly.
+    public var match: FixtureMatch?
+    /// How long the answer takes when it is served (`"latency": "250ms"`), by the stubs and `apiprobe serve`.
+    public var latency: Duration?
+    /// A transport failure served instead of the response (`"fault": "timedOut"`): one of ``knownFaults``.
+    public var fault: String?
+
+    /// The faults a fixture can name, as `URLError` codes are named.
+    public static let knownFaults = [
+        "timedOut", "notConnectedToInternet", "networkConnectionLost", "cannotFindHost", "cannotConnectToHost",
+    ]
 
     public init(
-        recordedAt: String? = nil, apiprobeVersion: String? = nil, redactions: [String] = [], source: String? = nil
+        recordedAt: String? = nil, apiprobeVersion: String? = nil, redactions: [String] = [], source: String? = nil,
+        match: FixtureMatch? = nil, latency: Duration? = nil, fault: String? = nil
     ) {
         self.recordedAt = recordedAt
         self.apiprobeVersion = apiprobeVersion
         self.redactions = redactions
         self.source = source
+        self.match = match
+        self.latency = latency
+        self.fault = fault
+    }
+}
+
+/// Which requests a fixture answers, beyond its recorded method, URL and query: a fixture's `metadata.match`.
+///
+/// ```json
+/// "match": {"path": "/api/recipes/{id}", "query": "ignore", "headers": {"Accept-Language": "fr"}, "body": "exact"}
+/// ```
+///
+/// The stubs (`HTTPStubs`) and `apiprobe serve` read it alike.
+public struct FixtureMatch: Sendable, Hashable {
+    /// How the query is compared with the recorded one.
+    public enum Query: String, Sendable, Hashable, CaseIterable {
+        /// The recorded items and no others, in any order (the default); a redacted value matches any value.
+        case exact
+        /// At least the recorded items; others may come too.
+        case contains
+        /// Any query.
+        case ignore
+    }
+
+    /// How the body is compared with the recorded one.
+    public enum Body: String, Sendable, Hashable, CaseIterable {
+        /// Any body (the default).
+        case any
+        /// The recorded body: equal as JSON values for a JSON body, byte for byte otherwise; none when none was
+        /// recorded.
+        case exact
+    }
+
+    /// A path template (`/api/recipes/{id}`, each `{name}` one non-empty segment) in place of the recorded path.
+    public var path: String?
+    public var query: Query
+    /// Headers the request must carry with these values (names in any case).
+    public var headers: [String: String]
+    public var body: Body
+
+    public init(path: String? = nil, query: Query = .exact, headers: [String: String] = [:], body: Body = .any) {
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
     }
 }

@@ -29,9 +29,18 @@ package struct FixtureSample: Sendable {
 }
 
 extension FixtureStore {
-    /// The endpoint a fixture belongs to: `recipes/search.page2` → `recipes/search`, `search` → `search`.
+    /// The endpoint a fixture belongs to: `recipes/search.page2` → `recipes/search`, `search` → `search`. A
+    /// scenario's fixture is a sample of the same endpoint as the fixture it stands in for:
+    /// `recipes/scenarios/empty/search` → `recipes/search` (see ``scenario(ofFixture:)``).
     package static func endpointName(ofFixture name: String) -> String {
-        let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        var base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        if scenario(ofFixture: base) != nil {
+            var parts = base.split(separator: "/", omittingEmptySubsequences: false)
+            if let index = parts.firstIndex(of: Substring(scenariosFolder)) {
+                parts.removeSubrange(index...(index + 1))
+            }
+            base = parts.joined(separator: "/")
+        }
         let slash = base.lastIndex(of: "/")
         let folder = slash.map { String(base[...$0]) } ?? ""
         let last = slash.map { String(base[base.index(after: $0)...]) } ?? base
@@ -65,13 +74,25 @@ extension FixtureStore {
         let slash = name.lastIndex(of: "/")
         let folder = slash.map { String(name[..<$0]) }
         let url = folder.map { directory.appendingPathComponent($0, isDirectory: true) } ?? directory
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
         let prefix = base + "."  // `search.json` and `search.page2.json` alike
-        let fixtures = entries.compactMap { entry -> String? in
-            guard entry.hasPrefix(prefix), entry.hasSuffix(".json") else { return nil }
-            let fixture = (folder.map { $0 + "/" } ?? "") + String(entry.dropLast(".json".count))
-            return Self.endpointName(ofFixture: fixture) == name ? fixture : nil
+        // The endpoint's folder, and each scenario's beside it (`scenarios/<name>/`).
+        var folders = [(folder.map { $0 + "/" } ?? "", url)]
+        let scenarios = url.appendingPathComponent(Self.scenariosFolder, isDirectory: true)
+        for scenario in ((try? FileManager.default.contentsOfDirectory(atPath: scenarios.path)) ?? []).sorted() {
+            folders.append(
+                (
+                    (folder.map { $0 + "/" } ?? "") + "\(Self.scenariosFolder)/\(scenario)/",
+                    scenarios.appendingPathComponent(scenario, isDirectory: true)
+                ))
+        }
+        var fixtures: [String] = []
+        for (relative, location) in folders {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: location.path)) ?? []
+            for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".json") {
+                let fixture = relative + String(entry.dropLast(".json".count))
+                if Self.endpointName(ofFixture: fixture) == name { fixtures.append(fixture) }
+            }
         }
         return try endpoint(name, fixtures: fixtures, shown: FolderDisplayPath(directory))
     }

@@ -11,17 +11,33 @@ import Foundation
 
 extension StubSet {
     /// The matcher of a fixture's request. A query item that the fixture's `metadata.redactions` lists
-    /// (`request.query.api_key`) was masked when recorded, whatever the marker: it matches any value.
+    /// (`request.query.api_key`) was masked when recorded, whatever the marker: it matches any value. The fixture's
+    /// `metadata.match` (``FixtureMatch``) widens or narrows it: a path template, a query ignored or only
+    /// contained, headers, the body.
     static func matcher(for exchange: Exchange) -> RequestMatcher {
         let request = exchange.request
+        let match = exchange.metadata.match ?? FixtureMatch()
         let prefix = "request.query."
         let redactedNames = Set(
             exchange.metadata.redactions.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
         var matcher = RequestMatcher().method(request.method)
-        guard let components = URLComponents(string: request.url) else { return matcher.path(request.url) }
+        for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) { matcher = matcher.header(name, value) }
+        switch match.body {
+        case .any: break
+        case .exact: matcher = Self.exactBody(request.body, in: matcher)
+        }
+        guard let components = URLComponents(string: request.url) else {
+            return match.path.map(matcher.pathTemplate) ?? matcher.path(request.url)
+        }
         if let scheme = components.scheme { matcher = matcher.scheme(scheme) }
         if let host = components.host { matcher = matcher.host(host, port: components.port) }
-        matcher = matcher.path(components.path.isEmpty ? "/" : components.path)
+        if let template = match.path {
+            matcher = matcher.pathTemplate(template)
+        } else {
+            matcher = matcher.path(components.path.isEmpty ? "/" : components.path)
+        }
+        guard match.query != .ignore else { return matcher }
+        let allowsOthers = match.query == .contains
         let items = components.queryItems ?? []
         let redacted = Set(items.map(\.name).filter(redactedNames.contains))
         let fixed = items.filter { !redacted.contains($0.name) }
@@ -49,13 +65,28 @@ extension StubSet {
                 for item in actualItems where !recorded.contains(item.name) && !extras.contains(item.name) {
                     extras.append(item.name)
                 }
-                if !extras.isEmpty {
+                if !extras.isEmpty, !allowsOthers {
                     problems.append(
                         "query has unexpected item\(extras.count == 1 ? "" : "s") \(extras.joined(separator: ", "))")
                 }
                 return problems.isEmpty ? nil : problems.joined(separator: "; ")
             })
         return matcher
+    }
+
+    /// `matcher` requiring the recorded body: equal as JSON values for a JSON body, byte for byte otherwise, none
+    /// when none was recorded.
+    static func exactBody(_ body: Body?, in matcher: RequestMatcher) -> RequestMatcher {
+        switch body {
+        case .json(let value)?: return matcher.jsonBody(value)
+        case .some(let other): return matcher.body(other.data)
+        case nil:
+            return matcher.adding(
+                .init("no body") { request in
+                    guard let body = request.body, !body.isEmpty else { return nil }
+                    return "body differs: expected none, got \(body.count) bytes"
+                })
+        }
     }
 
     /// The most recently added stub of `bucket` (the stubs indexed under the request's path)

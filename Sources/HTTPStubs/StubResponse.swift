@@ -77,8 +77,11 @@ public struct StubResponse: Sendable, Hashable {
         where ["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) {
             headers.removeValue(forKey: name)
         }
-        return StubResponse(
+        var response = StubResponse(
             status: exchange.response.status, headers: headers, body: exchange.response.body?.data ?? Data())
+        if let fault = exchange.metadata.fault.flatMap(StubFault.named) { response = .failure(fault) }
+        if let latency = exchange.metadata.latency { response = response.delayed(by: latency) }
+        return response
     }
 
     /// A redirect to `location` (absolute, or relative to the request's URL). The stub set follows it
@@ -145,6 +148,18 @@ public struct StubFault: Sendable, Hashable, CustomStringConvertible {
     public static let cannotConnectToHost = StubFault(storage: .error(.cannotConnectToHost))
     /// Any other `URLError`.
     public static func urlError(_ code: URLError.Code) -> StubFault { StubFault(storage: .error(code)) }
+
+    /// The fault a fixture's `metadata.fault` names (one of `FixtureMetadata.knownFaults`).
+    static func named(_ name: String) -> StubFault? {
+        switch name {
+        case "timedOut": return .timedOut
+        case "notConnectedToInternet": return .notConnectedToInternet
+        case "networkConnectionLost": return .networkConnectionLost
+        case "cannotFindHost": return .cannotFindHost
+        case "cannotConnectToHost": return .cannotConnectToHost
+        default: return nil
+        }
+    }
     /// The status, headers and the first `bytes` bytes of the body arrive, then the connection is lost
     /// (`URLError.networkConnectionLost`).
     public static func dropped(afterBytes bytes: Int) -> StubFault {

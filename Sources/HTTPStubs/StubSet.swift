@@ -307,10 +307,10 @@ public final class StubSet: Sendable {
         return groups
     }
 
-    /// What makes two fixtures answer the same requests: the method, the URL without its query, and the query
-    /// items in order of name and value.
+    /// What makes two fixtures answer the same requests: the method, the URL without its query, the query
+    /// items in order of name and value, and the fixture's `metadata.match`.
     static func requestKey(_ exchange: Exchange) -> String {
-        let method = exchange.request.method.uppercased()
+        let method = exchange.request.method.uppercased() + (exchange.metadata.match.map { " \($0)" } ?? "")
         guard var components = URLComponents(string: exchange.request.url) else {
             return method + " " + exchange.request.url
         }

@@ -42,6 +42,12 @@ struct ServeControlTests {
             .write(to: api.appendingPathComponent("job.2.json"))
         try fixture("GET", "\(origin)/search?q=tea", body: #"{"items": ["green", "black"]}"#)
             .write(to: api.appendingPathComponent("search.json"))
+        // One fixture for every recipe, whatever its id and query (`metadata.match`), a little slow.
+        var recipe = try Exchange(
+            decoding: fixture("GET", "\(origin)/recipes/1", body: #"{"title": "any"}"#), file: "recipe.json")
+        recipe.metadata.match = FixtureMatch(path: "/recipes/{id}", query: .ignore)
+        recipe.metadata.latency = .milliseconds(200)
+        try recipe.encoded().write(to: api.appendingPathComponent("recipe.json"))
         try fixture("GET", "\(origin)/search?q=tea", status: 503, body: #"{"error": "down"}"#)
             .write(to: api.appendingPathComponent("scenarios/outage/search.json"))
         try fixture("GET", "\(origin)/search?q=tea", body: #"{"items": []}"#)
@@ -53,7 +59,7 @@ struct ServeControlTests {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (command, base, banner) = try await Self.serve(folder)
-        #expect(banner.hasPrefix("Serving 5 fixtures of \(folder.path) (recorded against https://shop.example.com)"))
+        #expect(banner.hasPrefix("Serving 6 fixtures of \(folder.path) (recorded against https://shop.example.com)"))
         #expect(banner.contains("Scenarios: empty, outage; active: none.\n"), "\(banner)")
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
@@ -68,6 +74,12 @@ struct ServeControlTests {
         #expect(try await get("/jobs/7").1.contains("done"))
         #expect(try await get("/jobs/7").1.contains("done"))
         #expect(try await client.requests().map(\.fixture) == ["shop/job", "shop/job.2", "shop/job.2"])
+
+        // A fixture's own match rule and latency, over HTTP as in process.
+        let before = ContinuousClock.now
+        #expect(try await get("/recipes/4711?lang=fr").1.contains("any"))
+        #expect(ContinuousClock.now - before >= .milliseconds(200))
+        #expect(try await client.requests().last?.fixture == "shop/recipe")
 
         // Scenarios: listed; the search fails only while `outage` is active, and an unknown one names the others.
         #expect(try await get("/search?q=tea").0 == 200)
@@ -85,13 +97,15 @@ struct ServeControlTests {
         // Verification: exact and at least, with a path template; a failure says what it found.
         #expect(try await client.verify(path: "/jobs/{id}", count: 4).count == 4)
         try await client.verify(path: "/search", atLeast: 2)
+        try await client.verify(path: "/recipes/{id}", count: 1)
         let failed = await #expect(throws: FixtureServerClientError.self) {
             try await client.verify(method: "POST", path: "/orders", count: 1)
         }
         #expect(failed?.status == 417)
         #expect(
-            failed?.message.hasPrefix("expected exactly 1 POST /orders, found 0; the latest requests: GET /jobs/7")
+            failed?.message.hasPrefix("expected exactly 1 POST /orders, found 0; the latest requests: GET /")
                 == true, "\(String(describing: failed))")
+        #expect(failed?.message.hasSuffix(", GET /search?q=tea") == true, "\(String(describing: failed))")
 
         // A fault with a delay on a template; a delay alone answers as usual, later.
         try await client.injectFault(path: "/jobs/{id}", status: 500, times: 1)
@@ -122,7 +136,7 @@ struct ServeControlTests {
         #expect(try await client.scenarios().active == nil)
         #expect(try await client.requests().isEmpty)
         #expect(try await command.stop() == 0)
-        #expect(command.standardError.contains("apiprobe serve: reloaded 5 fixtures of \(folder.path)"))
+        #expect(command.standardError.contains("apiprobe serve: reloaded 6 fixtures of \(folder.path)"))
 
         // Started in a scenario; an unknown one at the start is bad input naming those there are.
         let (started, startedBase, startedBanner) = try await Self.serve(folder, ["--scenario", "empty"])

@@ -309,6 +309,13 @@ struct StubMatchingTests {
         #expect(FixtureStore.scenario(ofFixture: "shop/job") == nil)
         #expect(FixtureStore.scenario(ofFixture: "shop/scenarios/job") == nil, "a fixture named scenarios/job")
         #expect(store.scenarioNames() == ["broken"])
+        // A scenario's fixture is a sample of the endpoint it stands in for (snapshots, contract tests).
+        #expect(FixtureStore.endpointName(ofFixture: "shop/scenarios/broken/job.2") == "shop/job")
+        #expect(try store.endpoints(in: "shop").map(\.name) == ["shop/job"])
+        #expect(
+            try store.endpoint(named: "shop/job").fixtureNames.sorted() == [
+                "shop/job", "shop/job.2", "shop/scenarios/broken/job",
+            ])
 
         let stubs = StubSet()
         let handles = try stubs.stubAll(from: store, in: "shop")
@@ -328,5 +335,102 @@ struct StubMatchingTests {
         let brokenSession = broken.makeSession()
         defer { brokenSession.invalidateAndCancel() }
         #expect(text(try await get("/jobs/7?a=1&b=2", on: brokenSession).0).contains("failed"))
+    }
+}
+
+/// A fixture's `metadata.match`, `latency` and `fault`: read from the file, checked with a JSON Pointer, and served by
+/// the stubs' one matcher.
+@Suite struct FixtureMatchMetadataTests {
+    static func exchange(
+        _ metadata: String, url: String = base + "/recipes/7?lang=en", body: String? = nil
+    ) throws(FixtureError) -> Exchange {
+        let request =
+            #"{"method": "POST", "url": "\#(url)""# + (body.map { #", "body": \#($0)"# } ?? "") + "}"
+        let text =
+            #"{"metadata": \#(metadata), "request": \#(request), "#
+            + #""response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"ok": true}}}"#
+        return try Exchange(decoding: Data(text.utf8), file: "match.json")
+    }
+
+    static func status(_ stubs: StubSet, _ path: String, headers: [String: String] = [:], body: String? = nil)
+        async throws -> Int
+    {
+        var request = URLRequest(url: url(path))
+        request.httpMethod = "POST"
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body.map { Data($0.utf8) }
+        let session = stubs.makeSession()
+        defer { session.invalidateAndCancel() }
+        do {
+            return try await send(request, on: session).1.statusCode
+        } catch let error as URLError {
+            return error.code.rawValue  // negative: a URLError, not a status
+        }
+    }
+
+    @Test func aTemplateAQueryRuleHeadersAndTheBodyWidenOrNarrowTheMatch() async throws {
+        let metadata =
+            #"{"match": {"path": "/recipes/{id}", "query": "contains", "headers": {"Accept-Language": "fr"}, "#
+            + #""body": "exact"}}"#
+        let exchange = try Self.exchange(metadata, body: #"{"b": 2, "a": 1}"#)
+        #expect(
+            exchange.metadata.match
+                == FixtureMatch(
+                    path: "/recipes/{id}", query: .contains, headers: ["Accept-Language": "fr"], body: .exact))
+        #expect(try Exchange(decoding: exchange.encoded(), file: "again.json") == exchange, "written as read")
+
+        let stubs = StubSet()
+        stubs.stub(exchange, name: "recipe")
+        let french = ["Accept-Language": "fr"]
+        let json = #"{"a": 1, "b": 2}"#
+        #expect(try await Self.status(stubs, "/recipes/99?lang=en&page=2", headers: french, body: json) == 200)
+        #expect(try await Self.status(stubs, "/recipes/99?page=2", headers: french, body: json) < 0, "lang missing")
+        #expect(try await Self.status(stubs, "/recipes/99?lang=en", body: json) < 0, "no Accept-Language")
+        #expect(try await Self.status(stubs, "/recipes/99?lang=en", headers: french, body: #"{"a": 2}"#) < 0)
+        #expect(try await Self.status(stubs, "/recipes/99/steps?lang=en", headers: french, body: json) < 0)
+        let session = stubs.makeSession()
+        defer { session.invalidateAndCancel() }
+        var request = URLRequest(url: url("/recipes/99?lang=en"))
+        request.httpMethod = "POST"
+        let miss = await urlError { _ = try await send(request, on: session) }
+        let diagnosis = miss?.userInfo[NSLocalizedDescriptionKey] as? String ?? ""
+        #expect(diagnosis.contains("header Accept-Language missing"), "\(diagnosis)")
+
+        let anyQuery = StubSet()
+        anyQuery.stub(try Self.exchange(#"{"match": {"query": "ignore"}}"#), name: "any")
+        #expect(try await Self.status(anyQuery, "/recipes/7?x=1") == 200)
+        #expect(try await Self.status(anyQuery, "/recipes/8") < 0, "the recorded path still holds")
+    }
+
+    @Test func latencyAndAFaultAreServed() async throws {
+        let slow = StubSet()
+        slow.stub(try Self.exchange(#"{"latency": "300ms", "match": {"query": "ignore"}}"#), name: "slow")
+        let start = ContinuousClock.now
+        #expect(try await Self.status(slow, "/recipes/7") == 200)
+        #expect(ContinuousClock.now - start >= .milliseconds(300))
+
+        let failing = StubSet()
+        failing.stub(try Self.exchange(#"{"fault": "timedOut", "match": {"query": "ignore"}}"#), name: "down")
+        #expect(try await Self.status(failing, "/recipes/7") == URLError.Code.timedOut.rawValue)
+    }
+
+    @Test(arguments: [
+        (#"{"match": {"path": "recipes/{id}"}}"#, "/metadata/match/path", "a path template"),
+        (#"{"match": {"query": "some"}}"#, "/metadata/match/query", #""exact", "contains" or "ignore""#),
+        (#"{"match": {"body": true}}"#, "/metadata/match/body", "a string"),
+        (#"{"match": {"paht": "/x"}}"#, "/metadata/match/paht", "one of path, query, headers, body"),
+        (#"{"match": {"headers": {"X": 1}}}"#, "/metadata/match/headers/X", "a string"),
+        (#"{"latency": "fast"}"#, "/metadata/latency", "a duration up to 10m"),
+        (#"{"fault": "boom"}"#, "/metadata/fault", "one of timedOut"),
+    ])
+    func aBadMatchLatencyOrFaultNamesItsPlace(metadata: String, pointer: String, expected: String) throws {
+        do {
+            _ = try Self.exchange(metadata)
+            Issue.record("\(metadata) was read")
+        } catch {
+            #expect(error.position == .jsonPointer(pointer), "\(error)")
+            #expect(error.expected.hasPrefix(expected), "\(error)")
+            #expect(error.file == "match.json")
+        }
     }
 }
