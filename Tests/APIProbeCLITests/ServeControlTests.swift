@@ -213,5 +213,13 @@ struct ServeControlTests {
             #expect(!command.standardOutput.contains(secret), "\(secret) on the console")
         }
         #expect(command.standardError.contains("recorded as get-json-items"), "\(command.standardError)")
+
+        // Credentials in --proxy would be printed with it: refused, and not echoed.
+        let withCredentials = try await CommandLineRunner.run([
+            "serve", "--stubs", stubs.path, "--proxy", "https://admin:pw-PROXY-9921@api.example.com",
+        ])
+        #expect(withCredentials.status == 2, "\(withCredentials)")
+        #expect(withCredentials.standardError.contains("--proxy: expected a scheme and host without credentials"))
+        #expect(!withCredentials.standardError.contains("pw-PROXY-9921"))
     }
 }

@@ -83,6 +83,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port): expected 0 to 65535") }
         for (option, value) in [("--origin", origin), ("--proxy", proxy)] {
             guard let value else { continue }
+            if let url = URL(string: value), url.user != nil || url.password != nil {
+                // Never printed, logged or written: the server names its origins on the console and in fixtures.
+                throw ValidationError(
+                    "\(option): expected a scheme and host without credentials; the requests carry their own")
+            }
             guard Self.origin(value) != nil else {
                 throw ValidationError("\(option) \(value): expected a scheme and host, like https://api.example.com")
             }
