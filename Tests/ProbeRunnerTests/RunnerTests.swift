@@ -327,7 +327,7 @@ struct RunnerStatisticsTests {
         #expect(try check("/count not-exists") == "/count: expected nothing, found 3")
     }
 
-    /// `*` stands for every item of an array (README, "Probing a live API"): the condition holds for each, and a failure
+    /// `*` stands for every item of an array (the tool's DocC article "Probing a live API"): the condition holds for each, and a failure
     /// names the first item that breaks it and how many do.
     @Test func wildcardBodyConditionsHoldForEveryItem() throws {
         let body = try JSONValue(
