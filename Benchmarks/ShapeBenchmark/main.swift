@@ -30,8 +30,11 @@ func appendRecipe(_ out: inout String, _ rng: inout SeededGenerator, id: Int) {
     let rank = Double(rng.next() % 10_000) / 100
     let day = 1 + Int(rng.next() % 28)
     let month = 1 + Int(rng.next() % 12)
-    out +=
-        #"{"id":\#(UInt64(1) << 60 + UInt64(id)),"recipe_id":"\#(uuid)","title":"\#(words[Int(rng.next() % 20)].capitalized) \#(words[Int(rng.next() % 20)]) with \#(words[Int(rng.next() % 20)]) \#(id)","#
+    let bigID: UInt64 = UInt64(1) << 60 + UInt64(id)
+    let first: String = words[Int(rng.next() % 20)].capitalized
+    let second: String = words[Int(rng.next() % 20)]
+    let third: String = words[Int(rng.next() % 20)]
+    out += #"{"id":\#(bigID),"recipe_id":"\#(uuid)","title":"\#(first) \#(second) with \#(third) \#(id)","#
     out +=
         #""publisher":"\#(publishers[Int(rng.next() % 5)])","social_rank":\#(rank),"source_url":"https:\/\/example.com\/recipes\/\#(id)","image_url":"https://images.example.com/\#(id).jpg","#
     out +=
