@@ -7,6 +7,11 @@ import APIProbeShared
 //    and over one 50 MB document streamed from a file (target ≤ 64 MiB).
 // 2. Inference throughput over ~100 MB of generated API responses versus JSONSerialization parsing the
 //    same bytes (target ratio ≥ 1.0).
+//    2c. The command line: `apiprobe schema infer` (the release build, or APIPROBE_BINARY) over the same responses
+//    as files, against C++ simdjson (Debian's libsimdjson-dev, built here with g++ -O3 from simdjson/): its parse
+//    alone, the floor under anything that reads every byte, and a naive inferrer on it (each path's types and
+//    presence). Targets: the command line within 1.0× the naive inferrer's process CPU time, and in-process
+//    inference within 1.5× simdjson's parse alone. SHAPE_CORPUS_DIR keeps the files for a profiler.
 // 3. Diff of two schemas of 10,000 properties (target < 50 ms).
 import BenchmarkSupport
 import Foundation
@@ -263,6 +268,112 @@ if let genson = genSONSeconds() {
     )
 } else {
     print("  GenSON: not measured (pip install genson, or set GENSON_PYTHON to a Python that has it)")
+}
+
+// MARK: 2c. The command line, against simdjson
+
+#if canImport(Glibc)
+let childrenUsage = RUSAGE_CHILDREN.rawValue
+#else
+let childrenUsage = RUSAGE_CHILDREN
+#endif
+
+/// The CPU seconds (user and system) and wall seconds of one run of `executable`, best of 3, its output discarded;
+/// `nil` when it cannot run or fails.
+func processSeconds(_ executable: String, _ arguments: [String]) -> (cpu: Double, wall: Double, output: String)? {
+    var best: (cpu: Double, wall: Double, output: String)?
+    for _ in 0..<3 {
+        var before = rusage()
+        getrusage(childrenUsage, &before)
+        let start = now()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let wall = now() - start
+        guard process.terminationStatus == 0 else { return nil }
+        var after = rusage()
+        getrusage(childrenUsage, &after)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        let cpu =
+            seconds(after.ru_utime) - seconds(before.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_stime)
+        if cpu < best?.cpu ?? .infinity {
+            // Only the last line: the tool prints a whole snapshot.
+            let text = String(decoding: data.suffix(200), as: UTF8.self)
+            best = (cpu, wall, text.split(separator: "\n").last.map(String.init) ?? "")
+        }
+    }
+    return best
+}
+
+do {
+    let binary = ProcessInfo.processInfo.environment["APIPROBE_BINARY"] ?? ".build/release/apiprobe"
+    let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("simdjson")
+    // SHAPE_CORPUS_DIR keeps the files (for a profiler); else they go to a temporary folder, removed afterwards.
+    let kept = ProcessInfo.processInfo.environment["SHAPE_CORPUS_DIR"]
+    let folder =
+        kept.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("shape-cli-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
+    var files: [String] = []
+    for (index, data) in documents.enumerated() {
+        let file = folder.appendingPathComponent(String(format: "response-%04d.json", index))
+        try data.write(to: file)
+        files.append(file.path)
+    }
+    print("The command line over the same \(files.count) responses as files (process CPU time, best of 3):")
+    var built: [String: String] = [:]
+    for program in ["parse", "infer"] {
+        let output = folder.appendingPathComponent(program).path
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/g++")
+        compiler.arguments = [
+            "-O3", "-std=c++17", sources.appendingPathComponent("\(program).cpp").path, "-lsimdjson", "-o", output,
+        ]
+        compiler.standardError = FileHandle.nullDevice
+        if (try? compiler.run()) != nil {
+            compiler.waitUntilExit()
+            if compiler.terminationStatus == 0 { built[program] = output }
+        }
+    }
+    let runsCLI = FileManager.default.isExecutableFile(atPath: binary)
+    let cli = runsCLI ? processSeconds(binary, ["schema", "infer", folder.path]) : nil
+    // The same files named one by one: swift-argument-parser's parse of a repeated argument grows with the square
+    // of their number (ParsedValues.update copies the array and merges the origins for each value).
+    let cliFiles = runsCLI ? processSeconds(binary, ["schema", "infer"] + files) : nil
+    let parse = built["parse"].flatMap { processSeconds($0, files) }
+    let naive = built["infer"].flatMap { processSeconds($0, files) }
+    if let cli, let cliFiles {
+        print(
+            "  apiprobe schema infer FOLDER:   \(format(cli.cpu * 1000, 0)) ms CPU, \(format(cli.wall * 1000, 0)) ms wall"
+        )
+        print(
+            "  apiprobe schema infer FILE...:  \(format(cliFiles.cpu * 1000, 0)) ms CPU (the argument parser: "
+                + "+\(format((cliFiles.cpu - cli.cpu) * 1000, 0)) ms for \(files.count) arguments)")
+    } else {
+        print("  apiprobe schema infer: not measured (build it first: swift build -c release --product apiprobe)")
+    }
+    if let parse, let naive {
+        print("  simdjson parse only:            \(format(parse.cpu * 1000, 0)) ms CPU (\(parse.output))")
+        print("  simdjson + a naive inferrer:    \(format(naive.cpu * 1000, 0)) ms CPU (\(naive.output))")
+        if let cli {
+            print(
+                "  ratio (apiprobe / naive simdjson inferrer, process CPU): \(format(cli.cpu / naive.cpu, 2)) (target ≤ 1.0)"
+            )
+        }
+        let parseSeconds = Double(parse.output.split(separator: " ").dropLast().last ?? "") ?? parse.cpu
+        print(
+            "  ratio (JSONShape in process / simdjson's parse alone): \(format(shapeSeconds / parseSeconds, 2)) (target ≤ 1.5)"
+        )
+    } else {
+        print("  simdjson: not measured (apt-get install -y g++ libsimdjson-dev)")
+    }
 }
 
 // MARK: 3. Diff of two 10,000-property schemas

@@ -26,6 +26,32 @@ struct SchemaCommandTests {
         #expect(result.standardOutput.contains(#""type": "integer""#))
     }
 
+    /// A folder stands for every sample below it (thousands of files without thousands of arguments), the same
+    /// snapshot as the files named one by one; a folder without samples is bad input, not an empty schema.
+    @Test func inferOverAFolderIsInferenceOverItsSamples() async throws {
+        let directory = try folder([
+            "a.json": #"{"id": 1, "name": "x"}"#, "b.jsonl": "{\"id\": 2}\n", "notes.txt": "not a sample",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let nested = directory.appendingPathComponent("more")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try Data(#"{"id": 3, "name": null}"#.utf8).write(to: nested.appendingPathComponent("c.json"))
+        let named = try await CommandLineRunner.run(
+            ["schema", "infer", "a.json", "b.jsonl", "more/c.json"], in: directory)
+        let whole = try await CommandLineRunner.run(["schema", "infer", "."], in: directory)
+        #expect(whole.status == 0, "\(whole)")
+        #expect(whole.standardOutput == named.standardOutput)
+        #expect(whole.standardOutput.contains(#""samples": 3"#))
+
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try await CommandLineRunner.run(["schema", "infer", "empty"], in: directory)
+        #expect(none.status == 2, "\(none)")
+        #expect(
+            none.standardError.contains("empty: expected a folder of JSON samples (.json, .jsonl, .ndjson), found none")
+        )
+    }
+
     @Test func inferOnInvalidJSONNamesFileLineAndColumn() async throws {
         let directory = try folder(["bad.json": "{\n  \"a\": [1, 2,]\n}"])
         defer { try? FileManager.default.removeItem(at: directory) }

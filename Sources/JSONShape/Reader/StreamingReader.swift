@@ -270,13 +270,17 @@ final class ByteSource {
     /// bytes moved.
     func refill(keepingFrom keep: Int) -> Int {
         guard !isFinished else { return 0 }
-        for i in 0..<keep {
-            if storage[i] == 0x0A {
+        // Line feeds found with memchr (vectorised), not byte by byte: this loop was 44% of `schema infer`'s time
+        // over 1,600 responses of 60 KB (issue 25).
+        if keep > 0, let base = storage.baseAddress {
+            var position = 0
+            var lastLineFeed = -1
+            while position < keep, let found = memchr(base + position, 0x0A, keep - position) {
+                lastLineFeed = UnsafeRawPointer(found) - UnsafeRawPointer(base)
                 droppedLines += 1
-                droppedColumn = 0
-            } else {
-                droppedColumn += 1
+                position = lastLineFeed + 1
             }
+            droppedColumn = lastLineFeed >= 0 ? keep - lastLineFeed - 1 : droppedColumn + keep
         }
         let kept = count - keep
         if keep > 0, kept > 0, let base = storage.baseAddress {
@@ -291,16 +295,19 @@ final class ByteSource {
             storage.deallocate()
             storage = larger
         }
-        do {
-            guard let chunk = try handle.read(upToCount: storage.count - count), !chunk.isEmpty else {
-                isFinished = true
-                return keep
-            }
-            _ = chunk.copyBytes(to: UnsafeMutableBufferPointer(rebasing: storage[count..<(count + chunk.count)]))
-            count += chunk.count
-        } catch {
-            failure = "\(error)"
+        // read(2) straight into the window: FileHandle's `read(upToCount:)` made a `Data` and copied it again.
+        guard let base = storage.baseAddress else { return keep }
+        var got: Int
+        repeat {
+            got = read(handle.fileDescriptor, base + count, storage.count - count)
+        } while got < 0 && errno == EINTR
+        if got < 0 {
+            failure = String(cString: strerror(errno))
             isFinished = true
+        } else if got == 0 {
+            isFinished = true
+        } else {
+            count += got
         }
         return keep
     }

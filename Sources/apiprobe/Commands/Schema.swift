@@ -20,11 +20,14 @@ struct SchemaInferCommand: AsyncParsableCommand {
         abstract: "Print the schema inferred from all the samples.",
         discussion: """
             Each file holds one JSON document, or JSON Lines (one document a line) when it ends in \
-            .jsonl or .ndjson. The schema is a JSON Schema (2020-12) snapshot, as `snapshot update` writes it.
+            .jsonl or .ndjson; a folder stands for every such file below it, in byte order of their paths. \
+            The schema is a JSON Schema (2020-12) snapshot, as `snapshot update` writes it. For thousands of \
+            files, give their folder: the argument parser takes time that grows with the square of the number \
+            of arguments (two seconds for 10,000).
             """
     )
 
-    @Argument(help: "JSON sample files (.json, .jsonl, .ndjson).")
+    @Argument(help: "JSON sample files (.json, .jsonl, .ndjson), or folders of them.")
     var files: [String]
 
     @Flag(name: .long, help: "Record the string values of fields with few distinct values as enums.")
@@ -36,7 +39,7 @@ struct SchemaInferCommand: AsyncParsableCommand {
 
     func run() async throws {
         var inference = ShapeInference(options: InferenceOptions(detectsEnums: enums))
-        for file in files {
+        for file in try SchemaInput.sampleFiles(files) {
             try SchemaInput.addSamples(from: file, to: &inference)
         }
         let snapshot = SchemaSnapshot(shape: inference.shape, sampleCount: inference.sampleCount)

@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 import JSONShape
@@ -9,6 +10,38 @@ enum SchemaInput {
     static func isJSONLines(_ path: String) -> Bool {
         let lower = path.lowercased()
         return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson")
+    }
+
+    /// `paths` with each folder replaced by the sample files below it (`.json`, `.jsonl`, `.ndjson`), sorted in
+    /// byte order; a folder with none is an error, since inferring from nothing would look like an empty API.
+    static func sampleFiles(_ paths: [String]) throws(JSONShapeError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                files.append(path)
+                continue
+            }
+            let root = URL(fileURLWithPath: path, isDirectory: true)
+            var found: [String] = []
+            if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
+                for case let url as URL in walker {
+                    let name = url.lastPathComponent.lowercased()
+                    guard name.hasSuffix(".json") || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") else {
+                        continue
+                    }
+                    let relative = String(url.path.dropFirst(root.path.count)).drop { $0 == "/" }
+                    found.append((path.hasSuffix("/") ? path : path + "/") + relative)
+                }
+            }
+            guard !found.isEmpty else {
+                throw JSONShapeError(
+                    file: path, location: .input, expected: "a folder of JSON samples (.json, .jsonl, .ndjson)",
+                    found: "none")
+            }
+            files += found.sorted(by: precedesInByteOrder)
+        }
+        return files
     }
 
     /// Adds the samples of a file (one document, or JSON Lines) to an inference.
