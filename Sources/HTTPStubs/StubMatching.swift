@@ -123,6 +123,8 @@ final class Stub: Sendable {
 
     let id: Int
     let name: String
+    /// For fixed answers, the status each turn logs (`nil` for a fault); `nil` for a computed answer.
+    let fixedStatuses: [Int?]?
     /// The name of each fixed response, when they differ (the fixtures of a sequence); empty otherwise.
     let turnNames: [String]
     let matcher: RequestMatcher
@@ -135,6 +137,11 @@ final class Stub: Sendable {
         self.id = id
         self.name = name
         self.turnNames = turnNames
+        if case .fixed(let responses, _) = answers {
+            fixedStatuses = responses.map { $0.fault == nil ? $0.status : nil }
+        } else {
+            fixedStatuses = nil
+        }
         self.matcher = matcher
         self.answers = answers
         if let method = matcher.exactMethod, let path = matcher.exactPath {

@@ -366,18 +366,37 @@ public final class StubSet: Sendable {
                     latency: latency
                 )
             }
-            let (response, wire, answeredBy) = state.withLock { state -> (StubResponse, WireResponse, String) in
-                let hits = state.hits[chosen.id] ?? 0
-                state.hits[chosen.id] = hits + 1
-                let answer = chosen.answer(turn: hits, to: request)
-                let name = chosen.name(turn: hits)
-                if state.keepsLog {
-                    state.log.append(
-                        LoggedRequest(
-                            request: request, stub: StubHandle(id: chosen.id, name: name),
-                            status: answer.0.fault == nil ? answer.0.status : nil))
+            let (response, wire, answeredBy): (StubResponse, WireResponse, String)
+            if let status = chosen.fixedStatuses {
+                // Fixed answers are chosen outside the lock: under 16 tasks, copying them inside it made the
+                // requests wait for each other (issue 25).
+                let turn = state.withLock { state -> Int in
+                    let hits = state.hits[chosen.id] ?? 0
+                    state.hits[chosen.id] = hits + 1
+                    if state.keepsLog {
+                        state.log.append(
+                            LoggedRequest(
+                                request: request, stub: StubHandle(id: chosen.id, name: chosen.name(turn: hits)),
+                                status: status[min(hits, status.count - 1)]))
+                    }
+                    return hits
                 }
-                return (answer.0, answer.1, name)
+                (response, wire) = chosen.answer(turn: turn, to: request)
+                answeredBy = chosen.name(turn: turn)
+            } else {
+                (response, wire, answeredBy) = state.withLock { state -> (StubResponse, WireResponse, String) in
+                    let hits = state.hits[chosen.id] ?? 0
+                    state.hits[chosen.id] = hits + 1
+                    let answer = chosen.answer(turn: hits, to: request)
+                    let name = chosen.name(turn: hits)
+                    if state.keepsLog {
+                        state.log.append(
+                            LoggedRequest(
+                                request: request, stub: StubHandle(id: chosen.id, name: name),
+                                status: answer.0.fault == nil ? answer.0.status : nil))
+                    }
+                    return (answer.0, answer.1, name)
+                }
             }
             latency += response.latency
             guard response.fault == nil, followsRedirects,
