@@ -290,7 +290,7 @@ struct RunCommandTests {
         #expect(badEvery.status == 2)
         #expect(
             badEvery.standardError.hasPrefix(
-                "Error: The value '0s' is invalid for '--every <every>': expected a positive duration like 30s, 5m or 1h"
+                "Error: The value '0s' is invalid for '--every <every>': expected a positive duration such as 30s, 5m or 1h"
             ),
             "\(badEvery)")
         let badOnly = try await CommandLineRunner.run(["run", "--config", config, "--only", "nope"])

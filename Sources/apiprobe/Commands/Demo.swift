@@ -38,12 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(
         name: .long, help: "With --serve: latency added to every response (50ms, 1s).",
-        transform: { argument in
-            guard let delay = ProbeConfig.parseDuration(argument) else {
-                throw ValidationError("expected a duration such as 50ms or 1.5s")
-            }
-            return delay
-        })
+        transform: DurationArgument.parse)
     var latency: Duration?
 
     @Option(name: .long, help: "With --serve: the share of requests (0 to 1) answered 503 with Retry-After.")

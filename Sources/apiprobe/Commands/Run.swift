@@ -56,10 +56,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// `--every DURATION`: a positive duration in the config's notation.
     static func parseInterval(_ argument: String) throws -> Duration {
-        guard let interval = ProbeConfig.parseDuration(argument), interval > .zero else {
-            throw ValidationError("expected a positive duration like 30s, 5m or 1h")
-        }
-        return interval
+        try DurationArgument.positive(argument)
     }
 
     @Flag(

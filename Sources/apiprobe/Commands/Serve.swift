@@ -64,12 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .long, help: "Latency added to every answer from a fixture or an example (50ms, 1s).",
-        transform: { argument in
-            guard let delay = ProbeConfig.parseDuration(argument) else {
-                throw ValidationError("expected a duration such as 50ms or 1.5s")
-            }
-            return delay
-        })
+        transform: DurationArgument.parse)
     var latency: Duration?
 
     @Option(
