@@ -115,29 +115,29 @@ public func requireDecoding<T: Decodable>(
     return try requireDecoding(type, from: .data(data, named: name), at: pointer, decoder: decoder)
 }
 
-/// The pure verifier behind ``expectDecoding(_:from:at:decoder:fileID:filePath:line:column:)``: the
-/// failure messages, one line per document that does not decode, or `nil` when all decode.
+/// The pure verifier behind ``expectDecoding(_:from:at:decoder:fileID:filePath:line:column:)``: one failure
+/// per document that does not decode.
 public func verifyDecoding<T: Decodable>(
     _ type: T.Type,
     from source: ContractSource,
     at pointer: String = "",
     decoder: JSONDecoder? = nil,
     filePath: StaticString = #filePath
-) -> String? {
+) -> ContractVerification {
     let decoder = ContractTestingConfiguration.decoder(decoder)
     let samples: [Sample]
     do {
         samples = try source.samples(filePath: filePath)
     } catch {
-        return error.message
+        return ContractVerification(failure: error.message)
     }
-    let failures = samples.flatMap { sample in
-        decodeEach(type, from: sample, at: pointer, decoder: decoder, recording: false).compactMap { decoded in
-            if case .failure(let failure) = decoded.result { return failure.description }
-            return nil
-        }
-    }
-    return failures.isEmpty ? nil : failures.joined(separator: "\n")
+    return ContractVerification(
+        failures: samples.flatMap { sample in
+            decodeEach(type, from: sample, at: pointer, decoder: decoder, recording: false).compactMap { decoded in
+                if case .failure(let failure) = decoded.result { return failure.description }
+                return nil
+            }
+        })
 }
 
 /// A source of documents that cannot be used: a fixture that cannot be read or is not JSON.

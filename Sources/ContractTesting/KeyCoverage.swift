@@ -130,16 +130,8 @@ public func expectKeyCoverage<T: Decodable>(
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let verification = verifyKeyCoverage(
         type, from: source, at: pointer, decoder: decoder, strict: strict, ignoring: ignored, filePath: filePath)
-    for failure in verification.failures { reportFailure(failure, at: site) }
-    if let note = verification.note { reportNote(note, at: site) }
+    report(verification, at: site)
     return verification.coverage
-}
-
-/// The outcome of a key-coverage check: the coverage, failures to record, and an informational note.
-public struct KeyCoverageVerification: Sendable, Hashable {
-    public var coverage: KeyCoverage?
-    public var failures: [String]
-    public var note: String?
 }
 
 /// The pure verifier behind ``expectKeyCoverage(_:from:at:decoder:strict:ignoring:fileID:filePath:line:column:)``.
@@ -151,13 +143,13 @@ public func verifyKeyCoverage<T: Decodable>(
     strict: Bool = false,
     ignoring ignored: Set<String> = [],
     filePath: StaticString = #filePath
-) -> KeyCoverageVerification {
+) -> ContractVerification {
     let decoder = ContractTestingConfiguration.decoder(decoder)
     let samples: [Sample]
     do {
         samples = try source.samples(filePath: filePath)
     } catch {
-        return KeyCoverageVerification(coverage: nil, failures: [error.message], note: nil)
+        return ContractVerification(failures: [error.message], coverage: nil)
     }
     var accumulator = CoverageAccumulator()
     var failures: [String] = []
@@ -186,18 +178,17 @@ public func verifyKeyCoverage<T: Decodable>(
             "key coverage of \(T.self) skipped: does not decode \(undecodable.joined(separator: "; ")) (expectDecoding says why)"
         )
     }
-    guard failures.isEmpty else { return KeyCoverageVerification(coverage: nil, failures: failures, note: nil) }
+    guard failures.isEmpty else { return ContractVerification(failures: failures, coverage: nil) }
     var coverage = accumulator.coverage(model: String(describing: T.self), sampleCount: documents)
     let patterns = ignored.map { PointerPattern($0) }
     coverage.unreadFields.removeAll { path in patterns.contains { $0.matches(path) } }
     coverage.unfilledOptionals.removeAll { path in patterns.contains { $0.matches(path) } }
-    guard !coverage.isComplete else { return KeyCoverageVerification(coverage: coverage, failures: [], note: nil) }
+    guard !coverage.isComplete else { return ContractVerification(failures: [], coverage: coverage) }
     let files = samples.count == 1 ? samples[0].file : "\(samples[0].file) and \(samples.count - 1) more"
     let message = "\(files): \(coverage.description)"
-    if strict { return KeyCoverageVerification(coverage: coverage, failures: [message], note: nil) }
+    if strict { return ContractVerification(failures: [message], coverage: coverage) }
     // The note ends with the list to paste when the gaps are known and accepted.
     let gaps = (coverage.unreadFields + coverage.unfilledOptionals).sorted()
     let pasteable = "ignoring: [" + gaps.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-    return KeyCoverageVerification(
-        coverage: coverage, failures: [], note: message + "\nTo accept these gaps, pass " + pasteable)
+    return ContractVerification(notes: [message + "\nTo accept these gaps, pass " + pasteable], coverage: coverage)
 }

@@ -48,15 +48,22 @@ public func expectRequestsConform(
     line: UInt = #line,
     column: UInt = #column
 ) {
-    if let failure = verifyRequestsConform(requests, to: operations, filePath: filePath) {
-        reportFailure(failure, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
+    report(
+        verifyRequestsConform(requests, to: operations, filePath: filePath),
+        at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-/// The pure verifier behind ``expectRequestsConform(_:to:fileID:filePath:line:column:)``: the failure
-/// message, one line per problem, or `nil` when every request conforms.
+/// The pure verifier behind ``expectRequestsConform(_:to:fileID:filePath:line:column:)``: one failure, a line
+/// per problem, when a request does not conform.
 public func verifyRequestsConform(
     _ requests: [StubRequest], to operations: APIOperations, filePath: StaticString = #filePath
+) -> ContractVerification {
+    ContractVerification(failure: requestProblems(requests, to: operations, filePath: filePath))
+}
+
+/// The problems of `requests`, one a line, or `nil` when every request conforms.
+private func requestProblems(
+    _ requests: [StubRequest], to operations: APIOperations, filePath: StaticString
 ) -> String? {
     guard let folder = operations.snapshots ?? snapshotsFolder(relativeTo: filePath) else {
         return "\(filePath): expected a folder named Snapshots or Stubs in one of its parent folders, found none"

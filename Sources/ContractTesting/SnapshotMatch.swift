@@ -26,24 +26,24 @@ public func expectSnapshotMatch(
     line: UInt = #line,
     column: UInt = #column
 ) {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    if let failure = verifySnapshotMatch(source, named: name, record: record, snapshots: snapshots, filePath: filePath)
-    {
-        reportFailure(failure, at: site)
-    }
+    report(
+        verifySnapshotMatch(source, named: name, record: record, snapshots: snapshots, filePath: filePath),
+        at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// The pure verifier behind ``expectSnapshotMatch(_:named:record:snapshots:fileID:filePath:line:column:)``
-/// (it writes the snapshot when the record mode says so); `nil` when the snapshot holds.
+/// (it writes the snapshot when the record mode says so).
 public func verifySnapshotMatch(
     _ source: ContractSource,
     named name: String? = nil,
     record: RecordMode? = nil,
     snapshots: URL? = nil,
     filePath: StaticString = #filePath
-) -> String? {
-    verifySnapshotMatch(
-        source, named: name, record: record, snapshots: snapshots, engine: schemaSnapshotEngine, filePath: filePath)
+) -> ContractVerification {
+    ContractVerification(
+        failure: verifySnapshotMatch(
+            source, named: name, record: record, snapshots: snapshots, engine: schemaSnapshotEngine,
+            filePath: filePath))
 }
 
 func verifySnapshotMatch(

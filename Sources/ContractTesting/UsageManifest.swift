@@ -64,7 +64,7 @@ struct ObservedReading {
     }
 }
 
-/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_)``:
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:in:snapshots:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_,_,_)``:
 /// the JSON paths every model reads from every 2xx JSON fixture of the endpoint, observed while decoding.
 ///
 /// - Returns: the sorted paths (`*` for array items), or the failure messages.
@@ -135,14 +135,16 @@ public func expectUsageManifest(
     models: ModelUsage...,
     decoder: JSONDecoder? = nil,
     record: RecordMode? = nil,
+    in store: FixtureStore? = nil,
+    snapshots: URL? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) {
     expectUsageManifest(
-        for: endpoint, models: Array(models), decoder: decoder, record: record, fileID: fileID, filePath: filePath,
-        line: line, column: column)
+        for: endpoint, models: Array(models), decoder: decoder, record: record, in: store, snapshots: snapshots,
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Checks the usage manifest of an endpoint for models given as an array (the variadic form's twin).
@@ -151,20 +153,21 @@ public func expectUsageManifest(
     models: [ModelUsage],
     decoder: JSONDecoder? = nil,
     record: RecordMode? = nil,
+    in store: FixtureStore? = nil,
+    snapshots: URL? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    if let failure = verifyUsageManifest(
-        for: endpoint, models: models, decoder: decoder, record: record, filePath: filePath)
-    {
-        reportFailure(failure, at: site)
-    }
+    report(
+        verifyUsageManifest(
+            for: endpoint, models: models, decoder: decoder, record: record, in: store, snapshots: snapshots,
+            filePath: filePath),
+        at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_)``,
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:in:snapshots:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_,_,_)``,
 /// for models given one by one (the array form's twin).
 public func verifyUsageManifest(
     for endpoint: String,
@@ -174,14 +177,14 @@ public func verifyUsageManifest(
     in store: FixtureStore? = nil,
     snapshots: URL? = nil,
     filePath: StaticString = #filePath
-) -> String? {
+) -> ContractVerification {
     verifyUsageManifest(
         for: endpoint, models: models, decoder: decoder, record: record, in: store, snapshots: snapshots,
         filePath: filePath)
 }
 
-/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_)``
-/// (it writes the manifest when the record mode says so); `nil` when the manifest holds.
+/// The pure verifier behind ``expectUsageManifest(for:models:decoder:record:in:snapshots:fileID:filePath:line:column:)-(_,ModelUsage...,_,_,_,_,_,_,_,_)``
+/// (it writes the manifest when the record mode says so).
 public func verifyUsageManifest(
     for endpoint: String,
     models: [ModelUsage],
@@ -190,6 +193,22 @@ public func verifyUsageManifest(
     in store: FixtureStore? = nil,
     snapshots: URL? = nil,
     filePath: StaticString = #filePath
+) -> ContractVerification {
+    ContractVerification(
+        failure: usageManifestProblem(
+            for: endpoint, models: models, decoder: decoder, record: record, in: store, snapshots: snapshots,
+            filePath: filePath))
+}
+
+/// What does not hold of the endpoint's usage manifest, or `nil`.
+private func usageManifestProblem(
+    for endpoint: String,
+    models: [ModelUsage],
+    decoder: JSONDecoder?,
+    record: RecordMode?,
+    in store: FixtureStore?,
+    snapshots: URL?,
+    filePath: StaticString
 ) -> String? {
     let decoder = ContractTestingConfiguration.decoder(decoder)
     let mode: RecordMode

@@ -14,13 +14,13 @@ public import FoundationNetworking
 /// try await server.activateScenario("empty-account")                // its fixtures answer over the others
 /// app.launchEnvironment["API_BASE_URL"] = server.baseURL.absoluteString
 /// // … drive the app …
-/// try await server.verify(path: "/api/search", count: 2)           // the app retried once
+/// try await server.requireRequests(path: "/api/search", count: 2)           // the app retried once
 /// let sent = try await server.requests()
 /// XCTAssertEqual(sent.map(\.url), ["/api/search?q=chicken", "/api/search?q=chicken"])
 /// ```
 ///
 /// A path may be a template (`/api/recipes/{id}`) in ``injectFault(method:path:status:delay:times:)`` and
-/// ``verify(method:path:count:)``; it never has a query.
+/// ``requireRequests(method:path:count:)``; it never has a query.
 public struct FixtureServerClient: Sendable {
     /// The server's URL, as `apiprobe serve` prints it on its first line.
     public var baseURL: URL
@@ -60,17 +60,19 @@ public struct FixtureServerClient: Sendable {
     /// - Throws: ``FixtureServerClientError`` (status 417) whose message says how many were found and, when none
     ///   was, the latest requests received.
     @discardableResult
-    public func verify(method: String = "GET", path: String, count: Int) async throws -> [ServedRequest] {
-        try await verify(["method": method, "path": path, "count": count])
+    public func requireRequests(method: String = "GET", path: String, count: Int) async throws -> [ServedRequest] {
+        try await requireRequests(["method": method, "path": path, "count": count])
     }
 
     /// Checks that the server received at least `minimum` requests with `method` and `path`, and returns them.
     @discardableResult
-    public func verify(method: String = "GET", path: String, atLeast minimum: Int) async throws -> [ServedRequest] {
-        try await verify(["method": method, "path": path, "atLeast": minimum])
+    public func requireRequests(
+        method: String = "GET", path: String, atLeast minimum: Int
+    ) async throws -> [ServedRequest] {
+        try await requireRequests(["method": method, "path": path, "atLeast": minimum])
     }
 
-    private func verify(_ question: [String: Any]) async throws -> [ServedRequest] {
+    private func requireRequests(_ question: [String: Any]) async throws -> [ServedRequest] {
         struct Answer: Decodable { var requests: [ServedRequest] }
         let data = try await send("POST", "verify", body: try JSONSerialization.data(withJSONObject: question))
         return try JSONDecoder().decode(Answer.self, from: data).requests

@@ -44,7 +44,10 @@ extension StubSet {
     }
 
     /// Throws unless the stub answered exactly `count` requests.
-    public func verify(_ handle: StubHandle, calledTimes count: Int) throws(StubVerificationError) {
+    ///
+    /// `require…`, as ContractTesting names what throws (`requireDecoding`); its `verify…` functions return a
+    /// result instead.
+    public func requireCalls(to handle: StubHandle, count: Int) throws(StubVerificationError) {
         let hits = hitCount(of: handle)
         guard hits == count else {
             throw StubVerificationError(
@@ -52,8 +55,20 @@ extension StubSet {
         }
     }
 
-    /// Throws when a request matched no stub, listing them.
+    /// Throws unless the stub answered exactly `count` requests.
+    @available(*, deprecated, renamed: "requireCalls(to:count:)")
+    public func verify(_ handle: StubHandle, calledTimes count: Int) throws(StubVerificationError) {
+        try requireCalls(to: handle, count: count)
+    }
+
+    /// Throws when a request matched no stub.
+    @available(*, deprecated, renamed: "requireNoUnmatchedRequests()")
     public func verifyNoUnmatchedRequests() throws(StubVerificationError) {
+        try requireNoUnmatchedRequests()
+    }
+
+    /// Throws when a request matched no stub, listing them.
+    public func requireNoUnmatchedRequests() throws(StubVerificationError) {
         let (unmatched, total) = state.withLock { state in
             (state.log.retained.filter { $0.stub == nil }.map(\.request), state.log.unmatchedCount)
         }

@@ -32,7 +32,8 @@ struct OneSnapshotPipelineTests {
                 let store = FixtureStore(directory: stubs)
                 for endpoint in ["recipes/search", "recipes/get"] {
                     let message = verifySnapshotMatch(
-                        .everyFixture(of: endpoint, in: store), record: .missing, snapshots: byTests)
+                        .everyFixture(of: endpoint, in: store), record: .missing, snapshots: byTests
+                    ).message
                     #expect(message?.hasPrefix("Recorded missing schema snapshot") == true, "\(message ?? "nil")")
                 }
 

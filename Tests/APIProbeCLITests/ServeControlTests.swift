@@ -95,11 +95,11 @@ struct ServeControlTests {
         #expect(try await get("/search?q=tea").1.contains("green"))
 
         // Verification: exact and at least, with a path template; a failure says what it found.
-        #expect(try await client.verify(path: "/jobs/{id}", count: 4).count == 4)
-        try await client.verify(path: "/search", atLeast: 2)
-        try await client.verify(path: "/recipes/{id}", count: 1)
+        #expect(try await client.requireRequests(path: "/jobs/{id}", count: 4).count == 4)
+        try await client.requireRequests(path: "/search", atLeast: 2)
+        try await client.requireRequests(path: "/recipes/{id}", count: 1)
         let failed = await #expect(throws: FixtureServerClientError.self) {
-            try await client.verify(method: "POST", path: "/orders", count: 1)
+            try await client.requireRequests(method: "POST", path: "/orders", count: 1)
         }
         #expect(failed?.status == 417)
         #expect(

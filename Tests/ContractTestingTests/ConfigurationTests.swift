@@ -79,7 +79,8 @@ import FoundationNetworking
         // verifyUsageManifest takes models one by one too, as expectUsageManifest does, and both take an array.
         let oneByOne = verifyUsageManifest(
             for: "recipes/search", models: .decoding(SearchPage.self), record: .missing, in: repository.stubs,
-            snapshots: repository.snapshots)
+            snapshots: repository.snapshots
+        ).message
         #expect(oneByOne?.hasPrefix("Recorded missing usage manifest") == true)
         withKnownIssue {
             // expectSnapshotMatch takes the snapshots folder, as verifySnapshotMatch does (never: it is missing).
@@ -158,10 +159,10 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = Data(#"{"id": 1, "rank": 9.5, "note": "a"}"#.utf8)
         let after = Data(#"{"id": 1, "rank": "9.5", "note": 2}"#.utf8)
-        #expect(verifySnapshotMatch(.data(before), named: "api/item", record: .all, snapshots: folder) != nil)
-        #expect(verifySnapshotMatch(.data(before), named: "api/item", record: .never, snapshots: folder) == nil)
+        #expect(verifySnapshotMatch(.data(before), named: "api/item", record: .all, snapshots: folder).message != nil)
+        #expect(verifySnapshotMatch(.data(before), named: "api/item", record: .never, snapshots: folder).message == nil)
         let failure = try #require(
-            verifySnapshotMatch(.data(after), named: "api/item", record: .never, snapshots: folder))
+            verifySnapshotMatch(.data(after), named: "api/item", record: .never, snapshots: folder).message)
         #expect(failure.contains("breaking: /rank type-changed: number → string"))
         #expect(failure.contains("breaking: /note type-changed: string → integer"))
 
@@ -169,7 +170,7 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         let manifest = UsageManifest(paths: ["/id", "/rank"]).encoded()
         try manifest.write(to: folder.appendingPathComponent("api/item.usage.json"))
         let ranked = try #require(
-            verifySnapshotMatch(.data(after), named: "api/item", record: .never, snapshots: folder))
+            verifySnapshotMatch(.data(after), named: "api/item", record: .never, snapshots: folder).message)
         #expect(ranked.contains("/rank"))
         #expect(!ranked.contains("/note"))
     }
@@ -182,6 +183,7 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(
             verifySnapshotMatch(.data(Data(#"{"id": 1}"#.utf8)), named: "api/item", record: .all, snapshots: folder)
+                .message
                 != nil)
         try Data(
             #"{"x-apiprobe": {"generator": "apiprobe openapi import"}, "operations": [{"operationId": "item", "method": "GET", "path": "/item", "snapshots": {"200": "item.schema.json"}}]}"#
@@ -192,7 +194,8 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         for mode in [RecordMode.failed, .all] {
             let failure = try #require(
                 verifySnapshotMatch(
-                    .data(Data(#"{"id": "one"}"#.utf8)), named: "api/item", record: mode, snapshots: folder))
+                    .data(Data(#"{"id": "one"}"#.utf8)), named: "api/item", record: mode, snapshots: folder
+                ).message)
             #expect(failure.contains("breaking: /id type-changed: integer → string"), "\(failure)")
             #expect(
                 failure.hasSuffix(
@@ -207,9 +210,12 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("advice-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = verifySnapshotMatch(.data(Data(#"{"id": 1}"#.utf8)), named: "api/item", record: .all, snapshots: folder)
+        _ =
+            verifySnapshotMatch(.data(Data(#"{"id": 1}"#.utf8)), named: "api/item", record: .all, snapshots: folder)
+            .message
         let failure = try #require(
             verifySnapshotMatch(.data(Data(#"{"id": "1"}"#.utf8)), named: "api/item", record: .never, snapshots: folder)
+                .message
         )
         #expect(
             failure.hasSuffix(
@@ -224,21 +230,22 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = Data(#"{"id": 1}"#.utf8)
         let added = Data(#"{"id": 1, "title": "x"}"#.utf8)  // a non-breaking change: a field added
-        #expect(verifySnapshotMatch(.data(first), named: "api/item", record: .missing, snapshots: folder) != nil)
+        #expect(
+            verifySnapshotMatch(.data(first), named: "api/item", record: .missing, snapshots: folder).message != nil)
         let file = folder.appendingPathComponent("api/item.schema.json")
         let recorded = try Data(contentsOf: file)
 
         // Same content: rewritten (unchanged) and passing.
-        #expect(verifySnapshotMatch(.data(first), named: "api/item", record: .all, snapshots: folder) == nil)
+        #expect(verifySnapshotMatch(.data(first), named: "api/item", record: .all, snapshots: folder).message == nil)
         #expect(try Data(contentsOf: file) == recorded)
         // Changed content without breaking drift: rewritten, and the test fails so the change is reviewed.
-        let failure = verifySnapshotMatch(.data(added), named: "api/item", record: .all, snapshots: folder)
+        let failure = verifySnapshotMatch(.data(added), named: "api/item", record: .all, snapshots: folder).message
         #expect(
             failure?.hasSuffix(
                 "was re-recorded with changed content (record mode all); review the change, then commit it.") == true,
             "\(failure ?? "nil")")
         #expect(try Data(contentsOf: file) != recorded)
-        #expect(verifySnapshotMatch(.data(added), named: "api/item", record: .never, snapshots: folder) == nil)
+        #expect(verifySnapshotMatch(.data(added), named: "api/item", record: .never, snapshots: folder).message == nil)
     }
 
     @Test func recordsThenMatchesThenCatchesABreakingChange() throws {
@@ -275,13 +282,13 @@ struct SuiteDecoderTests {
     let body = Data(#"{"full_name": "apple/swift", "stargazers_count": 1}"#.utf8)
 
     @Test func assertionsWithoutADecoderUseTheSuites() throws {
-        #expect(verifyDecoding(Repository.self, from: .data(body)) == nil)
+        #expect(verifyDecoding(Repository.self, from: .data(body)).message == nil)
         #expect(try requireDecoding(Repository.self, from: body).fullName == "apple/swift")
     }
 
     @Test func aDecoderGivenToTheCallWins() {
         #expect(
-            verifyDecoding(Repository.self, from: .data(body, named: "repo.json"), decoder: JSONDecoder())
+            verifyDecoding(Repository.self, from: .data(body, named: "repo.json"), decoder: JSONDecoder()).message
                 == #"repo.json: /: expected key "fullName", found an object without it; the JSON uses snake_case ("full_name"): did you mean to use .convertFromSnakeCase? (keys: full_name, stargazers_count)"#
         )
     }
@@ -289,9 +296,9 @@ struct SuiteDecoderTests {
     @Test func anInnerScopeOverridesTheSuiteAndOnlyInside() {
         let plain = JSONDecoder()
         withContractTesting(decoder: plain) {
-            #expect(verifyDecoding(Repository.self, from: .data(body)) != nil)
+            #expect(verifyDecoding(Repository.self, from: .data(body)).message != nil)
         }
-        #expect(verifyDecoding(Repository.self, from: .data(body)) == nil)
+        #expect(verifyDecoding(Repository.self, from: .data(body)).message == nil)
     }
 }
 #endif

@@ -13,7 +13,7 @@ import Testing
     func failure<T: Decodable>(
         _ type: T.Type, _ json: String, at pointer: String = "", decoder: JSONDecoder = JSONDecoder()
     ) -> String? {
-        verifyDecoding(type, from: .data(Data(json.utf8), named: "body.json"), at: pointer, decoder: decoder)
+        verifyDecoding(type, from: .data(Data(json.utf8), named: "body.json"), at: pointer, decoder: decoder).message
     }
 
     @Test func typeMismatchNamesPointerExpectedTypeAndFoundValue() {

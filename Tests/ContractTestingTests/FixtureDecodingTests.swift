@@ -32,6 +32,7 @@ import Testing
         try repository.addFixture(
             "recipes/search.drifted", json: page.replacingOccurrences(of: "social_rank", with: "rank"))
         let message = verifyDecoding(SearchPage.self, from: .everyFixture(of: "recipes/search", in: repository.stubs))
+            .message
         #expect(
             message
                 == "\(repository.file("recipes/search.drifted")): /recipes/0: expected key \"social_rank\", found an object without it; did you mean \"rank\"? (keys: publisher, rank, recipe_id, title)"
@@ -42,6 +43,7 @@ import Testing
         let repository = TemporaryRepository()
         defer { repository.remove() }
         let message = verifyDecoding(SearchPage.self, from: .everyFixture(of: "recipes/search", in: repository.stubs))
+            .message
         #expect(
             message?.hasSuffix(
                 ": expected a fixture recipes/search.json or recipes/search.<variant>.json with a 2xx JSON response, found none"
@@ -75,7 +77,7 @@ import Testing
             request: RecordedRequest(url: "https://x.test/"),
             response: RecordedResponse(status: 503, body: .text("Service Unavailable")))
         #expect(
-            verifyDecoding(SearchPage.self, from: .exchange(exchange, named: "x.json"))
+            verifyDecoding(SearchPage.self, from: .exchange(exchange, named: "x.json")).message
                 == #"x.json: /response/body: expected a JSON body, found text "Service Unavailable""#)
     }
 }

@@ -34,7 +34,7 @@ struct RecipeResponse: Decodable {
         #expect(coverage.readPaths == ["/recipe", "/recipe/notes", "/recipe/social_rank", "/recipe/title"])
         #expect(verification.failures.isEmpty)
         #expect(
-            verification.note
+            verification.notes.first
                 == """
                 get.json: RecipeResponse never reads /recipe/ingredients, /recipe/publisher; no fixture fills the optional /recipe/cook_time_minutes, /recipe/notes of RecipeResponse (1 document(s))
                 To accept these gaps, pass ignoring: ["/recipe/cook_time_minutes", "/recipe/ingredients", "/recipe/notes", "/recipe/publisher"]
@@ -70,6 +70,7 @@ struct RecipeResponse: Decodable {
         #expect(coverage?.sampleCount == 2)
         #expect(
             verifyDecoding(User.self, from: .data(Data(#"{"user": {}}"#.utf8), named: "one.json"), at: "/*/user")
+                .message
                 == #"one.json: /: expected an array for * to range over, found object"#)
         #expect(expectDecoding(User.self, from: .data(Data("[]".utf8)), at: "/*/user").isEmpty)
     }

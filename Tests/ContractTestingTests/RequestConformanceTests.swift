@@ -88,7 +88,8 @@ struct RequestConformanceTests {
         rating.setValue("ios", forHTTPHeaderField: "X-Client")
         rating.httpBody = Data(#"{"stars": 5, "comment": "good"}"#.utf8)
         let requests = try await send([try get("https://recipes.example.com/v1/api/search?q=pie&page=2"), rating])
-        #expect(verifyRequestsConform(requests, to: .operations(of: "recipes", in: repository.snapshots)) == nil)
+        #expect(
+            verifyRequestsConform(requests, to: .operations(of: "recipes", in: repository.snapshots)).message == nil)
     }
 
     @Test func eachProblemNamesTheRequestTheOperationAndThePointer() async throws {
@@ -100,7 +101,7 @@ struct RequestConformanceTests {
         var unknown = try get("https://recipes.example.com/v1/api/rate?api_key=s3cr3t-value")
         unknown.httpMethod = "DELETE"
         let requests = try await send([try get("https://recipes.example.com/v1/api/search?page=two"), rating, unknown])
-        let message = verifyRequestsConform(requests, to: .operations(of: "recipes", in: repository.snapshots))
+        let message = verifyRequestsConform(requests, to: .operations(of: "recipes", in: repository.snapshots)).message
         #expect(
             message == """
                 GET https://recipes.example.com/v1/api/search?page=two: GET /api/search: /query/q: required query parameter "q" is missing
@@ -113,7 +114,7 @@ struct RequestConformanceTests {
 
     @Test func aMissingOperationsFileSaysHowToWriteIt() {
         let repository = TemporaryRepository()
-        let message = verifyRequestsConform([], to: .operations(of: "github", in: repository.snapshots))
+        let message = verifyRequestsConform([], to: .operations(of: "github", in: repository.snapshots)).message
         #expect(
             message
                 == "\(displayPath(repository.snapshots))/github/operations.json: expected the operations file of github "

@@ -15,7 +15,7 @@ import Testing
     func verify(_ repository: TemporaryRepository, _ models: ModelUsage..., record: RecordMode) -> String? {
         verifyUsageManifest(
             for: "recipes/search", models: models, record: record, in: repository.stubs, snapshots: repository.snapshots
-        )
+        ).message
     }
 
     @Test func recordsAMissingManifestInTheFileFormat() throws {
@@ -217,7 +217,8 @@ import Testing
         let message = withContractTesting(record: .never) {
             verifyUsageManifest(
                 for: "recipes/search", models: [.decoding(SearchPage.self)], in: repository.stubs,
-                snapshots: repository.snapshots)
+                snapshots: repository.snapshots
+            ).message
         }
         #expect(message?.hasPrefix("No usage manifest at ") == true)
     }

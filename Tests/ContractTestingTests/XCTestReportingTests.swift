@@ -13,7 +13,7 @@ final class XCTestReportingTests: XCTestCase {
 
     func testVerifierGivesTheMessage() {
         XCTAssertEqual(
-            verifyDecoding(Recipe.self, from: .data(Self.drifted, named: "get.json")),
+            verifyDecoding(Recipe.self, from: .data(Self.drifted, named: "get.json")).message,
             #"get.json: /: expected key "social_rank", found an object without it; did you mean "rank"? (keys: publisher, rank, recipe_id, title)"#
         )
     }

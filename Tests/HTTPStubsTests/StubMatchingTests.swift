@@ -276,7 +276,7 @@ struct StubMatchingTests {
         let session = set.makeSession()
         _ = await urlError { _ = try await get("/missing", on: session) }
         for _ in 0..<3 { _ = try await get("/ok", on: session) }
-        let error = #expect(throws: StubVerificationError.self) { try set.verifyNoUnmatchedRequests() }
+        let error = #expect(throws: StubVerificationError.self) { try set.requireNoUnmatchedRequests() }
         #expect(
             error?.message
                 == "1 request(s) matched no stub; 1 of them no longer in the log (see requestLogLimit)")

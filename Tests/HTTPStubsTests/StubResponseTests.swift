@@ -33,8 +33,8 @@ struct StubResponseTests {
         #expect(try await get("/flaky", on: session).1.statusCode == 503)
         #expect(try await get("/flaky", on: session).1.statusCode == 200)
         #expect(try await get("/flaky", on: session).1.statusCode == 200)
-        try set.verify(handle, calledTimes: 3)
-        #expect(throws: StubVerificationError.self) { try set.verify(handle, calledTimes: 2) }
+        try set.requireCalls(to: handle, count: 3)
+        #expect(throws: StubVerificationError.self) { try set.requireCalls(to: handle, count: 2) }
     }
 
     @Test func latencyDelaysTheResponse() async throws {
@@ -247,7 +247,7 @@ struct StubResponseTests {
         _ = try await get("/a?n=2", on: session)
         #expect(set.log.map(\.stub) == [handle, nil, handle])
         #expect(set.requests(matching: .get(base + "/a").query(["n": "2"])).count == 1)
-        #expect(throws: StubVerificationError.self) { try set.verifyNoUnmatchedRequests() }
+        #expect(throws: StubVerificationError.self) { try set.requireNoUnmatchedRequests() }
         set.reset()
         #expect(set.requests.isEmpty)
     }

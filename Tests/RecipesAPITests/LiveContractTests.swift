@@ -35,9 +35,11 @@ import FoundationNetworking
             let get = try await service.data(for: Resource.recipe(id: "35382", baseURL: baseURL).makeRequest())
             #expect(
                 verifySnapshotMatch(
-                    .data(search, named: "GET /api/search"), named: "recipes/search", record: .never) == nil)
+                    .data(search, named: "GET /api/search"), named: "recipes/search", record: .never
+                ).message == nil)
             #expect(
-                verifySnapshotMatch(.data(get, named: "GET /api/get"), named: "recipes/get", record: .never) == nil)
+                verifySnapshotMatch(.data(get, named: "GET /api/get"), named: "recipes/get", record: .never).message
+                    == nil)
         }
     }
 

@@ -13,7 +13,7 @@ import Testing
         let page = try await client.search("chicken")
 
         #expect(page.recipes.count == 30)
-        try stubs.verifyNoUnmatchedRequests()
+        try stubs.requireNoUnmatchedRequests()
     }
 
     @Test func offlineShowsATransportError() async throws {

@@ -19,12 +19,13 @@ final class RecipesContractXCTests: XCTestCase {
 
     func testUsageManifestHolds() {
         XCTAssertNil(
-            verifyUsageManifest(for: "recipes/search", models: [.decoding(SearchResponse.self)], record: .never))
+            verifyUsageManifest(for: "recipes/search", models: [.decoding(SearchResponse.self)], record: .never).message
+        )
     }
 
     func testRenamedFieldIsReportedWithFileAndPlace() {
         XCTAssertEqual(
-            verifyDecoding(RecipeResponse.self, from: .data(RecipesContractTests.renamed, named: "get.json")),
+            verifyDecoding(RecipeResponse.self, from: .data(RecipesContractTests.renamed, named: "get.json")).message,
             #"get.json: /recipe: expected key "social_rank", found an object without it; did you mean "rank"? (keys: f2f_url, image_url, ingredients, publisher, publisher_url, rank, recipe_id, source_url, title)"#
         )
     }
