@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "apiprobe",
             dependencies: [
-                "HTTPFixtures", "HTTPStubs", "JSONShape", "ProbeRunner", "RecipesAPI", "RecipesServer",
+                "HTTPFixtures", "JSONShape", "ProbeRunner", "RecipesServer",
                 "APIProbeShared", "OpenAPISupport", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "OpenAPISupportTests", dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "RecipesAPI"]),
+        .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting"]),
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [
@@ -153,7 +153,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RecipesAPITests", dependencies: ["RecipesAPI", "HTTPStubs", "ContractTesting"]),
-        .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "RecipesAPI", "HTTPFixtures"]),
+        .testTarget(name: "RecipesServerTests", dependencies: ["RecipesServer", "HTTPFixtures"]),
         .testTarget(
             name: "APIProbeCLITests",
             dependencies: [
