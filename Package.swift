@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "APIProbeShared"),
         .target(name: "HTTPFixtures", dependencies: ["APIProbeShared"]),
         .target(name: "HTTPStubs", dependencies: ["HTTPFixtures", "APIProbeShared"]),
+        // The HAR and Postman importers and fixture naming: the command line's, not linked into users' tests.
+        .target(name: "FixtureImport", dependencies: ["HTTPFixtures", "APIProbeShared"]),
         .target(name: "JSONShape", dependencies: ["APIProbeShared"]),
         .target(
             name: "ContractTesting", dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape", "APIProbeShared"]),
@@ -43,6 +45,7 @@ let package = Package(
         .target(
             name: "ProbeRunner",
             dependencies: [
+                "FixtureImport",
                 "HTTPFixtures", "JSONShape", "APIProbeShared", .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"),
@@ -56,6 +59,7 @@ let package = Package(
         .target(
             name: "OpenAPISupport",
             dependencies: [
+                "FixtureImport",
                 "JSONShape", "HTTPFixtures", "APIProbeShared", .product(name: "Yams", package: "Yams"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
@@ -73,6 +77,7 @@ let package = Package(
         .target(
             name: "FixtureServer",
             dependencies: [
+                "FixtureImport",
                 "APIProbeShared", "HTTPFixtures", "HTTPStubs", "RecipesServer", "OpenAPISupport", "ProbeRunner",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -81,6 +86,7 @@ let package = Package(
         .executableTarget(
             name: "apiprobe",
             dependencies: [
+                "FixtureImport",
                 "HTTPFixtures", "JSONShape", "ProbeRunner", "RecipesServer",
                 "APIProbeShared", "OpenAPISupport", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -134,7 +140,7 @@ let package = Package(
         // process of its own, which GlobalModeTests runs.
         .executableTarget(
             name: "StubsGlobalModeCheck", dependencies: ["HTTPStubs"], path: "Tests/StubsGlobalModeCheck"),
-        .testTarget(name: "HTTPFixturesTests", dependencies: ["HTTPFixtures"], exclude: ["Fixtures"]),
+        .testTarget(name: "HTTPFixturesTests", dependencies: ["FixtureImport", "HTTPFixtures"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HTTPStubsTests",
             dependencies: ["HTTPStubs", "HTTPFixtures", "APIProbeTestSupport", "StubsGlobalModeCheck"]
@@ -147,6 +153,7 @@ let package = Package(
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [
+                "FixtureImport",
                 "ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared", "HTTPFixtures",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -157,6 +164,7 @@ let package = Package(
         .testTarget(
             name: "APIProbeCLITests",
             dependencies: [
+                "FixtureImport",
                 "apiprobe", "HTTPFixtures", "HTTPStubs", "ContractTesting", "RecipesServer", "APIProbeTestSupport",
                 "RecipesAPI",
             ],

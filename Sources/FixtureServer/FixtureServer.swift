@@ -1,4 +1,5 @@
 import APIProbeShared
+import FixtureImport
 package import Foundation
 import HTTPFixtures
 import HTTPStubs

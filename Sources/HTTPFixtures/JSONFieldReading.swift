@@ -1,15 +1,15 @@
-import Foundation
+package import Foundation
 
 /// Reading an imported JSON document (a HAR file, a Postman collection) field by field: each error names the
 /// file, the JSON Pointer of the field and what was expected there.
-protocol JSONFieldReading {
+package protocol JSONFieldReading {
     /// The file's name in errors.
     var file: String { get }
 }
 
 extension JSONFieldReading {
     /// The document, or the line and column of its syntax error.
-    func parse(_ data: Data) throws(FixtureError) -> JSONValue {
+    package func parse(_ data: Data) throws(FixtureError) -> JSONValue {
         do {
             return try JSONValue(parsing: data)
         } catch {
@@ -19,21 +19,21 @@ extension JSONFieldReading {
         }
     }
 
-    func fail(_ pointer: String, _ expected: String, _ found: String) -> FixtureError {
+    package func fail(_ pointer: String, _ expected: String, _ found: String) -> FixtureError {
         FixtureError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
     }
 
-    func required(_ object: JSONValue, _ key: String, in pointer: String) throws(FixtureError) -> JSONValue {
+    package func required(_ object: JSONValue, _ key: String, in pointer: String) throws(FixtureError) -> JSONValue {
         if case .object = object, let value = object[key] { return value }
         throw fail("\(pointer)/\(key)", "a \"\(key)\" field", "nothing")
     }
 
-    func object(_ value: JSONValue, at pointer: String) throws(FixtureError) -> JSONValue {
+    package func object(_ value: JSONValue, at pointer: String) throws(FixtureError) -> JSONValue {
         guard case .object = value else { throw fail(pointer, "an object", value.briefDescription) }
         return value
     }
 
-    func array(_ value: JSONValue, at pointer: String) throws(FixtureError) -> [JSONValue] {
+    package func array(_ value: JSONValue, at pointer: String) throws(FixtureError) -> [JSONValue] {
         guard case .array(let items) = value else { throw fail(pointer, "an array", value.briefDescription) }
         return items
     }

@@ -1,4 +1,5 @@
 import APIProbeShared
+package import FixtureImport
 public import Foundation
 public import HTTPFixtures
 import JSONShape

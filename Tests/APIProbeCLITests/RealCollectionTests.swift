@@ -1,4 +1,5 @@
 import APIProbeTestSupport
+import FixtureImport
 import Foundation
 import HTTPFixtures
 import Testing

@@ -1,3 +1,4 @@
+import FixtureImport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import APIProbeShared
 import APIProbeTestSupport
+import FixtureImport
 import Foundation
 import HTTPFixtures
 import JSONShape

@@ -1,4 +1,5 @@
 import APIProbeShared
+package import FixtureImport
 package import Foundation
 package import HTTPFixtures
 package import JSONShape

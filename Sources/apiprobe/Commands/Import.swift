@@ -1,5 +1,6 @@
 import APIProbeShared
 import ArgumentParser
+import FixtureImport
 import Foundation
 import HTTPFixtures
 import OpenAPISupport

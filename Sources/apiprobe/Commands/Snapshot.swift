@@ -1,4 +1,5 @@
 import ArgumentParser
+import FixtureImport
 import Foundation
 import HTTPFixtures
 import JSONShape

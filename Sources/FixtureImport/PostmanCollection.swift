@@ -1,5 +1,6 @@
 import APIProbeShared
-public import Foundation
+package import Foundation
+package import HTTPFixtures
 
 /// A Postman collection (format v2.1, or v2.0) read as fixtures: one ``Exchange`` per saved example response,
 /// redacted, named after its endpoint.
@@ -38,35 +39,35 @@ public import Foundation
 ///     try store.write(entry.exchange, named: "github/\(entry.name)")   // github/list-issues, github/list-issues.2
 /// }
 /// ```
-public struct PostmanCollection: Sendable {
+package struct PostmanCollection: Sendable {
     /// One imported example.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// A file name, unique in the collection: the endpoint's name, then `.2`, `.3`, … for its further
         /// examples (samples of one endpoint).
-        public var name: String
+        package var name: String
         /// The redacted exchange, with `metadata.source` `"postman"`.
-        public var exchange: Exchange
+        package var exchange: Exchange
         /// Where the example is in the collection: `/item/0/item/2/response/1`.
-        public var pointer: String
+        package var pointer: String
     }
 
     /// The collection's name (`info.name`).
-    public var name: String
+    package var name: String
     /// The imported examples, in collection order.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// Requests that were not imported, with the reason: `/item/3 (Delete a label): no saved example response`.
-    public var skipped: [String]
+    package var skipped: [String]
     /// What was imported other than exactly as written, one line each, with the place:
     /// `{{YOUR_ACCOUNT}} is empty: the path segments it fills keep the placeholder {YOUR_ACCOUNT} (set it with --var YOUR_ACCOUNT=…)`.
-    public var warnings: [String]
+    package var warnings: [String]
     /// How many requests the collection has (with or without examples).
-    public var requestCount: Int
+    package var requestCount: Int
     /// The dynamic variables used (`$guid`, `$timestamp`), each given its fixed value.
-    public var dynamicVariables: [String]
+    package var dynamicVariables: [String]
 
     /// The fixed values of Postman's dynamic variables, by name (without `{{$` and `}}`). Any other dynamic
     /// variable takes its own name (`{{$randomCity}}` → `randomCity`), with a warning.
-    public static let dynamicVariableValues: [String: String] = [
+    package static let dynamicVariableValues: [String: String] = [
         "guid": "00000000-0000-4000-8000-000000000000",
         "randomUUID": "00000000-0000-4000-8000-000000000000",
         "timestamp": "1767225600",  // 2026-01-01T00:00:00Z
@@ -149,7 +150,7 @@ public struct PostmanCollection: Sendable {
     ///
     /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a field that
     ///   is missing or mistyped.
-    public static func environmentValues(parsing data: Data, file: String) throws(FixtureError) -> [String: String] {
+    package static func environmentValues(parsing data: Data, file: String) throws(FixtureError) -> [String: String] {
         let reader = PostmanReader(file: file)
         let document = try reader.parse(data)
         guard case .object = document else {
@@ -179,7 +180,7 @@ public struct PostmanCollection: Sendable {
     ///   - policy: the redaction applied to every example.
     /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a field that
     ///   is missing or mistyped, or of a base URL whose variable has no value.
-    public init(
+    package init(
         parsing data: Data, file: String, variables: [String: String] = [:],
         redactingWith policy: RedactionPolicy = .default
     ) throws(FixtureError) {

@@ -1,5 +1,6 @@
 import APIProbeShared
-public import Foundation
+package import Foundation
+package import HTTPFixtures
 
 /// A HAR 1.2 file (browsers' developer tools, Charles, Proxyman) read as fixtures: one ``Exchange`` per entry,
 /// redacted, with a name made from its method and path.
@@ -15,24 +16,24 @@ public import Foundation
 ///     try store.write(entry.exchange, named: "\(entry.host)/\(entry.name)")  // api.example.com/get-api-search
 /// }
 /// ```
-public struct HARArchive: Sendable {
+package struct HARArchive: Sendable {
     /// One imported entry.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// A file name from the method and path, unique per host: `get-api-search`, then `get-api-search.2`, … (the
         /// samples of one endpoint: see the fixture file format's endpoint rule).
-        public var name: String
+        package var name: String
         /// The request's host (`api.example.com`, with `:port` as `_port` when not the default), or `unknown-host`.
-        public var host: String
+        package var host: String
         /// The redacted exchange, with `metadata.source` `"har"`.
-        public var exchange: Exchange
+        package var exchange: Exchange
         /// The entry's index in `/log/entries`.
-        public var index: Int
+        package var index: Int
     }
 
     /// The imported entries, in file order.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// Entries that were not imported, with the reason: `/log/entries/4: status 0 (no response)`.
-    public var skipped: [String]
+    package var skipped: [String]
 
     /// Reads a HAR file.
     ///
@@ -42,7 +43,8 @@ public struct HARArchive: Sendable {
     ///   - policy: the redaction applied to every entry.
     /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a missing or
     ///   mistyped field: `session.har: /log/entries/3/response/status: expected an integer, found string "x"`.
-    public init(parsing data: Data, file: String, redactingWith policy: RedactionPolicy = .default) throws(FixtureError)
+    package init(parsing data: Data, file: String, redactingWith policy: RedactionPolicy = .default)
+        throws(FixtureError)
     {
         try self.init(parsing: data, file: file, redactingWith: policy, naming: FixtureNaming())
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtures
 
 /// How imported exchanges are named, so that the samples of one endpoint become fixtures of one endpoint.
 ///
