@@ -84,12 +84,13 @@ struct GitHubContractTests {
 
     @Test func theFailureMessagesHint() {
         struct Renamed: Decodable { var nodeID: String }
-        let message = verifyDecoding([Renamed].self, from: .fixture("github/issues"))
+        let message = verifyDecoding([Renamed].self, from: .fixture("github/issues")).message
         #expect(
             message?.contains(
                 #"expected a key that .convertFromSnakeCase turns into "nodeID", found "node_id", which it turns into "nodeId""#
             ) == true, "\(message ?? "")")
         let plain = verifyDecoding([GitHubClient.Issue].self, from: .fixture("github/issues"), decoder: JSONDecoder())
+            .message
         #expect(plain?.contains("did you mean to use .convertFromSnakeCase?") == true, "\(plain ?? "")")
     }
 }
