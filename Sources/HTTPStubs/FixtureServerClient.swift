@@ -10,11 +10,11 @@ public import FoundationNetworking
 /// ```swift
 /// let server = FixtureServerClient(baseURL: URL(string: "http://127.0.0.1:54012")!)
 /// try await server.reset()
-/// try await server.injectFault(path: "/api/search", status: 503)   // the next search fails
-/// try await server.activateScenario("empty-account")                // its fixtures answer over the others
+/// try await server.injectFault(path: "/api/search", status: 503)  // the next search fails
+/// try await server.activateScenario("empty-account")               // its fixtures answer over the others
 /// app.launchEnvironment["API_BASE_URL"] = server.baseURL.absoluteString
 /// // … drive the app …
-/// try await server.requireRequests(path: "/api/search", count: 2)           // the app retried once
+/// try await server.requireRequests(path: "/api/search", count: 2) // the app retried once
 /// let sent = try await server.requests()
 /// XCTAssertEqual(sent.map(\.url), ["/api/search?q=chicken", "/api/search?q=chicken"])
 /// ```
