@@ -270,11 +270,8 @@ public final class StubSet: Sendable {
         let chosen = scenario.map { name in fixtures.filter { FixtureStore.scenario(ofFixture: $0.name) == name } }
         var handles: [StubHandle] = []
         for layer in [common, chosen ?? []] {
+            // A fixture alone is a sequence of one: the same stub `stub(_:name:)` makes.
             for sequence in Self.sequences(layer) {
-                guard sequence.count > 1 else {
-                    handles.append(stub(sequence[0].exchange, name: sequence[0].name))
-                    continue
-                }
                 let responses = sequence.map { StubResponse.fixture($0.exchange) }
                 handles.append(
                     add(
@@ -366,38 +363,28 @@ public final class StubSet: Sendable {
                     latency: latency
                 )
             }
-            let (response, wire, answeredBy): (StubResponse, WireResponse, String)
-            if let status = chosen.fixedStatuses {
-                // Fixed answers are chosen outside the lock: under 16 tasks, copying them inside it made the
-                // requests wait for each other (issue 25).
-                let turn = state.withLock { state -> Int in
-                    let hits = state.hits[chosen.id] ?? 0
-                    state.hits[chosen.id] = hits + 1
-                    if state.keepsLog {
-                        state.log.append(
-                            LoggedRequest(
-                                request: request, stub: StubHandle(id: chosen.id, name: chosen.name(turn: hits)),
-                                status: status[min(hits, status.count - 1)]))
+            let (turn, computed) = state.withLock { state -> (Int, (StubResponse, WireResponse)?) in
+                let hits = state.hits[chosen.id] ?? 0
+                state.hits[chosen.id] = hits + 1
+                // A computed answer is made under the lock, as its closure may count calls; a fixed one is chosen
+                // outside it: under 16 tasks, copying it inside made the requests wait for each other (issue 25).
+                let computed = chosen.fixedStatuses == nil ? chosen.answer(turn: hits, to: request) : nil
+                if state.keepsLog {
+                    let status: Int?
+                    if let statuses = chosen.fixedStatuses {
+                        status = statuses[min(hits, statuses.count - 1)]
+                    } else {
+                        status = computed.flatMap { $0.0.fault == nil ? $0.0.status : nil }
                     }
-                    return hits
+                    state.log.append(
+                        LoggedRequest(
+                            request: request, stub: StubHandle(id: chosen.id, name: chosen.name(turn: hits)),
+                            status: status))
                 }
-                (response, wire) = chosen.answer(turn: turn, to: request)
-                answeredBy = chosen.name(turn: turn)
-            } else {
-                (response, wire, answeredBy) = state.withLock { state -> (StubResponse, WireResponse, String) in
-                    let hits = state.hits[chosen.id] ?? 0
-                    state.hits[chosen.id] = hits + 1
-                    let answer = chosen.answer(turn: hits, to: request)
-                    let name = chosen.name(turn: hits)
-                    if state.keepsLog {
-                        state.log.append(
-                            LoggedRequest(
-                                request: request, stub: StubHandle(id: chosen.id, name: name),
-                                status: answer.0.fault == nil ? answer.0.status : nil))
-                    }
-                    return (answer.0, answer.1, name)
-                }
+                return (hits, computed)
             }
+            let (response, wire) = computed ?? chosen.answer(turn: turn, to: request)
+            let answeredBy = chosen.name(turn: turn)
             latency += response.latency
             guard response.fault == nil, followsRedirects,
                 let hop = RedirectRule.hop(
