@@ -154,7 +154,7 @@ package struct FixtureServer: Sendable {
     }
 
     static func scenarios(of fixtures: [(name: String, exchange: Exchange)]) -> [String] {
-        Array(Set(fixtures.compactMap { FixtureStore.scenario(ofFixture: $0.name) })).sorted()
+        FixtureStore.scenarioNames(among: fixtures.lazy.map(\.name))
     }
 
     static func stubSet(_ fixtures: [(name: String, exchange: Exchange)], scenario: String?) -> StubSet {
@@ -628,7 +628,8 @@ struct FixtureResponder: HTTPResponder {
         }
         note(forwarded.status, recordedAs)
         var fields = HTTPFields()
-        for (name, value) in forwarded.headers {
+        for (name, value) in forwarded.headers
+        where !Self.transferHeaders.contains(where: { headerNamesMatch($0, name) }) {
             if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
         }
         return Response(

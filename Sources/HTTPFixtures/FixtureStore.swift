@@ -100,7 +100,12 @@ public struct FixtureStore: Sendable, Hashable {
 
     /// The scenarios below the store (below `api` when given), sorted.
     public func scenarioNames(in api: String? = nil) -> [String] {
-        Array(Set(names(in: api).compactMap(Self.scenario(ofFixture:)))).sorted()
+        Self.scenarioNames(among: names(in: api))
+    }
+
+    /// The scenarios the fixtures named `names` belong to, sorted.
+    package static func scenarioNames(among names: some Sequence<String>) -> [String] {
+        Array(Set(names.compactMap(scenario(ofFixture:)))).sorted()
     }
 
     /// Writes one fixture atomically; an unchanged exchange leaves the file byte-identical.

@@ -28,7 +28,8 @@ package final class LiveForwarder: Sendable {
 
     /// One exchange with the live API.
     package struct Forwarded: Sendable {
-        /// The live answer, as received (headers of one transfer left out), for the client.
+        /// The live answer, as received, for the client (the server leaves out the headers of one transfer, as it
+        /// does for a fixture's answer).
         package var status: Int
         package var headers: [(name: String, value: String)]
         package var body: Data
@@ -101,9 +102,7 @@ package final class LiveForwarder: Sendable {
         let fixture = (try? Exchange(decoding: masked, file: "the recording")) ?? redacted
         var answerHeaders: [(name: String, value: String)] = []
         for (key, value) in response.allHeaderFields {
-            guard let name = key as? String, let text = value as? String,
-                !["connection", "keep-alive", "transfer-encoding", "content-length"].contains(name.lowercased())
-            else { continue }
+            guard let name = key as? String, let text = value as? String else { continue }
             answerHeaders.append((name, text))
         }
         return Forwarded(status: response.statusCode, headers: answerHeaders, body: attempt.body, fixture: fixture)
