@@ -34,13 +34,7 @@ extension FixtureStore {
     /// `recipes/scenarios/empty/search` → `recipes/search` (see ``scenario(ofFixture:)``).
     package static func endpointName(ofFixture name: String) -> String {
         var base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
-        if scenario(ofFixture: base) != nil {
-            var parts = base.split(separator: "/", omittingEmptySubsequences: false)
-            if let index = parts.firstIndex(of: Substring(scenariosFolder)) {
-                parts.removeSubrange(index...(index + 1))
-            }
-            base = parts.joined(separator: "/")
-        }
+        if let split = splitScenario(ofFixture: base) { base = split.standsFor }
         let slash = base.lastIndex(of: "/")
         let folder = slash.map { String(base[...$0]) } ?? ""
         let last = slash.map { String(base[base.index(after: $0)...]) } ?? base

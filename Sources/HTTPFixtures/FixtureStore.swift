@@ -93,9 +93,17 @@ public struct FixtureStore: Sendable, Hashable {
     /// HTTPStubs, `apiprobe serve --scenario` and its admin API), so that one folder holds the usual answers and,
     /// beside them, the few that differ in an outage, an empty account or a new user's first launch.
     public static func scenario(ofFixture name: String) -> String? {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: true)
+        splitScenario(ofFixture: name)?.scenario
+    }
+
+    /// A scenario's fixture name split into its scenario and the name it stands in for:
+    /// `recipes/scenarios/empty/search` → (`empty`, `recipes/search`); `nil` for a fixture of no scenario.
+    package static func splitScenario(ofFixture name: String) -> (scenario: String, standsFor: String)? {
+        var parts = name.split(separator: "/", omittingEmptySubsequences: true)
         guard let index = parts.firstIndex(of: Substring(scenariosFolder)), index + 2 < parts.count else { return nil }
-        return String(parts[index + 1])
+        let scenario = String(parts[index + 1])
+        parts.removeSubrange(index...(index + 1))
+        return (scenario, parts.joined(separator: "/"))
     }
 
     /// The scenarios below the store (below `api` when given), sorted.
