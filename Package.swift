@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "HTTPStubs", dependencies: ["HTTPFixtures", "APIProbeShared"]),
         // The HAR and Postman importers and fixture naming: the command line's, not linked into users' tests.
         .target(name: "FixtureImport", dependencies: ["HTTPFixtures", "APIProbeShared"]),
-        .target(name: "JSONShape", dependencies: ["APIProbeShared"]),
+        .target(name: "JSONShape", dependencies: ["HTTPFixtures", "APIProbeShared"]),
         .target(
             name: "ContractTesting", dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape", "APIProbeShared"]),
 
@@ -145,7 +145,7 @@ let package = Package(
             name: "HTTPStubsTests",
             dependencies: ["HTTPStubs", "HTTPFixtures", "APIProbeTestSupport", "StubsGlobalModeCheck"]
         ),
-        .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape", "APIProbeShared"]),
+        .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape", "HTTPFixtures", "APIProbeShared"]),
         .testTarget(
             name: "OpenAPISupportTests", dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures"],
             exclude: ["Fixtures"]),

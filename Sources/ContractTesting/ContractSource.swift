@@ -128,8 +128,7 @@ extension ContractSource {
             do {
                 return [Sample(file: name, document: try JSONValue(parsing: data))]
             } catch {
-                throw SampleLoadFailure(
-                    message: "\(name):\(error.line):\(error.column): expected \(error.expected), found \(error.found)")
+                throw SampleLoadFailure(message: error.inFile(name).description)
             }
         }
     }

@@ -1,41 +1,30 @@
 import Foundation
 import HTTPFixtures
 
-/// Why a model could not be decoded from a response body: the file, the JSON Pointer of the failing
-/// value, what the model expected and what the JSON holds.
+/// Why a model could not be decoded from a response body; the one `InputError` of HTTPFixtures, at the JSON Pointer
+/// of the failing value (for a missing key: of the object that lacks it), naming the fixture file or another name for
+/// the body (`response body of GET https://…`).
 ///
 /// ```
 /// Stubs/recipes/search.json: /recipes/3/social_rank: expected Double, found string "99.9"
 /// Stubs/recipes/get.json: /recipe: expected key "social_rank" (socialRank), found an object without it (keys: publisher, rank, title)
 /// ```
-public struct DecodingFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The fixture file, or another name for the body (`response body of GET https://…`).
-    public var file: String
-    /// The JSON Pointer of the failing value (for a missing key: of the object that lacks it).
-    public var pointer: String
-    /// What the model expected there.
-    public var expected: String
-    /// What the document holds there.
-    public var found: String
+@available(*, deprecated, renamed: "InputError")
+public typealias DecodingFailure = InputError
 
-    public init(file: String, pointer: String, expected: String, found: String) {
-        self.file = file
-        self.pointer = pointer
-        self.expected = expected
-        self.found = found
-    }
-
-    public var description: String {
-        "\(file): \(pointer.isEmpty ? "/" : pointer): expected \(expected), found \(found)"
+extension InputError {
+    /// A failure at a JSON Pointer in a body.
+    init(file: String, pointer: String, expected: String, found: String) {
+        self.init(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
     }
 
     /// The failure in brief, without what was found: for the checks that only say a document did not decode.
     var headline: String {
-        "\(file): \(pointer.isEmpty ? "/" : pointer): expected \(expected)"
+        "\(file): \(position): expected \(expected)"
     }
 }
 
-extension DecodingFailure {
+extension InputError {
     /// Renders any `DecodingError` against the document it came from, naming JSON keys (not Swift keys).
     ///
     /// - Parameters:
@@ -45,7 +34,7 @@ extension DecodingFailure {
     ///   - file: the name used in the message.
     ///   - decoder: the decoder that threw, for its key strategy.
     static func make(from error: DecodingError, document: JSONValue, base: String, file: String, decoder: JSONDecoder)
-        -> DecodingFailure
+        -> InputError
     {
         let converter = KeyConverter(strategy: decoder.keyDecodingStrategy)
         let baseValue = document.value(at: base) ?? document
@@ -86,7 +75,7 @@ extension DecodingFailure {
         case .typeMismatch(let type, let context):
             let (tokens, value, rest) = resolve(context.codingPath)
             let found = value?.briefDescription ?? "nothing at \(unresolvedSuffix(rest))"
-            return DecodingFailure(file: file, pointer: tokens.pointer, expected: typeName(type), found: found)
+            return InputError(file: file, pointer: tokens.pointer, expected: typeName(type), found: found)
 
         case .valueNotFound(let type, let context):
             let (tokens, value, rest) = resolve(context.codingPath)
@@ -98,7 +87,7 @@ extension DecodingFailure {
             } else {
                 found = "nothing at \(unresolvedSuffix(rest))"
             }
-            return DecodingFailure(file: file, pointer: tokens.pointer, expected: typeName(type), found: found)
+            return InputError(file: file, pointer: tokens.pointer, expected: typeName(type), found: found)
 
         case .keyNotFound(let key, let context):
             let (tokens, value, _) = resolve(context.codingPath)
@@ -114,7 +103,7 @@ extension DecodingFailure {
                 {
                     // The key is there; the strategy turns it into another name than the model's.
                     let name = KeyConverter.convertFromSnakeCase(jsonKey)
-                    return DecodingFailure(
+                    return InputError(
                         file: file, pointer: tokens.pointer,
                         expected: "a key that .convertFromSnakeCase turns into \"\(key.stringValue)\"",
                         found:
@@ -135,17 +124,17 @@ extension DecodingFailure {
             case nil:
                 found = "nothing"
             }
-            return DecodingFailure(file: file, pointer: tokens.pointer, expected: jsonKey + swiftNote, found: found)
+            return InputError(file: file, pointer: tokens.pointer, expected: jsonKey + swiftNote, found: found)
 
         case .dataCorrupted(let context):
             let (tokens, value, _) = resolve(context.codingPath)
             let found = value?.briefDescription ?? "nothing"
-            return DecodingFailure(
+            return InputError(
                 file: file, pointer: tokens.pointer, expected: expectation(from: context.debugDescription), found: found
             )
 
         @unknown default:
-            return DecodingFailure(file: file, pointer: base, expected: "a decodable value", found: "\(error)")
+            return InputError(file: file, pointer: base, expected: "a decodable value", found: "\(error)")
         }
     }
 

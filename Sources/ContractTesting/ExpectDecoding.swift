@@ -64,7 +64,7 @@ public func expectDecoding<T: Decodable>(
 /// #expect(page.recipes.count == 30)
 /// ```
 ///
-/// - Throws: ``DecodingFailure`` (file, pointer, expected, found); ``ContractSourceError`` when the
+/// - Throws: `InputError` (HTTPFixtures) (file, pointer, expected, found); ``ContractSourceError`` when the
 ///   fixture cannot be read, is not JSON, or `source` holds more or fewer than one document.
 public func requireDecoding<T: Decodable>(
     _ type: T.Type,

@@ -92,7 +92,7 @@ public struct RequestFailure: Error, Sendable, Hashable, CustomStringConvertible
 
 /// Sends `request` through a session made from `configuration` and decodes `type` from the 2xx response.
 ///
-/// - Throws: ``RequestFailure`` when the request fails or the status is not 2xx; ``DecodingFailure``
+/// - Throws: ``RequestFailure`` when the request fails or the status is not 2xx; `InputError` (HTTPFixtures)
 ///   when the body does not decode (named `GET <url>` in the message).
 public func requireDecoding<T: Decodable>(
     _ type: T.Type,

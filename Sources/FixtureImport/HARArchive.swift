@@ -41,10 +41,10 @@ package struct HARArchive: Sendable {
     ///   - data: the file's bytes.
     ///   - file: the name used in errors.
     ///   - policy: the redaction applied to every entry.
-    /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a missing or
+    /// - Throws: ``InputError``: the line and column of a JSON syntax error, or the JSON Pointer of a missing or
     ///   mistyped field: `session.har: /log/entries/3/response/status: expected an integer, found string "x"`.
     package init(parsing data: Data, file: String, redactingWith policy: RedactionPolicy = .default)
-        throws(FixtureError)
+        throws(InputError)
     {
         try self.init(parsing: data, file: file, redactingWith: policy, naming: FixtureNaming())
     }
@@ -54,7 +54,7 @@ package struct HARArchive: Sendable {
     package init(
         parsing data: Data, file: String, redactingWith policy: RedactionPolicy, naming: FixtureNaming,
         only: [ImportSelection] = []
-    ) throws(FixtureError) {
+    ) throws(InputError) {
         let reader = HARReader(file: file)
         let document = try reader.parse(data)
         let log = try reader.object(reader.required(document, "log", in: ""), at: "/log")
@@ -82,7 +82,7 @@ package struct HARArchive: Sendable {
             exchanges.append((index, exchange))
         }
         for selection in only where !selectionsUsed.contains(selection) {
-            throw FixtureError(
+            throw InputError(
                 file: file, position: .file,
                 expected: "an entry that --only \(selection) selects (a path prefix or a template)",
                 found: "none of the archive's \(entryValues.count) entries")
@@ -124,12 +124,12 @@ package struct HARArchive: Sendable {
 private struct HARReader: JSONFieldReading {
     let file: String
 
-    func string(_ value: JSONValue, at pointer: String) throws(FixtureError) -> String {
+    func string(_ value: JSONValue, at pointer: String) throws(InputError) -> String {
         guard case .string(let text) = value else { throw fail(pointer, "a string", value.briefDescription) }
         return text
     }
 
-    func integer(_ value: JSONValue, at pointer: String) throws(FixtureError) -> Int {
+    func integer(_ value: JSONValue, at pointer: String) throws(InputError) -> Int {
         guard case .number(let literal) = value, let number = Int(literal) else {
             throw fail(pointer, "an integer", value.briefDescription)
         }
@@ -137,7 +137,7 @@ private struct HARReader: JSONFieldReading {
     }
 
     /// The exchange of one entry, or `nil` when the browser got no response (status 0).
-    func exchange(_ entry: JSONValue, at pointer: String, redactor: Redactor) throws(FixtureError) -> Exchange? {
+    func exchange(_ entry: JSONValue, at pointer: String, redactor: Redactor) throws(InputError) -> Exchange? {
         let entry = try object(entry, at: pointer)
         let request = try object(required(entry, "request", in: pointer), at: "\(pointer)/request")
         let response = try object(required(entry, "response", in: pointer), at: "\(pointer)/response")
@@ -185,7 +185,7 @@ private struct HARReader: JSONFieldReading {
     }
 
     /// HAR headers (`[{"name": …, "value": …}]`) as a dictionary; repeated names are joined with `, `.
-    func headers(_ value: JSONValue?, at pointer: String) throws(FixtureError) -> [String: String] {
+    func headers(_ value: JSONValue?, at pointer: String) throws(InputError) -> [String: String] {
         guard let value else { return [:] }
         var result: [String: String] = [:]
         for (index, item) in try array(value, at: pointer).enumerated() {
@@ -211,11 +211,11 @@ private struct HARReader: JSONFieldReading {
     }
 
     /// A body from HAR `postData` or `content`: `text`, maybe base64 (`"encoding": "base64"`), typed by `mimeType`.
-    func body(_ value: JSONValue, at pointer: String, contentType: String?) throws(FixtureError) -> Body? {
+    func body(_ value: JSONValue, at pointer: String, contentType: String?) throws(InputError) -> Body? {
         let content = try object(value, at: pointer)
         guard let textValue = content["text"] else { return nil }
         let text = try string(textValue, at: "\(pointer)/text")
-        let mimeType = try content["mimeType"].map { value throws(FixtureError) in
+        let mimeType = try content["mimeType"].map { value throws(InputError) in
             try string(value, at: "\(pointer)/mimeType")
         }
         let type = mimeType.flatMap { $0.isEmpty ? nil : $0 } ?? contentType

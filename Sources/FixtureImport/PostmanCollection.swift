@@ -148,9 +148,9 @@ package struct PostmanCollection: Sendable {
     /// The enabled values of a Postman environment file (`{"name": …, "values": [{"key", "value", "enabled"}]}`,
     /// as Postman exports it), to pass as `variables`.
     ///
-    /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a field that
+    /// - Throws: ``InputError``: the line and column of a JSON syntax error, or the JSON Pointer of a field that
     ///   is missing or mistyped.
-    package static func environmentValues(parsing data: Data, file: String) throws(FixtureError) -> [String: String] {
+    package static func environmentValues(parsing data: Data, file: String) throws(InputError) -> [String: String] {
         let reader = PostmanReader(file: file)
         let document = try reader.parse(data)
         guard case .object = document else {
@@ -178,12 +178,12 @@ package struct PostmanCollection: Sendable {
     ///   - variables: values for `{{name}}` placeholders, over the collection's own; a key `:name` sets the path
     ///     variable `name` of every request.
     ///   - policy: the redaction applied to every example.
-    /// - Throws: ``FixtureError``: the line and column of a JSON syntax error, or the JSON Pointer of a field that
+    /// - Throws: ``InputError``: the line and column of a JSON syntax error, or the JSON Pointer of a field that
     ///   is missing or mistyped, or of a base URL whose variable has no value.
     package init(
         parsing data: Data, file: String, variables: [String: String] = [:],
         redactingWith policy: RedactionPolicy = .default
-    ) throws(FixtureError) {
+    ) throws(InputError) {
         try self.init(parsing: data, file: file, variables: variables, redactingWith: policy, naming: FixtureNaming())
     }
 
@@ -192,7 +192,7 @@ package struct PostmanCollection: Sendable {
     package init(
         parsing data: Data, file: String, variables: [String: String], redactingWith policy: RedactionPolicy,
         naming: FixtureNaming, only: [ImportSelection] = []
-    ) throws(FixtureError) {
+    ) throws(InputError) {
         var reader = PostmanReader(file: file)
         let document = try reader.parse(data)
         guard case .object = document else {
@@ -214,7 +214,7 @@ package struct PostmanCollection: Sendable {
             values = try reader.keyValues(list, at: "/variable", keyField: "key")
         }
         values.merge(variables) { $1 }
-        let collectionAuth = try document["auth"].map { value throws(FixtureError) in
+        let collectionAuth = try document["auth"].map { value throws(InputError) in
             try reader.object(value, at: "/auth")
         }
 
@@ -232,7 +232,7 @@ package struct PostmanCollection: Sendable {
             reader.array(reader.required(document, "item", in: ""), at: "/item"), at: "/item", folders: [],
             inherited: collectionAuth)
         for selection in only where !reader.selectionsUsed.contains(selection) {
-            throw FixtureError(
+            throw InputError(
                 file: file, position: .file,
                 expected: "a request that --only \(selection) selects (a folder name, a path prefix or a template)",
                 found: "none of the collection's \(reader.requestCount) requests")
@@ -329,7 +329,7 @@ struct PostmanReader: JSONFieldReading {
     /// The request being read, for warnings: `/item/2 (Create a store)`.
     var current = ""
 
-    func string(_ value: JSONValue, at pointer: String) throws(FixtureError) -> String {
+    func string(_ value: JSONValue, at pointer: String) throws(InputError) -> String {
         switch value {
         case .string(let text): return text
         case .number(let literal): return literal  // Postman writes some values (ports, variables) as numbers
@@ -339,7 +339,7 @@ struct PostmanReader: JSONFieldReading {
     }
 
     /// `[{"key": …, "value": …, "disabled": true?}]`, enabled pairs only; Postman's `value` may be missing.
-    func optionalPairs(_ value: JSONValue, at pointer: String, keyField: String) throws(FixtureError) -> [(
+    func optionalPairs(_ value: JSONValue, at pointer: String, keyField: String) throws(InputError) -> [(
         String, String?
     )] {
         var result: [(String, String?)] = []
@@ -355,11 +355,11 @@ struct PostmanReader: JSONFieldReading {
         return result
     }
 
-    func pairs(_ value: JSONValue, at pointer: String, keyField: String) throws(FixtureError) -> [(String, String)] {
+    func pairs(_ value: JSONValue, at pointer: String, keyField: String) throws(InputError) -> [(String, String)] {
         try optionalPairs(value, at: pointer, keyField: keyField).map { ($0.0, $0.1 ?? "") }
     }
 
-    func keyValues(_ value: JSONValue, at pointer: String, keyField: String) throws(FixtureError) -> [String: String] {
+    func keyValues(_ value: JSONValue, at pointer: String, keyField: String) throws(InputError) -> [String: String] {
         var result: [String: String] = [:]
         for (key, text) in try pairs(value, at: pointer, keyField: keyField) { result[key] = text }
         return result
@@ -429,7 +429,7 @@ struct PostmanReader: JSONFieldReading {
     static let baseVariableExpected = "a value for the variable"
 
     /// A base URL's text (scheme, host, port, maybe a path): every variable must have a value.
-    mutating func substituteBase(_ text: String, at pointer: String) throws(FixtureError) -> String {
+    mutating func substituteBase(_ text: String, at pointer: String) throws(InputError) -> String {
         var result = ""
         for piece in Self.pieces(text) {
             switch piece {
@@ -491,16 +491,16 @@ struct PostmanReader: JSONFieldReading {
 
     mutating func walk(
         _ items: [JSONValue], at pointer: String, folders: [String], inherited: JSONValue?
-    ) throws(FixtureError) {
+    ) throws(InputError) {
         for (index, value) in items.enumerated() {
             let itemPointer = "\(pointer)/\(index)"
             let item = try object(value, at: itemPointer)
             let name =
-                try item["name"].map { value throws(FixtureError) in
+                try item["name"].map { value throws(InputError) in
                     try string(value, at: "\(itemPointer)/name")
                 } ?? "request \(index + 1)"
             let auth =
-                try item["auth"].map { value throws(FixtureError) in
+                try item["auth"].map { value throws(InputError) in
                     try object(value, at: "\(itemPointer)/auth")
                 } ?? inherited
             if let children = item["item"] {
@@ -513,7 +513,7 @@ struct PostmanReader: JSONFieldReading {
             current = "\(itemPointer) (\(name))"
             let request = try required(item, "request", in: itemPointer)
             let responses =
-                try item["response"].map { value throws(FixtureError) in
+                try item["response"].map { value throws(InputError) in
                     try array(value, at: "\(itemPointer)/response")
                 } ?? []
             // A request `only` does not select is still read, so that endpoints are named as in a whole import,
@@ -587,7 +587,7 @@ struct PostmanReader: JSONFieldReading {
     }
 
     /// The request an example was saved for: method, URL, headers and body, auth applied.
-    mutating func request(_ value: JSONValue, at pointer: String, auth: JSONValue?) throws(FixtureError) -> (
+    mutating func request(_ value: JSONValue, at pointer: String, auth: JSONValue?) throws(InputError) -> (
         request: RecordedRequest, templatePath: String, basePath: String
     ) {
         if case .string = value {
@@ -596,7 +596,7 @@ struct PostmanReader: JSONFieldReading {
         }
         let request = try object(value, at: pointer)
         let method =
-            try request["method"].map { value throws(FixtureError) in
+            try request["method"].map { value throws(InputError) in
                 try string(value, at: "\(pointer)/method")
             } ?? "GET"
         guard HARArchive.isMethod(method) else {
@@ -613,7 +613,7 @@ struct PostmanReader: JSONFieldReading {
             }
         }
         if let auth =
-            (try request["auth"].map { value throws(FixtureError) in try object(value, at: "\(pointer)/auth") })
+            (try request["auth"].map { value throws(InputError) in try object(value, at: "\(pointer)/auth") })
             ?? auth
         {
             try apply(auth, to: &headers, url: &url, at: "\(pointer)/auth")
@@ -626,7 +626,7 @@ struct PostmanReader: JSONFieldReading {
     }
 
     /// The URL Postman sends for a `url` (a string, or an object), its path as a template, and its base path.
-    mutating func url(_ value: JSONValue, at pointer: String) throws(FixtureError) -> (
+    mutating func url(_ value: JSONValue, at pointer: String) throws(InputError) -> (
         sent: String, template: String, basePath: String
     ) {
         var base: String
@@ -649,10 +649,10 @@ struct PostmanReader: JSONFieldReading {
                 // The structured URL is what Postman sends; `raw` is only its display.
                 base = try joined(url["host"], separator: ".", at: "\(pointer)/host")
                 basePointer = "\(pointer)/host"
-                scheme = try url["protocol"].map { value throws(FixtureError) in
+                scheme = try url["protocol"].map { value throws(InputError) in
                     try string(value, at: "\(pointer)/protocol")
                 }
-                port = try url["port"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/port") }
+                port = try url["port"].map { value throws(InputError) in try string(value, at: "\(pointer)/port") }
                 switch url["path"] {
                 case nil: segments = []
                 case .array(let parts)?:
@@ -666,7 +666,7 @@ struct PostmanReader: JSONFieldReading {
                     if segments.first == "" { segments.removeFirst() }
                 }
                 query =
-                    try url["query"].map { value throws(FixtureError) in
+                    try url["query"].map { value throws(InputError) in
                         try optionalPairs(value, at: "\(pointer)/query", keyField: "key")
                     } ?? []
             } else if let raw = url["raw"] {
@@ -734,7 +734,7 @@ struct PostmanReader: JSONFieldReading {
         return (base, segments, query)
     }
 
-    func joined(_ value: JSONValue?, separator: String, at pointer: String) throws(FixtureError) -> String {
+    func joined(_ value: JSONValue?, separator: String, at pointer: String) throws(InputError) -> String {
         switch value {
         case nil: return ""
         case .array(let parts)?:
@@ -748,7 +748,7 @@ struct PostmanReader: JSONFieldReading {
     /// Postman's `auth` as the header or query item it sends: bearer, basic, API key.
     mutating func apply(
         _ auth: JSONValue, to headers: inout [String: String], url: inout String, at pointer: String
-    ) throws(FixtureError) {
+    ) throws(InputError) {
         let type = try string(required(auth, "type", in: pointer), at: "\(pointer)/type")
         var settings: [String: String] = [:]
         if let list = auth[type], case .array = list {
@@ -778,12 +778,12 @@ struct PostmanReader: JSONFieldReading {
     }
 
     /// A request body: raw text (JSON when it parses), url-encoded or form data as text.
-    mutating func body(_ value: JSONValue, at pointer: String, headers: inout [String: String]) throws(FixtureError)
+    mutating func body(_ value: JSONValue, at pointer: String, headers: inout [String: String]) throws(InputError)
         -> Body?
     {
         let body = try object(value, at: pointer)
         let mode =
-            try body["mode"].map { value throws(FixtureError) in try string(value, at: "\(pointer)/mode") } ?? "raw"
+            try body["mode"].map { value throws(InputError) in try string(value, at: "\(pointer)/mode") } ?? "raw"
         let contentType = Exchange.header("Content-Type", in: headers)
         switch mode {
         case "raw":
@@ -842,13 +842,13 @@ struct PostmanReader: JSONFieldReading {
             _ = try JSONValue(parsing: Data(text.utf8))
         } catch {
             warnings.append(
-                "\(pointer) (in \(current)): the body says it is JSON (\(claim)) but is not, at its line \(error.line), column \(error.column): expected \(error.expected), found \(error.found); kept as text"
+                "\(pointer) (in \(current)): the body says it is JSON (\(claim)) but is not, at its line:column \(error); kept as text"
             )
         }
     }
 
     /// An example response as an exchange.
-    mutating func exchange(_ request: RecordedRequest, response: JSONValue, at pointer: String) throws(FixtureError)
+    mutating func exchange(_ request: RecordedRequest, response: JSONValue, at pointer: String) throws(InputError)
         -> Exchange
     {
         let status: Int
@@ -884,7 +884,7 @@ struct PostmanReader: JSONFieldReading {
             }
         }
         let text =
-            try response["body"].map { value throws(FixtureError) in
+            try response["body"].map { value throws(InputError) in
                 value == .null ? "" : try string(value, at: "\(pointer)/body")
             } ?? ""
         let contentType = Exchange.header("Content-Type", in: headers)

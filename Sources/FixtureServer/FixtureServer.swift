@@ -77,7 +77,7 @@ package struct FixtureServer: Sendable {
     /// Loads every fixture below `folder` and starts serving them.
     ///
     /// - Parameter log: a line for each request no fixture answered, each recording, each reload.
-    /// - Throws: ``Failure`` naming the folder or the fixture (a ``FixtureError`` says the file and the place), the
+    /// - Throws: ``Failure`` naming the folder or the fixture (a ``InputError`` says the file and the place), the
     ///   scenario, or the port.
     package static func start(
         folder: URL, displayName: String, options: Options, log: @escaping @Sendable (String) -> Void
@@ -385,9 +385,9 @@ final class FixtureLibrary: Sendable {
     /// of one endpoint) and serves it from the next request on.
     ///
     /// - Returns: the fixture's name.
-    /// - Throws: ``FixtureError`` when the file cannot be written (nothing is served from it then).
-    func adopt(_ exchange: Exchange, base: String) throws(FixtureError) -> String {
-        try state.withLock { (loaded: inout Loaded) throws(FixtureError) -> String in
+    /// - Throws: ``InputError`` when the file cannot be written (nothing is served from it then).
+    func adopt(_ exchange: Exchange, base: String) throws(InputError) -> String {
+        try state.withLock { (loaded: inout Loaded) throws(InputError) -> String in
             let name = UniqueName.first(base, separator: ".") { candidate in
                 loaded.signature[candidate] != nil || loaded.fixtures.contains { $0.name == candidate }
                     || FileManager.default.fileExists(atPath: store.url(for: candidate).path)

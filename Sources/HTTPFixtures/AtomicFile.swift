@@ -25,21 +25,21 @@ package enum AtomicFile {
     /// Writes `data` to `url` (see the type's discussion). Creates missing parent folders. On failure the
     /// temporary file is removed and `url` is untouched.
     ///
-    /// - Throws: ``FixtureError`` naming the file and the reason.
-    package static func write(_ data: Data, to url: URL, displayName: String? = nil) throws(FixtureError) {
+    /// - Throws: ``InputError`` naming the file and the reason.
+    package static func write(_ data: Data, to url: URL, displayName: String? = nil) throws(InputError) {
         try write(data, to: url, displayName: displayName, inside: nil)
     }
 
     /// Writes `data` to `url` as ``write(_:to:displayName:)`` does, after checking that `url`, and the file a
     /// link there points to, are inside `folder`.
     ///
-    /// - Throws: ``FixtureError`` for a path outside `folder`, or as ``write(_:to:displayName:)``.
+    /// - Throws: ``InputError`` for a path outside `folder`, or as ``write(_:to:displayName:)``.
     package static func write(_ data: Data, to url: URL, displayName: String? = nil, inside folder: URL?)
-        throws(FixtureError)
+        throws(InputError)
     {
         let name = displayName ?? url.path
-        func fail(_ expected: String, _ found: String) -> FixtureError {
-            FixtureError(file: name, position: .file, expected: expected, found: found)
+        func fail(_ expected: String, _ found: String) -> InputError {
+            InputError(file: name, position: .file, expected: expected, found: found)
         }
         if let folder, !SafePath.isInside(url, folder: folder) {
             throw fail("a path inside \(folder.path)", "a path that leads outside it")
@@ -81,26 +81,26 @@ package enum AtomicFile {
     }
 
     /// Writes into an existing terminal, pipe or socket, as a shell's `>` would.
-    private static func writeThrough(_ data: Data, to path: String, name: String) throws(FixtureError) {
+    private static func writeThrough(_ data: Data, to path: String, name: String) throws(InputError) {
         let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "a writable file", found: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
         if let reason = writeAll(data, to: descriptor) {
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "room to write \(data.count) bytes", found: reason)
         }
     }
 
     /// A temporary file beside `url`, flushed, renamed over it; `mode` kept when the file existed.
-    private static func replace(_ url: URL, with data: Data, name: String, mode: mode_t?) throws(FixtureError) {
+    private static func replace(_ url: URL, with data: Data, name: String, mode: mode_t?) throws(InputError) {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "a folder that can be created",
                 found: "\(folder.path) cannot be created")
         }
@@ -112,14 +112,14 @@ package enum AtomicFile {
         if let failure {
             unlink(temporary.path)
             close(descriptor)
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "room to write \(data.count) bytes", found: failure)
         }
         if rename(temporary.path, url.path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
             close(descriptor)
-            throw FixtureError(file: name, position: .file, expected: "a file that can be replaced", found: reason)
+            throw InputError(file: name, position: .file, expected: "a file that can be replaced", found: reason)
         }
         close(descriptor)
     }
@@ -128,7 +128,7 @@ package enum AtomicFile {
     ///
     /// Another writer cleaning the folder may take the file between its creation and the lock, and remove
     /// it; then the path no longer names the locked file, and a new one is made.
-    private static func createLockedTemporaryFile(in folder: URL, mode: mode_t?, name: String) throws(FixtureError)
+    private static func createLockedTemporaryFile(in folder: URL, mode: mode_t?, name: String) throws(InputError)
         -> (URL, Int32)
     {
         for _ in 0..<8 {
@@ -137,7 +137,7 @@ package enum AtomicFile {
             guard descriptor >= 0 else {
                 let reason =
                     errno == ENAMETOOLONG ? "a path too long for the file system" : String(cString: strerror(errno))
-                throw FixtureError(
+                throw InputError(
                     file: name, position: .file, expected: "a writable folder", found: "\(folder.path): \(reason)")
             }
             // Held while writing: the lock tells a later writer that this file is not abandoned.
@@ -151,7 +151,7 @@ package enum AtomicFile {
             }
             close(descriptor)
         }
-        throw FixtureError(
+        throw InputError(
             file: name, position: .file, expected: "a temporary file that stays",
             found: "\(folder.path): temporary files removed as soon as made")
     }

@@ -75,18 +75,16 @@ extension Exchange {
     /// - Parameters:
     ///   - data: the file's bytes (a JSON document in the fixture file format).
     ///   - file: the name used in errors.
-    /// - Throws: ``FixtureError`` naming the line and column of a syntax error, or the JSON Pointer of a
+    /// - Throws: ``InputError`` naming the line and column of a syntax error, or the JSON Pointer of a
     ///   missing or mistyped field.
-    public init(decoding data: Data, file: String) throws(FixtureError) {
+    public init(decoding data: Data, file: String) throws(InputError) {
         let document: JSONValue
         do {
             // A body is stored two levels down (`response.body`), and a body is read with the default limit:
             // the file may be that much deeper, so every fixture written can be read back.
             document = try JSONValue(parsing: data, maximumDepth: maximumJSONDepth + 2)
         } catch {
-            throw FixtureError(
-                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
-                found: error.found)
+            throw error.inFile(file)
         }
         try self.init(document: document, file: file)
     }
@@ -96,7 +94,7 @@ extension Exchange {
     /// checked as ``init(decoding:file:)`` checks it, with the same errors.
     ///
     /// - Returns: the status, and the bytes of the JSON body (`nil` for a text, binary or missing body).
-    package static func responseSample(decoding data: Data, file: String) throws(FixtureError) -> (
+    package static func responseSample(decoding data: Data, file: String) throws(InputError) -> (
         status: Int, jsonBody: Data?
     ) {
         let bytes = [UInt8](data)
@@ -105,9 +103,7 @@ extension Exchange {
         do {
             document = try parser.parseDocument(keepingBytesAt: ["response", "body"])
         } catch {
-            throw FixtureError(
-                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
-                found: error.found)
+            throw error.inFile(file)
         }
         // A body in another encoding is text, read (and checked) the usual way; it is no sample.
         if let encoding = document["response"]?["bodyEncoding"], encoding != .string("json") {
@@ -122,7 +118,7 @@ extension Exchange {
     }
 
     /// Reads an exchange from its JSON document.
-    public init(document: JSONValue, file: String) throws(FixtureError) {
+    public init(document: JSONValue, file: String) throws(InputError) {
         let reader = FieldReader(file: file)
         let root = try reader.object(document, at: "", expected: "a fixture object with \"request\" and \"response\"")
 
@@ -140,7 +136,7 @@ extension Exchange {
         let response = try reader.object(responseValue, at: "/response", expected: "an object")
         let statusValue = try reader.required(response, "status", at: "/response", expected: "an integer HTTP status")
         guard case .number(let literal) = statusValue, let status = Int(literal), (100...599).contains(status) else {
-            throw FixtureError(
+            throw InputError(
                 file: file, position: .jsonPointer("/response/status"),
                 expected: "an integer HTTP status from 100 to 599", found: statusValue.briefDescription)
         }
@@ -150,13 +146,13 @@ extension Exchange {
         var metadata = FixtureMetadata()
         if let metadataValue = root["metadata"] {
             let fields = try reader.object(metadataValue, at: "/metadata", expected: "an object")
-            metadata.recordedAt = try fields["recordedAt"].map { value throws(FixtureError) in
+            metadata.recordedAt = try fields["recordedAt"].map { value throws(InputError) in
                 try reader.string(value, at: "/metadata/recordedAt")
             }
-            metadata.apiprobeVersion = try fields["apiprobeVersion"].map { value throws(FixtureError) in
+            metadata.apiprobeVersion = try fields["apiprobeVersion"].map { value throws(InputError) in
                 try reader.string(value, at: "/metadata/apiprobeVersion")
             }
-            metadata.source = try fields["source"].map { value throws(FixtureError) in
+            metadata.source = try fields["source"].map { value throws(InputError) in
                 try reader.string(value, at: "/metadata/source")
             }
             if let match = fields["match"] {
@@ -182,11 +178,11 @@ extension Exchange {
             }
             if let redactions = fields["redactions"] {
                 guard case .array(let items) = redactions else {
-                    throw FixtureError(
+                    throw InputError(
                         file: file, position: .jsonPointer("/metadata/redactions"), expected: "an array of strings",
                         found: redactions.briefDescription)
                 }
-                metadata.redactions = try items.enumerated().map { offset, item throws(FixtureError) in
+                metadata.redactions = try items.enumerated().map { offset, item throws(InputError) in
                     try reader.string(item, at: "/metadata/redactions/\(offset)")
                 }
             }
@@ -203,30 +199,30 @@ extension Exchange {
 private struct FieldReader {
     let file: String
 
-    func fail(_ pointer: String, expected: String, found: String) -> FixtureError {
-        FixtureError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
+    func fail(_ pointer: String, expected: String, found: String) -> InputError {
+        InputError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
     }
 
-    func object(_ value: JSONValue, at pointer: String, expected: String) throws(FixtureError) -> JSONValue {
+    func object(_ value: JSONValue, at pointer: String, expected: String) throws(InputError) -> JSONValue {
         guard case .object = value else { throw fail(pointer, expected: expected, found: value.briefDescription) }
         return value
     }
 
-    func required(_ object: JSONValue, _ key: String, at pointer: String, expected: String) throws(FixtureError)
+    func required(_ object: JSONValue, _ key: String, at pointer: String, expected: String) throws(InputError)
         -> JSONValue
     {
         guard let value = object[key] else { throw fail("\(pointer)/\(key)", expected: expected, found: "nothing") }
         return value
     }
 
-    func string(_ value: JSONValue, at pointer: String) throws(FixtureError) -> String {
+    func string(_ value: JSONValue, at pointer: String) throws(InputError) -> String {
         guard case .string(let text) = value else {
             throw fail(pointer, expected: "a string", found: value.briefDescription)
         }
         return text
     }
 
-    func headers(_ value: JSONValue?, at pointer: String) throws(FixtureError) -> [String: String] {
+    func headers(_ value: JSONValue?, at pointer: String) throws(InputError) -> [String: String] {
         guard let value else { return [:] }
         guard case .object(let members) = value else {
             throw fail(pointer, expected: "an object of header names to strings", found: value.briefDescription)
@@ -238,7 +234,7 @@ private struct FieldReader {
         return headers
     }
 
-    func match(_ value: JSONValue, at pointer: String) throws(FixtureError) -> FixtureMatch {
+    func match(_ value: JSONValue, at pointer: String) throws(InputError) -> FixtureMatch {
         let expected = #"an object with "path", "query", "headers" or "body""#
         guard case .object(let members) = value else {
             throw fail(pointer, expected: expected, found: value.briefDescription)
@@ -278,10 +274,10 @@ private struct FieldReader {
         return match
     }
 
-    func body(_ message: JSONValue, at pointer: String) throws(FixtureError) -> Body? {
+    func body(_ message: JSONValue, at pointer: String) throws(InputError) -> Body? {
         guard let body = message["body"] else { return nil }
         let encoding =
-            try message["bodyEncoding"].map { value throws(FixtureError) in
+            try message["bodyEncoding"].map { value throws(InputError) in
                 try string(value, at: "\(pointer)/bodyEncoding")
             } ?? "json"
         switch encoding {

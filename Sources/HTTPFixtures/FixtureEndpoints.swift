@@ -44,9 +44,9 @@ extension FixtureStore {
 
     /// Every endpoint of the store (of the folder `api` only, when given), sorted by name.
     ///
-    /// - Throws: ``FixtureError`` for the first fixture that cannot be read, naming its file and place: an
+    /// - Throws: ``InputError`` for the first fixture that cannot be read, naming its file and place: an
     ///   unreadable fixture is never skipped silently.
-    package func endpoints(in api: String? = nil) throws(FixtureError) -> [FixtureEndpoint] {
+    package func endpoints(in api: String? = nil) throws(InputError) -> [FixtureEndpoint] {
         var groups: [String: [String]] = [:]
         for name in names(in: api) {
             groups[Self.endpointName(ofFixture: name), default: []].append(name)
@@ -54,15 +54,15 @@ extension FixtureStore {
         // Read on all cores: on an API of 500 endpoints, reading the fixtures is most of `snapshot check`.
         let store = self
         let shown = FolderDisplayPath(directory)
-        return try groups.sorted { $0.key < $1.key }.parallelMap { group throws(FixtureError) in
+        return try groups.sorted { $0.key < $1.key }.parallelMap { group throws(InputError) in
             try store.endpoint(group.key, fixtures: group.value, shown: shown)
         }
     }
 
     /// The endpoint `name` (`recipes/search`) with its fixtures; one with no fixture has no samples.
     ///
-    /// - Throws: ``FixtureError`` for a fixture that cannot be read.
-    package func endpoint(named name: String) throws(FixtureError) -> FixtureEndpoint {
+    /// - Throws: ``InputError`` for a fixture that cannot be read.
+    package func endpoint(named name: String) throws(InputError) -> FixtureEndpoint {
         // Only the endpoint's own folder is listed (not the whole store, once per endpoint: on an API of 500
         // endpoints that listing was most of a contract suite's time).
         let slash = name.lastIndex(of: "/")
@@ -91,7 +91,7 @@ extension FixtureStore {
         return try endpoint(name, fixtures: fixtures, shown: FolderDisplayPath(directory))
     }
 
-    private func endpoint(_ name: String, fixtures: [String], shown: FolderDisplayPath) throws(FixtureError)
+    private func endpoint(_ name: String, fixtures: [String], shown: FolderDisplayPath) throws(InputError)
         -> FixtureEndpoint
     {
         var result = FixtureEndpoint(name: name, samples: [], skipped: [], fixtureNames: fixtures)

@@ -20,11 +20,11 @@ public struct FixtureStore: Sendable, Hashable {
     /// - Parameters:
     ///   - filePath: pass `#filePath` from a test file.
     ///   - folder: the folder's name, `Stubs` by default.
-    /// - Throws: ``FixtureError`` when no ancestor holds such a folder.
-    public init(relativeTo filePath: StaticString = #filePath, folder: String = "Stubs") throws(FixtureError) {
+    /// - Throws: ``InputError`` when no ancestor holds such a folder.
+    public init(relativeTo filePath: StaticString = #filePath, folder: String = "Stubs") throws(InputError) {
         let path = "\(filePath)"
         guard let found = Self.findAncestorFolder(named: folder, from: URL(fileURLWithPath: path)) else {
-            throw FixtureError(
+            throw InputError(
                 file: path, position: .file, expected: "a folder named \(folder) in one of its parent folders",
                 found: "none")
         }
@@ -63,7 +63,7 @@ public struct FixtureStore: Sendable, Hashable {
     }
 
     /// Reads one fixture.
-    public func exchange(named name: String) throws(FixtureError) -> Exchange {
+    public func exchange(named name: String) throws(InputError) -> Exchange {
         try Exchange.load(from: url(for: name), displayName: APIProbeShared.displayPath(url(for: name)))
     }
 
@@ -120,7 +120,7 @@ public struct FixtureStore: Sendable, Hashable {
     ///
     /// - Returns: whether the file's bytes changed.
     @discardableResult
-    public func write(_ exchange: Exchange, named name: String) throws(FixtureError) -> Bool {
+    public func write(_ exchange: Exchange, named name: String) throws(InputError) -> Bool {
         let target = url(for: name)
         let data = exchange.encoded()
         if let existing = try? Data(contentsOf: target), existing == data { return false }
@@ -136,25 +136,25 @@ extension Exchange {
     /// - Parameters:
     ///   - url: the fixture file.
     ///   - displayName: the name used in errors; the file's path when `nil`.
-    public static func load(from url: URL, displayName: String? = nil) throws(FixtureError) -> Exchange {
+    public static func load(from url: URL, displayName: String? = nil) throws(InputError) -> Exchange {
         let name = displayName ?? url.path
         return try Exchange(decoding: read(url, displayName: name), file: name)
     }
 
-    /// A fixture file's bytes; an unreadable or missing file is a ``FixtureError`` naming it.
-    static func read(_ url: URL, displayName name: String) throws(FixtureError) -> Data {
+    /// A fixture file's bytes; an unreadable or missing file is a ``InputError`` naming it.
+    static func read(_ url: URL, displayName name: String) throws(InputError) -> Data {
         do {
             return try Data(contentsOf: url)
         } catch {
             let exists = FileManager.default.fileExists(atPath: url.path)
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "a readable fixture file",
                 found: exists ? "a file that cannot be read" : "no such file")
         }
     }
 
     /// Writes the fixture file atomically (a temporary file in the same folder, then a rename).
-    public func write(to url: URL) throws(FixtureError) {
+    public func write(to url: URL) throws(InputError) {
         try AtomicFile.write(encoded(), to: url, displayName: url.path)
     }
 }

@@ -115,16 +115,36 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue {
     /// Parses a JSON document.
     ///
-    /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
-    public init(parsing data: Data) throws(JSONSyntaxError) {
+    /// - Throws: ``InputError`` with the line and column of the first problem and no file name (name it with
+    ///   ``InputError/inFile(_:)``).
+    public init(parsing data: Data) throws(InputError) {
         try self.init(parsing: data, maximumDepth: maximumJSONDepth)
     }
 
     /// Parses a JSON document nested at most `maximumDepth` levels: a file that wraps documents read with
     /// the default limit (a fixture holds a body two levels down) reads with a limit that much higher.
-    package init(parsing data: Data, maximumDepth: Int) throws(JSONSyntaxError) {
+    package init(parsing data: Data, maximumDepth: Int) throws(InputError) {
         var parser = JSONParser(bytes: [UInt8](data), maximumDepth: maximumDepth)
         self = try parser.parseDocument()
+    }
+
+    /// Parses a file's bytes nested at most `maximumDepth` levels; an error names `file`.
+    package init(parsing data: Data, file: String, maximumDepth: Int = maximumJSONDepth) throws(InputError) {
+        do {
+            try self.init(parsing: data, maximumDepth: maximumDepth)
+        } catch {
+            throw error.inFile(file)
+        }
+    }
+
+    /// The document as a file of its own: two-space indentation, members sorted by their UTF-8 bytes, a trailing
+    /// newline. Snapshots, manifests and reports are written so, and read back to the same bytes.
+    package var fileData: Data {
+        var out: [UInt8] = []
+        out.reserveCapacity(1_024)
+        JSONWriter(pretty: true, sortedKeys: true).write(self, into: &out, depth: 0)
+        out.append(UInt8(ascii: "\n"))
+        return Data(out)
     }
 
     /// Writes the document.
@@ -139,25 +159,6 @@ extension JSONValue {
         JSONWriter(pretty: pretty, sortedKeys: sortedKeys).write(self, into: &out, depth: 0)
         return Data(out)
     }
-}
-
-/// A position in a text file, and what the reader expected there.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// 1-based line.
-    public var line: Int
-    /// 1-based column, counted in bytes of UTF-8.
-    public var column: Int
-    public var expected: String
-    public var found: String
-
-    public init(line: Int, column: Int, expected: String, found: String) {
-        self.line = line
-        self.column = column
-        self.expected = expected
-        self.found = found
-    }
-
-    public var description: String { "\(line):\(column): expected \(expected), found \(found)" }
 }
 
 /// Maximum nesting of arrays and objects; deeper documents are rejected with a clear error
@@ -181,7 +182,7 @@ struct JSONParser {
         self.maximumDepth = maximumDepth
     }
 
-    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseDocument() throws(InputError) -> JSONValue {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
         let value = try parseValue()
@@ -192,13 +193,13 @@ struct JSONParser {
 
     /// ``parseDocument()``, except that the value at the member keys `path` (`["response", "body"]`) is checked
     /// with the same errors but not built: `.null` stands in its place, and ``keptRange`` holds its bytes' range.
-    mutating func parseDocument(keepingBytesAt path: [String]) throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseDocument(keepingBytesAt path: [String]) throws(InputError) -> JSONValue {
         keptPath = path
         return try parseDocument()
     }
 
     /// Checks the value at the index and moves past it, building nothing.
-    private mutating func skipValue() throws(JSONSyntaxError) {
+    private mutating func skipValue() throws(InputError) {
         let outer = builds
         builds = false
         defer { builds = outer }
@@ -227,10 +228,12 @@ struct JSONParser {
         return String(format: "byte 0x%02X", byte)
     }
 
-    func error(expected: String, at offset: Int? = nil, found: String? = nil) -> JSONSyntaxError {
+    func error(expected: String, at offset: Int? = nil, found: String? = nil) -> InputError {
         let at = offset ?? index
         let (line, column) = position(of: at)
-        return JSONSyntaxError(line: line, column: column, expected: expected, found: found ?? describeFound(at: at))
+        return InputError(
+            file: "", position: .lineColumn(line: line, column: column), expected: expected,
+            found: found ?? describeFound(at: at))
     }
 
     mutating func skipWhitespace() {
@@ -276,12 +279,12 @@ struct JSONParser {
         }
     }
 
-    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseValue() throws(InputError) -> JSONValue {
         try parseValue(keptLevel: keptPath.isEmpty ? nil : 0)
     }
 
     /// `keptLevel`: how many keys of `keptPath` lead to this value, when all the ones before did.
-    private mutating func parseValue(keptLevel: Int?) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseValue(keptLevel: Int?) throws(InputError) -> JSONValue {
         guard index < bytes.count else { throw error(expected: "a JSON value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(keptLevel: keptLevel)
@@ -301,7 +304,7 @@ struct JSONParser {
         }
     }
 
-    mutating func literal(_ word: String) throws(JSONSyntaxError) {
+    mutating func literal(_ word: String) throws(InputError) {
         let utf8 = Array(word.utf8)
         guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
             throw error(expected: "a JSON value")
@@ -309,14 +312,14 @@ struct JSONParser {
         index += utf8.count
     }
 
-    mutating func enter() throws(JSONSyntaxError) {
+    mutating func enter() throws(InputError) {
         depth += 1
         if depth > maximumDepth {
             throw error(expected: "at most \(maximumDepth) levels of nesting", found: "deeper nesting")
         }
     }
 
-    private mutating func parseObject(keptLevel: Int?) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseObject(keptLevel: Int?) throws(InputError) -> JSONValue {
         try enter()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
@@ -365,7 +368,7 @@ struct JSONParser {
         }
     }
 
-    mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseArray() throws(InputError) -> JSONValue {
         try enter()
         index += 1
         var items: [JSONValue] = []
@@ -394,7 +397,7 @@ struct JSONParser {
         }
     }
 
-    mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    mutating func parseNumber() throws(InputError) -> String {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 }
@@ -421,7 +424,7 @@ struct JSONParser {
         return builds ? String(decoding: bytes[start..<index], as: UTF8.self) : ""
     }
 
-    mutating func parseString() throws(JSONSyntaxError) -> String {
+    mutating func parseString() throws(InputError) -> String {
         let open = index
         index += 1
         var scalars: [UInt8] = []
@@ -496,7 +499,7 @@ struct JSONParser {
         return builds ? String(decoding: scalars, as: UTF8.self) : ""
     }
 
-    mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+    mutating func hex4() throws(InputError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error(expected: "four hex digits") }
         var value: UInt32 = 0
         for _ in 0..<4 {

@@ -40,20 +40,18 @@ package struct OperationsFile: Sendable {
 
     /// Reads an operations file; `file` names it in errors.
     ///
-    /// - Throws: ``FixtureError`` when it is not JSON or not a file `openapi import` wrote.
-    package init(data: Data, file: String) throws(FixtureError) {
+    /// - Throws: ``InputError`` when it is not JSON or not a file `openapi import` wrote.
+    package init(data: Data, file: String) throws(InputError) {
         let document: JSONValue
         do {
             document = try JSONValue(parsing: data)
         } catch {
-            throw FixtureError(
-                file: file, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
-                found: error.found)
+            throw error.inFile(file)
         }
         guard document["x-apiprobe"]?["generator"] == .string(Self.generator),
             case .array(let items)? = document["operations"]
         else {
-            throw FixtureError(
+            throw InputError(
                 file: file, position: .jsonPointer(""),
                 expected: "an operations file that apiprobe openapi import wrote",
                 found: document.briefDescription)
@@ -61,7 +59,7 @@ package struct OperationsFile: Sendable {
         operations = []
         for (index, item) in items.enumerated() {
             guard case .string(let method)? = item["method"], case .string(let path)? = item["path"] else {
-                throw FixtureError(
+                throw InputError(
                     file: file, position: .jsonPointer("/operations/\(index)"),
                     expected: "an operation with \"method\" and \"path\"", found: item.briefDescription)
             }
@@ -112,7 +110,7 @@ package struct OperationsFile: Sendable {
     }
 
     /// Reads `url`; `nil` when there is no such file.
-    package static func read(_ url: URL, displayName: String) throws(FixtureError) -> OperationsFile? {
+    package static func read(_ url: URL, displayName: String) throws(InputError) -> OperationsFile? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         return try OperationsFile(data: data, file: displayName)
     }

@@ -250,7 +250,7 @@ public final class StubSet: Sendable {
     @discardableResult
     public func stubAll(
         from store: FixtureStore, in api: String? = nil, scenario: String? = nil
-    ) throws(FixtureError) -> [StubHandle] {
+    ) throws(InputError) -> [StubHandle] {
         var fixtures: [(name: String, exchange: Exchange)] = []
         for name in store.names(in: api) {
             let owner = FixtureStore.scenario(ofFixture: name)

@@ -1,5 +1,6 @@
 import APIProbeShared
 public import Foundation
+public import HTTPFixtures
 
 /// Infers one shape from any number of JSON samples, reading each straight from its bytes.
 ///
@@ -49,14 +50,14 @@ public struct ShapeInference {
     /// - Parameters:
     ///   - data: the document's bytes.
     ///   - file: the name used in errors.
-    /// - Throws: ``JSONShapeError`` with the line and column of a syntax error, or when nesting is deeper
+    /// - Throws: ``InputError`` with the line and column of a syntax error, or when nesting is deeper
     ///   than ``InferenceOptions/maximumDepth``.
     /// - Complexity: O(*n*) in the length of the document.
-    public mutating func addSample(_ data: Data, file: String = "<input>") throws(JSONShapeError) {
+    public mutating func addSample(_ data: Data, file: String = "<input>") throws(InputError) {
         let reader = self.reader
-        let result: Result<Void, JSONShapeError> = withStore { store in
+        let result: Result<Void, InputError> = withStore { store in
             data.withUnsafeBytes { raw in
-                do throws(JSONShapeError) {
+                do throws(InputError) {
                     try reader.read(raw.bindMemory(to: UInt8.self), into: &store)
                     return .success(())
                 } catch {
@@ -79,11 +80,11 @@ public struct ShapeInference {
     /// - Parameters:
     ///   - samples: each sample's JSON bytes and the file to name in errors.
     ///   - maximumConcurrency: the most samples read at once; the number of active cores by default.
-    /// - Throws: ``JSONShapeError`` for the first sample, in order, that is not JSON, naming its file and place.
+    /// - Throws: ``InputError`` for the first sample, in order, that is not JSON, naming its file and place.
     public mutating func addSamples(
         _ samples: [(json: Data, file: String)],
         maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
-    ) throws(JSONShapeError) {
+    ) throws(InputError) {
         // Parts of at least four samples: below that, a thread costs more than it saves.
         let workers = max(1, min(maximumConcurrency, samples.count / 4))
         guard workers > 1 else {
@@ -92,13 +93,13 @@ public struct ShapeInference {
         }
         let options = self.options
         // Each part's result, written by its worker.
-        let results = Locked<[(Shape, Int, JSONShapeError?)?]>(Array(repeating: nil, count: workers))
+        let results = Locked<[(Shape, Int, InputError?)?]>(Array(repeating: nil, count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { part in
             let range = (samples.count * part / workers)..<(samples.count * (part + 1) / workers)
             var inference = ShapeInference(options: options)
-            var failure: JSONShapeError?
+            var failure: InputError?
             for index in range {
-                do throws(JSONShapeError) {
+                do throws(InputError) {
                     try inference.addSample(samples[index].json, file: samples[index].file)
                 } catch {
                     failure = error
@@ -127,9 +128,9 @@ public struct ShapeInference {
     ///   - url: the file.
     ///   - file: the name used in errors; the path when `nil`.
     ///   - chunkSize: bytes read at a time.
-    /// - Throws: ``JSONShapeError`` with the line and column of a syntax error, or an unreadable file.
+    /// - Throws: ``InputError`` with the line and column of a syntax error, or an unreadable file.
     public mutating func addSample(contentsOf url: URL, file: String? = nil, chunkSize: Int = 1 << 20)
-        throws(JSONShapeError)
+        throws(InputError)
     {
         let name = file ?? url.path
         let handle = try Self.open(url, name: name)
@@ -140,21 +141,21 @@ public struct ShapeInference {
         let size = fstat(handle.fileDescriptor, &info) == 0 && info.st_size > 0 ? Int(info.st_size) : chunkSize
         let source = ByteSource(handle: handle, chunkSize: min(chunkSize, size + 1))
         let reader = self.reader
-        do throws(JSONShapeError) {
-            try withStore { store throws(JSONShapeError) in try reader.read(source, into: &store) }
+        do throws(InputError) {
+            try withStore { store throws(InputError) in try reader.read(source, into: &store) }
         } catch {
             throw error.inFile(name)
         }
         sampleCount += 1
     }
 
-    private static func open(_ url: URL, name: String) throws(JSONShapeError) -> FileHandle {
+    private static func open(_ url: URL, name: String) throws(InputError) -> FileHandle {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
         guard !isDirectory.boolValue, let handle = try? FileHandle(forReadingFrom: url) else {
-            throw JSONShapeError(
+            throw InputError(
                 file: name,
-                location: .input,
+                position: .file,
                 expected: "a readable file",
                 found: isDirectory.boolValue ? "a folder" : (exists ? "a file that cannot be read" : "no such file")
             )
@@ -164,15 +165,15 @@ public struct ShapeInference {
 
     /// Reads JSON Lines: one document a line; blank lines are skipped.
     ///
-    /// - Throws: ``JSONShapeError`` naming the line and column of a syntax error.
-    public mutating func addJSONLines(_ data: Data, file: String = "<input>") throws(JSONShapeError) {
+    /// - Throws: ``InputError`` naming the line and column of a syntax error.
+    public mutating func addJSONLines(_ data: Data, file: String = "<input>") throws(InputError) {
         let reader = self.reader
         var count = 0
-        let result: Result<Void, JSONShapeError> = withStore { store in
+        let result: Result<Void, InputError> = withStore { store in
             data.withUnsafeBytes { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 var lineNumber = 0
-                let consumed = Self.forEachLine(in: bytes, isFinal: true) { line throws(JSONShapeError) in
+                let consumed = Self.forEachLine(in: bytes, isFinal: true) { line throws(InputError) in
                     lineNumber += 1
                     return try Self.readLine(line, number: lineNumber, reader: reader, store: &store, count: &count)
                 }
@@ -189,9 +190,9 @@ public struct ShapeInference {
     ///   - url: the file.
     ///   - file: the name used in errors; the path when `nil`.
     ///   - chunkSize: bytes read at a time.
-    /// - Throws: ``JSONShapeError`` naming the line and column of a syntax error, or an unreadable file.
+    /// - Throws: ``InputError`` naming the line and column of a syntax error, or an unreadable file.
     public mutating func addJSONLines(contentsOf url: URL, file: String? = nil, chunkSize: Int = 1 << 20)
-        throws(JSONShapeError)
+        throws(InputError)
     {
         let name = file ?? url.path
         let handle = try Self.open(url, name: name)
@@ -209,12 +210,12 @@ public struct ShapeInference {
             do {
                 chunk = try handle.read(upToCount: chunkSize) ?? Data()
             } catch {
-                throw JSONShapeError(file: name, location: .input, expected: "a readable file", found: "\(error)")
+                throw InputError(file: name, position: .file, expected: "a readable file", found: "\(error)")
             }
             let isFinal = chunk.isEmpty
             pending.append(contentsOf: chunk)
-            let result: Result<Int, JSONShapeError> = pending.withUnsafeBufferPointer { bytes in
-                Self.forEachLine(in: bytes, isFinal: isFinal) { line throws(JSONShapeError) in
+            let result: Result<Int, InputError> = pending.withUnsafeBufferPointer { bytes in
+                Self.forEachLine(in: bytes, isFinal: isFinal) { line throws(InputError) in
                     lineNumber += 1
                     return try Self.readLine(line, number: lineNumber, reader: reader, store: &store, count: &count)
                 }
@@ -233,7 +234,7 @@ public struct ShapeInference {
         reader: StreamingReader,
         store: inout ShapeStore,
         count: inout Int
-    ) throws(JSONShapeError) {
+    ) throws(InputError) {
         var end = line.count
         if end > 0, line[end - 1] == 0x0D { end -= 1 }
         var blank = true
@@ -251,12 +252,12 @@ public struct ShapeInference {
     private static func forEachLine(
         in bytes: UnsafeBufferPointer<UInt8>,
         isFinal: Bool,
-        _ body: (UnsafeBufferPointer<UInt8>) throws(JSONShapeError) -> Void
-    ) -> Result<Int, JSONShapeError> {
+        _ body: (UnsafeBufferPointer<UInt8>) throws(InputError) -> Void
+    ) -> Result<Int, InputError> {
         var start = 0
         var i = 0
         let n = bytes.count
-        do throws(JSONShapeError) {
+        do throws(InputError) {
             while i < n {
                 if bytes[i] == 0x0A {
                     try body(UnsafeBufferPointer(rebasing: bytes[start..<i]))
@@ -290,9 +291,9 @@ extension Shape {
     /// let shape = try Shape.infer(from: Data("[1, 2.5, null]".utf8))
     /// shape.items?.types  // [.number, .null]
     /// ```
-    /// - Throws: ``JSONShapeError`` with the line and column of a syntax error.
+    /// - Throws: ``InputError`` with the line and column of a syntax error.
     public static func infer(from data: Data, options: InferenceOptions = InferenceOptions(), file: String = "<input>")
-        throws(JSONShapeError) -> Shape
+        throws(InputError) -> Shape
     {
         var inference = ShapeInference(options: options)
         try inference.addSample(data, file: file)

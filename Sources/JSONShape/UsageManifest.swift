@@ -1,5 +1,6 @@
 import APIProbeShared
 public import Foundation
+public import HTTPFixtures
 
 /// The JSON paths an app's models read while decoding an endpoint's responses.
 ///
@@ -81,50 +82,50 @@ public struct UsageManifest: Sendable, Hashable {
 
     /// The file's bytes: sorted keys, two-space indent, trailing newline; `optional` only when there is one.
     public func encoded() -> Data {
-        var members: [(String, JSONTree)] = [("apiprobeVersion", .string(apiprobeVersion))]
-        if !optionalPaths.isEmpty { members.append(("optional", .array(optionalPaths.map(JSONTree.string)))) }
-        members.append(("paths", .array(paths.map(JSONTree.string))))
-        return Data(JSONTree.object(members).fileBytes)
+        var members: [(key: String, value: JSONValue)] = [("apiprobeVersion", .string(apiprobeVersion))]
+        if !optionalPaths.isEmpty { members.append(("optional", .array(optionalPaths.map(JSONValue.string)))) }
+        members.append(("paths", .array(paths.map(JSONValue.string))))
+        return JSONValue.object(members).fileData
     }
 
     /// Reads a manifest file.
     ///
-    /// - Throws: ``JSONShapeError`` with line and column, or the JSON Pointer of a wrong value.
-    public init(decoding data: Data, file: String = "<input>") throws(JSONShapeError) {
-        let tree = try JSONTree.parse(data, file: file)
+    /// - Throws: ``InputError`` with line and column, or the JSON Pointer of a wrong value.
+    public init(decoding data: Data, file: String = "<input>") throws(InputError) {
+        let tree = try JSONValue(parsing: data, file: file, maximumDepth: 2_048)
         guard case .object = tree else {
-            throw JSONShapeError(
+            throw InputError(
                 file: file,
-                location: .jsonPointer(""),
+                position: .jsonPointer(""),
                 expected: "an object with \"paths\"",
-                found: tree.typeDescription
+                found: tree.briefDescription
             )
         }
         var version = APIProbeShared.apiprobeVersion
         if let value = tree["apiprobeVersion"] {
             guard case .string(let text) = value else {
-                throw JSONShapeError(
+                throw InputError(
                     file: file,
-                    location: .jsonPointer("/apiprobeVersion"),
+                    position: .jsonPointer("/apiprobeVersion"),
                     expected: "a version string",
-                    found: value.typeDescription
+                    found: value.briefDescription
                 )
             }
             version = text
         }
         guard let paths = try Self.pointers(tree["paths"], at: "/paths", file: file) else {
-            throw JSONShapeError(
+            throw InputError(
                 file: file,
-                location: .jsonPointer("/paths"),
+                position: .jsonPointer("/paths"),
                 expected: "an array of JSON Pointers",
                 found: "nothing"
             )
         }
         let optional = try Self.pointers(tree["optional"], at: "/optional", file: file) ?? []
         if let stray = optional.first(where: { !paths.contains($0) }), let index = optional.firstIndex(of: stray) {
-            throw JSONShapeError(
+            throw InputError(
                 file: file,
-                location: .jsonPointer("/optional/\(index)"),
+                position: .jsonPointer("/optional/\(index)"),
                 expected: "a path also listed in \"paths\"",
                 found: "\"\(stray)\""
             )
@@ -133,26 +134,26 @@ public struct UsageManifest: Sendable, Hashable {
     }
 
     /// The JSON Pointers of the array at `place`; `nil` when there is no such member.
-    private static func pointers(_ list: JSONTree?, at place: String, file: String) throws(JSONShapeError)
+    private static func pointers(_ list: JSONValue?, at place: String, file: String) throws(InputError)
         -> [String]?
     {
         guard let list else { return nil }
         guard case .array(let items) = list else {
-            throw JSONShapeError(
+            throw InputError(
                 file: file,
-                location: .jsonPointer(place),
+                position: .jsonPointer(place),
                 expected: "an array of JSON Pointers",
-                found: list.typeDescription
+                found: list.briefDescription
             )
         }
         var paths: [String] = []
         for (index, item) in items.enumerated() {
             guard case .string(let path) = item, path.isEmpty || path.hasPrefix("/") else {
-                throw JSONShapeError(
+                throw InputError(
                     file: file,
-                    location: .jsonPointer("\(place)/\(index)"),
+                    position: .jsonPointer("\(place)/\(index)"),
                     expected: "a JSON Pointer (\"\" or starting with \"/\")",
-                    found: item.typeDescription
+                    found: item.briefDescription
                 )
             }
             paths.append(path)

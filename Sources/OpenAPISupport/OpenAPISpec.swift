@@ -42,43 +42,43 @@ public struct OpenAPISpec: Sendable {
 
     /// Reads a description from a file.
     ///
-    /// - Throws: ``SpecError``: not readable, not YAML or JSON, not OpenAPI 3.0/3.1, an external or dangling
+    /// - Throws: ``InputError``: not readable, not YAML or JSON, not OpenAPI 3.0/3.1, an external or dangling
     ///   `$ref`, a `$ref` cycle with no object or array in between.
-    public init(contentsOf url: URL, displayName: String? = nil) throws(SpecError) {
+    public init(contentsOf url: URL, displayName: String? = nil) throws(InputError) {
         let name = displayName ?? APIProbeShared.displayPath(url)
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw SpecError(file: name, position: .file, expected: "a readable file", found: "it cannot be read")
+            throw InputError(file: name, position: .file, expected: "a readable file", found: "it cannot be read")
         }
         try self.init(data: data, file: name)
     }
 
     /// Reads a description from its bytes; `file` names it in errors.
-    public init(data: Data, file: String) throws(SpecError) {
+    public init(data: Data, file: String) throws(InputError) {
         self.file = file
         let isJSON =
             data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
         let root = try Self.parse(data, isJSON: isJSON, file: file)
         guard let members = root.members else {
-            throw SpecError(
+            throw InputError(
                 file: file, position: .jsonPointer(""), expected: "an OpenAPI document (an object)",
                 found: root.shortDescription)
         }
         if let swagger = root["swagger"] {
-            throw SpecError(
+            throw InputError(
                 file: file, position: .jsonPointer("/swagger"), expected: "an OpenAPI 3.0 or 3.1 document",
                 found: "Swagger \(swagger.stringValue ?? swagger.shortDescription) (convert it to OpenAPI 3 first)")
         }
         guard let version = root["openapi"]?.stringValue else {
-            throw SpecError(
+            throw InputError(
                 file: file, position: .jsonPointer(members.isEmpty ? "" : "/openapi"),
                 expected: "an OpenAPI document with \"openapi\": \"3.0.x\" or \"3.1.x\"",
                 found: root["openapi"].map { $0.shortDescription } ?? "no \"openapi\" member")
         }
         guard version.hasPrefix("3.0.") || version.hasPrefix("3.1.") else {
-            throw SpecError(
+            throw InputError(
                 file: file, position: .jsonPointer("/openapi"), expected: "OpenAPI version 3.0.x or 3.1.x",
                 found: "string \"\(version)\"")
         }
@@ -96,18 +96,16 @@ public struct OpenAPISpec: Sendable {
 
     // MARK: Reading
 
-    private static func parse(_ data: Data, isJSON: Bool, file: String) throws(SpecError) -> JSONValue {
+    private static func parse(_ data: Data, isJSON: Bool, file: String) throws(InputError) -> JSONValue {
         if isJSON {
             do {
                 return try JSONValue(parsing: data)
             } catch {
-                throw SpecError(
-                    file: file, position: .lineColumn(line: error.line, column: error.column),
-                    expected: error.expected, found: error.found)
+                throw error.inFile(file)
             }
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw SpecError(file: file, position: .file, expected: "UTF-8 text (YAML or JSON)", found: "other bytes")
+            throw InputError(file: file, position: .file, expected: "UTF-8 text (YAML or JSON)", found: "other bytes")
         }
         let node: Node?
         do {
@@ -116,26 +114,26 @@ public struct OpenAPISpec: Sendable {
             switch error {
             case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
                 .composer(_, let problem, let mark, _):
-                throw SpecError(
+                throw InputError(
                     file: file, position: .lineColumn(line: mark.line, column: mark.column),
                     expected: "a YAML or JSON document", found: problem)
             case .duplicatedKeysInMapping(let duplicates, let context):
                 let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                throw SpecError(
+                throw InputError(
                     file: file, position: .lineColumn(line: context.mark.line, column: context.mark.column),
                     expected: "a mapping with unique keys", found: "\(keys) more than once")
             case .reader(let problem, _, _, _):
-                throw SpecError(file: file, position: .file, expected: "a YAML or JSON document", found: problem)
+                throw InputError(file: file, position: .file, expected: "a YAML or JSON document", found: problem)
             default:
-                throw SpecError(
+                throw InputError(
                     file: file, position: .file, expected: "a YAML or JSON document", found: "text YAML cannot read")
             }
         } catch {
-            throw SpecError(
+            throw InputError(
                 file: file, position: .file, expected: "a YAML or JSON document", found: "text YAML cannot read")
         }
         guard let node else {
-            throw SpecError(file: file, position: .file, expected: "an OpenAPI document", found: "an empty file")
+            throw InputError(file: file, position: .file, expected: "an OpenAPI document", found: "an empty file")
         }
         // A node takes at least a byte of text unless an alias repeats it: more nodes than bytes is an alias bomb.
         var budget = max(100_000, min(maximumNodes, data.count))
@@ -143,11 +141,11 @@ public struct OpenAPISpec: Sendable {
     }
 
     private static func value(of node: Node, at pointer: String, budget: inout Int, depth: Int, file: String)
-        throws(SpecError) -> JSONValue
+        throws(InputError) -> JSONValue
     {
         budget -= 1
         guard budget >= 0, depth <= maximumJSONDepth else {
-            throw SpecError(
+            throw InputError(
                 file: file, position: node.mark.map { .lineColumn(line: $0.line, column: $0.column) } ?? .file,
                 expected: "YAML whose aliases do not expand it past its size, nested at most \(maximumJSONDepth) deep",
                 found: budget < 0 ? "aliases that expand too far" : "deeper nesting")
@@ -216,7 +214,7 @@ public struct OpenAPISpec: Sendable {
     /// Decodes the document with OpenAPIKit (3.0 through OpenAPIKit30, then converted to 3.1), so a document
     /// that is not OpenAPI is bad input with the place OpenAPIKit names.
     private static func validateWithOpenAPIKit(_ data: Data, isJSON: Bool, is30: Bool, file: String)
-        throws(SpecError)
+        throws(InputError)
     {
         // Vendor extensions (`x-…`) are read from the tree; decoding them through OpenAPIKit decodes every object
         // a second time as `AnyCodable` and took most of the time on large specs.
@@ -241,7 +239,7 @@ public struct OpenAPISpec: Sendable {
             let pointer = described.codingPath.map { key in
                 "/" + JSONPointer.escape(key.intValue.map(String.init) ?? key.stringValue)
             }.joined()
-            throw SpecError(
+            throw InputError(
                 file: file, position: .jsonPointer(pointer), expected: "a valid OpenAPI document",
                 found: described.localizedDescription.split(whereSeparator: \.isNewline)
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " "))

@@ -103,14 +103,14 @@ struct ShapeConverter {
         notes.insert(SpecNote(pointer: pointer, message: message))
     }
 
-    private func error(_ pointer: String, _ expected: String, _ found: String) -> SpecError {
-        SpecError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
+    private func error(_ pointer: String, _ expected: String, _ found: String) -> InputError {
+        InputError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
     }
 
     // MARK: References
 
     /// The value a local `$ref` points at, with its pointer.
-    func resolve(_ reference: String, at pointer: String) throws(SpecError) -> (JSONValue, String) {
+    func resolve(_ reference: String, at pointer: String) throws(InputError) -> (JSONValue, String) {
         guard reference.hasPrefix("#") else {
             throw error(
                 pointer, "a local reference (#/…)",
@@ -125,7 +125,7 @@ struct ShapeConverter {
     }
 
     /// `value`, or what its `$ref` leads to (through chains of references), with the pointer where it is.
-    func resolvingReference(_ value: JSONValue, at pointer: String) throws(SpecError) -> (JSONValue, String) {
+    func resolvingReference(_ value: JSONValue, at pointer: String) throws(InputError) -> (JSONValue, String) {
         var current = value
         var here = pointer
         var seen = Set<String>()
@@ -143,7 +143,8 @@ struct ShapeConverter {
 
     // MARK: Conversion
 
-    mutating func shape(of schema: JSONValue, at pointer: String, direction: SchemaDirection) throws(SpecError) -> Shape
+    mutating func shape(of schema: JSONValue, at pointer: String, direction: SchemaDirection) throws(InputError)
+        -> Shape
     {
         try convert(schema, at: pointer, direction, level: 0)
     }
@@ -162,7 +163,7 @@ struct ShapeConverter {
     /// The reference to the definition of `text`, converting the definition first when it is new.
     private mutating func reference(
         to text: String, at pointer: String, _ direction: SchemaDirection, level: Int
-    ) throws(SpecError) -> Shape {
+    ) throws(InputError) -> Shape {
         let table = definitions(for: direction)
         let key = "\(direction == .response ? "response" : "request") \(text)"
         if let frame = converting.first(where: { $0.key == key }), frame.level == level {
@@ -181,7 +182,7 @@ struct ShapeConverter {
         return .reference(name, in: table)
     }
 
-    private func cycleError(through key: String, at pointer: String) -> SpecError {
+    private func cycleError(through key: String, at pointer: String) -> InputError {
         let chain = converting.drop { $0.key != key }.map(\.text) + [converting.first { $0.key == key }?.text ?? ""]
         return error(
             pointer + "/$ref", "a $ref cycle with an object or array in between",
@@ -192,14 +193,14 @@ struct ShapeConverter {
     /// the reference itself while its definition is being converted (its combination is then made later).
     private mutating func structure(
         of text: String, at pointer: String, _ direction: SchemaDirection, level: Int
-    ) throws(SpecError) -> Shape {
+    ) throws(InputError) -> Shape {
         let reference = try reference(to: text, at: pointer, direction, level: level)
         return isMade(reference) ? reference.resolved : reference
     }
 
     private mutating func convert(
         _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, level: Int
-    ) throws(SpecError) -> Shape {
+    ) throws(InputError) -> Shape {
         guard level - (converting.last?.level ?? 0) <= Self.maximumLevels else {
             throw error(
                 pointer, "at most \(Self.maximumLevels) levels of schemas written inside one another",
@@ -415,7 +416,7 @@ struct ShapeConverter {
     /// The shape of a schema's own keywords (everything but `$ref`, `allOf`, `oneOf`, `anyOf`).
     private mutating func ownShape(
         _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, level: Int
-    ) throws(SpecError) -> Shape {
+    ) throws(InputError) -> Shape {
         var shape = Shape()
         var types: JSONTypes = []
         switch schema["type"] {
@@ -521,7 +522,7 @@ struct ShapeConverter {
     }
 
     /// Whether a property never appears on this side (`writeOnly` in a response, `readOnly` in a request).
-    private func isHidden(_ property: JSONValue, at pointer: String, _ direction: SchemaDirection) throws(SpecError)
+    private func isHidden(_ property: JSONValue, at pointer: String, _ direction: SchemaDirection) throws(InputError)
         -> Bool
     {
         let keyword = direction == .response ? "writeOnly" : "readOnly"

@@ -112,9 +112,9 @@ extension OpenAPISpec {
     ///   - store: the fixtures.
     ///   - redactor: masks secrets in the messages (a fixture URL's credentials).
     ///   - displayRoot: the fixtures are named relative to it (the current folder by default).
-    /// - Throws: ``FixtureError`` for a fixture that cannot be read.
+    /// - Throws: ``InputError`` for a fixture that cannot be read.
     public func check(_ store: FixtureStore, redactor: Redactor = Redactor(), displayRoot: URL? = nil)
-        throws(FixtureError) -> SpecCheckReport
+        throws(InputError) -> SpecCheckReport
     {
         let names = store.names()
         var violations: [SpecViolation] = []

@@ -44,7 +44,7 @@ public struct SpecExport: Sendable {
     ///   - snapshots: the snapshots folder (`Snapshots/<endpoint>.schema.json`), or `nil`.
     ///   - title: `info.title`.
     ///   - redactor: masks secrets; it also learns those the fixtures hold.
-    /// - Throws: ``FixtureError`` for a fixture that cannot be read, `JSONShapeError` for a snapshot that
+    /// - Throws: ``InputError`` for a fixture that cannot be read, `InputError` for a snapshot that
     ///   cannot be read.
     public init(stubs: FixtureStore, snapshots: URL?, title: String, redactor: Redactor = Redactor()) throws {
         var recorded: [Recorded] = []
@@ -237,7 +237,7 @@ public struct SpecExport: Sendable {
                         // A snapshot's references (to `components.json`, an OpenAPI import's) are written out: the
                         // description exported holds its schemas whole. One that contains itself cannot be (yet).
                         guard let whole = read.expanded(maximumSchemas: 1_000_000) else {
-                            throw FixtureError(
+                            throw InputError(
                                 file: file, position: .file,
                                 expected:
                                     "a snapshot whose references can be written out (export writes schemas whole)",

@@ -220,9 +220,9 @@ public struct SpecImport: Sendable {
     /// Writes the files into `folder` atomically; a file whose bytes are unchanged is left alone.
     ///
     /// - Returns: the names of the files whose bytes changed.
-    /// - Throws: ``FixtureError`` when a file cannot be written.
+    /// - Throws: ``InputError`` when a file cannot be written.
     @discardableResult
-    public func write(into folder: URL) throws(FixtureError) -> [String] {
+    public func write(into folder: URL) throws(InputError) -> [String] {
         var changed: [String] = []
         for file in files {
             let url = folder.appendingPathComponent(file.name)

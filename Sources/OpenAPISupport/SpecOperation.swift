@@ -83,11 +83,11 @@ struct OperationReader {
         converter = ShapeConverter(root: root, file: file)
     }
 
-    func error(_ pointer: String, _ expected: String, _ found: String) -> SpecError {
-        SpecError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
+    func error(_ pointer: String, _ expected: String, _ found: String) -> InputError {
+        InputError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
     }
 
-    mutating func readOperations() throws(SpecError) -> [SpecOperation] {
+    mutating func readOperations() throws(InputError) -> [SpecOperation] {
         guard let paths = root["paths"] else { return [] }
         guard let pathMembers = paths.members else { throw error("/paths", "an object", paths.shortDescription) }
         var operations: [SpecOperation] = []
@@ -143,7 +143,7 @@ struct OperationReader {
         return id
     }
 
-    mutating func parameters(_ value: JSONValue?, at pointer: String) throws(SpecError) -> [SpecParameter] {
+    mutating func parameters(_ value: JSONValue?, at pointer: String) throws(InputError) -> [SpecParameter] {
         guard let value else { return [] }
         guard case .array(let items) = value else {
             throw error(pointer, "an array of parameters", value.shortDescription)
@@ -160,7 +160,7 @@ struct OperationReader {
                 schema = first.value["schema"]
                 schemaPointer = here + "/content/" + JSONPointer.escape(first.key) + "/schema"
             }
-            let shape = try schema.map { (s) throws(SpecError) in
+            let shape = try schema.map { (s) throws(InputError) in
                 try converter.shape(of: s, at: schemaPointer, direction: .request)
             }
             result.append(
@@ -187,13 +187,13 @@ struct OperationReader {
             ?? members.first { $0.key == "*/*" || $0.key == "application/*" }
     }
 
-    mutating func requestBody(_ value: JSONValue?, at pointer: String) throws(SpecError) -> SpecRequestBody? {
+    mutating func requestBody(_ value: JSONValue?, at pointer: String) throws(InputError) -> SpecRequestBody? {
         guard let value else { return nil }
         let (body, here) = try converter.resolvingReference(value, at: pointer)
         guard let media = Self.jsonMedia(body["content"]) else { return nil }
         let schemaPointer = here + "/content/" + JSONPointer.escape(media.key) + "/schema"
         let schema = media.value["schema"]
-        let shape = try schema.map { (s) throws(SpecError) in
+        let shape = try schema.map { (s) throws(InputError) in
             try converter.shape(of: s, at: schemaPointer, direction: .request)
         }
         return SpecRequestBody(
@@ -201,7 +201,7 @@ struct OperationReader {
             shape: shape ?? .empty)
     }
 
-    mutating func responses(_ value: JSONValue?, at pointer: String) throws(SpecError) -> [SpecResponse] {
+    mutating func responses(_ value: JSONValue?, at pointer: String) throws(InputError) -> [SpecResponse] {
         guard let value else { return [] }
         guard let members = value.members else {
             throw error(pointer, "an object of responses", value.shortDescription)

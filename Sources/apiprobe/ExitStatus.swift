@@ -21,8 +21,7 @@ enum ExitStatus: Int32 {
         switch error {
         case is ChecksFailed:
             self = .checkFailed
-        case is FixtureError, is JSONSyntaxError, is JSONShapeError, is ProbeConfigError, is RecordError,
-            is HistoryFileError, is ValidationError:  // an OpenAPI SpecError is a FixtureError
+        case is InputError, is RecordError, is HistoryFileError, is ValidationError:
             self = .badInput
         case let exitCode as ExitCode:
             self = ExitStatus(rawValue: exitCode.rawValue) ?? .internalError

@@ -132,7 +132,7 @@ struct SnapshotCommandTests {
         #expect(badSnapshot.status == 2, "\(badSnapshot)")
         #expect(
             badSnapshot.standardError.contains(
-                "Snapshots/recipes/search.schema.json: /required: expected an array of property names, found number 3"
+                "Snapshots/recipes/search.schema.json: /required: expected an array of property names, found integer 3"
             )
         )
 

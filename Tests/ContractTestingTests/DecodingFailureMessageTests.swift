@@ -140,13 +140,14 @@ import Testing
     }
 
     @Test func requireDecodingThrowsTheFailureWithItsFields() throws {
-        let error = try #require(throws: DecodingFailure.self) {
+        let error = try #require(throws: InputError.self) {
             try requireDecoding(SearchPage.self, from: Data(body.utf8), named: "body.json")
         }
         #expect(
             error
-                == DecodingFailure(
-                    file: "body.json", pointer: "/recipes/1/social_rank", expected: "Double", found: #"string "99.9""#))
+                == InputError(
+                    file: "body.json", position: .jsonPointer("/recipes/1/social_rank"), expected: "Double",
+                    found: #"string "99.9""#))
     }
 
     @Test func requireDecodingReturnsTheValue() throws {

@@ -233,6 +233,6 @@ import Testing
         #expect(
             message
                 == repository.snapshots.appendingPathComponent("recipes/search.usage.json").path
-                + #": /paths/0: expected a JSON Pointer ("" or starting with "/"), found number 3"#)
+                + #": /paths/0: expected a JSON Pointer ("" or starting with "/"), found integer 3"#)
     }
 }

@@ -165,9 +165,9 @@ struct ExchangeFormatTests {
         ])
     func aSampleFailsAsTheExchangeDoes(text: String) {
         let data = Data(text.utf8)
-        var exchangeError: FixtureError?
+        var exchangeError: InputError?
         do { _ = try Exchange(decoding: data, file: "bad.json") } catch { exchangeError = error }
-        var sampleError: FixtureError?
+        var sampleError: InputError?
         do { _ = try Exchange.responseSample(decoding: data, file: "bad.json") } catch { sampleError = error }
         #expect(exchangeError != nil)
         #expect(sampleError == exchangeError)
@@ -215,7 +215,7 @@ struct ExchangeFormatTests {
 
     @Test func missingFixtureFileIsReported() {
         #expect(
-            throws: FixtureError(
+            throws: InputError(
                 file: "nope.json", position: .file, expected: "a readable fixture file", found: "no such file")
         ) {
             _ = try Exchange.load(

@@ -24,8 +24,8 @@ struct JSONStringScanTests {
                     _ = try JSONValue(parsing: Data(bytes))
                     Issue.record("offset \(offset): \(bad) was accepted")
                 } catch {
-                    #expect(error.line == 1)
-                    #expect(error.column == 8 + offset, "offset \(offset): \(error)")
+                    #expect(error.position.line == 1)
+                    #expect(error.position.column == 8 + offset, "offset \(offset): \(error)")
                 }
             }
         }

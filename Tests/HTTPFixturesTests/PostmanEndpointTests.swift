@@ -85,8 +85,8 @@ import Testing
         let warnings = try collection().warnings.filter { $0.contains("says it is JSON") }
         #expect(
             warnings == [
-                "/item/1/item/3/request/body/raw (in /item/1/item/3 (Create a store)): the body says it is JSON (Content-Type: application/json) but is not, at its line 4, column 1: expected a string key, found '}'; kept as text",
-                "/item/1/item/3/response/0/body (in /item/1/item/3 (Create a store)): the body says it is JSON (Content-Type: application/json) but is not, at its line 1, column 14: expected a string key, found '}'; kept as text",
+                "/item/1/item/3/request/body/raw (in /item/1/item/3 (Create a store)): the body says it is JSON (Content-Type: application/json) but is not, at its line:column 4:1: expected a string key, found '}'; kept as text",
+                "/item/1/item/3/response/0/body (in /item/1/item/3 (Create a store)): the body says it is JSON (Content-Type: application/json) but is not, at its line:column 1:14: expected a string key, found '}'; kept as text",
             ])
     }
 
@@ -142,7 +142,7 @@ import Testing
             ])
         // What is not selected is neither imported nor warned of.
         #expect(try collection(only: ["Companies"]).warnings.allSatisfy { $0.contains("YOUR_ACCOUNT") })
-        let error = #expect(throws: FixtureError.self) { try collection(only: ["Payments"]) }
+        let error = #expect(throws: InputError.self) { try collection(only: ["Payments"]) }
         #expect(
             error?.description
                 == "stores.json: expected a request that --only Payments selects (a folder name, a path prefix or a template), found none of the collection's 5 requests"

@@ -71,7 +71,7 @@ import Testing
              "item": [{"name": "a", "request": {"method": "GET", "url": "{{host}}/a"},
                        "response": [{"name": "ok", "code": 200, "body": "{}"}]}]}
             """#
-        let error = #expect(throws: FixtureError.self) {
+        let error = #expect(throws: InputError.self) {
             try PostmanCollection(parsing: Data(text.utf8), file: "c.json")
         }
         #expect(
@@ -98,7 +98,7 @@ import Testing
         (#"{"info": {"name": "x"}, "item": [}"#, "c.json:1:34: expected a JSON value, found '}'"),
     ])
     func malformedCollectionsNameThePlace(text: String, message: String) {
-        let error = #expect(throws: FixtureError.self) {
+        let error = #expect(throws: InputError.self) {
             try PostmanCollection(parsing: Data(text.utf8), file: "c.json")
         }
         #expect(error?.description == message)

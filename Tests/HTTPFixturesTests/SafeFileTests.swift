@@ -39,7 +39,7 @@ struct SafeFileTests {
         }
         for method in ["get/../../../../escaped/owned", "", "GET /x", String(repeating: "A", count: 33), "G\u{0}T"] {
             let data = HAR.document([HAR.entry(method: method, url: "http://api.example.com/x", text: "{}")])
-            let error = #expect(throws: FixtureError.self) { try HARArchive(parsing: data, file: "s.har") }
+            let error = #expect(throws: InputError.self) { try HARArchive(parsing: data, file: "s.har") }
             #expect(error?.position == .jsonPointer("/log/entries/0/request/method"), "method \(method)")
             #expect(error?.expected == "an HTTP method (a token such as GET or POST)")
         }
@@ -49,7 +49,7 @@ struct SafeFileTests {
 
     @Test func aRelativeURLErrorDoesNotEchoItsCredentials() {
         let data = HAR.document([HAR.entry(url: "/api/x?api_key=rel-SECRET-1&page=2#token=rel-SECRET-2", text: "{}")])
-        let error = #expect(throws: FixtureError.self) { try HARArchive(parsing: data, file: "s.har") }
+        let error = #expect(throws: InputError.self) { try HARArchive(parsing: data, file: "s.har") }
         #expect(error?.found == #"string "/api/x?api_key=REDACTED&page=2#token=REDACTED""#)
     }
 
@@ -58,7 +58,7 @@ struct SafeFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = FixtureStore(directory: folder.appendingPathComponent("Stubs"))
         let exchange = Exchange(request: RecordedRequest(url: "https://x.example/"), response: RecordedResponse())
-        let error = #expect(throws: FixtureError.self) { try store.write(exchange, named: "../../escaped") }
+        let error = #expect(throws: InputError.self) { try store.write(exchange, named: "../../escaped") }
         #expect(error?.found == "a path that leads outside it")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("escaped.json").path))
 
@@ -68,7 +68,7 @@ struct SafeFileTests {
         try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             at: store.directory.appendingPathComponent("planted.json"), withDestinationURL: outside)
-        let linked = #expect(throws: FixtureError.self) { try store.write(exchange, named: "planted") }
+        let linked = #expect(throws: InputError.self) { try store.write(exchange, named: "planted") }
         #expect(linked?.found == "a symbolic link to \(outside.resolvingSymlinksInPath().path), outside it")
         #expect(try String(contentsOf: outside, encoding: .utf8) == "keep")
     }
@@ -116,7 +116,7 @@ struct SafeFileTests {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let long = folder.appendingPathComponent(String(repeating: "n", count: 300) + ".json")
-        let tooLong = #expect(throws: FixtureError.self) { try AtomicFile.write(Data(), to: long) }
+        let tooLong = #expect(throws: InputError.self) { try AtomicFile.write(Data(), to: long) }
         #expect(
             tooLong?.description.hasSuffix(
                 "expected a file name of at most 255 bytes, found a name of 305 bytes (too long)") == true)
@@ -124,10 +124,10 @@ struct SafeFileTests {
         let dangling = folder.appendingPathComponent("dangling.json")
         try FileManager.default.createSymbolicLink(
             at: dangling, withDestinationURL: folder.appendingPathComponent("missing/none.json"))
-        let toNothing = #expect(throws: FixtureError.self) { try AtomicFile.write(Data(), to: dangling) }
+        let toNothing = #expect(throws: InputError.self) { try AtomicFile.write(Data(), to: dangling) }
         #expect(toNothing?.found == "a symbolic link to nothing")
 
-        let isFolder = #expect(throws: FixtureError.self) { try AtomicFile.write(Data(), to: folder) }
+        let isFolder = #expect(throws: InputError.self) { try AtomicFile.write(Data(), to: folder) }
         #expect(isFolder?.found == "a folder")
     }
 

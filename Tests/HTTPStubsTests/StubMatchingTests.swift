@@ -343,7 +343,7 @@ struct StubMatchingTests {
 @Suite struct FixtureMatchMetadataTests {
     static func exchange(
         _ metadata: String, url: String = base + "/recipes/7?lang=en", body: String? = nil
-    ) throws(FixtureError) -> Exchange {
+    ) throws(InputError) -> Exchange {
         let request =
             #"{"method": "POST", "url": "\#(url)""# + (body.map { #", "body": \#($0)"# } ?? "") + "}"
         let text =

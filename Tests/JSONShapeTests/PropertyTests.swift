@@ -1,5 +1,6 @@
 import APIProbeShared
 import Foundation
+import HTTPFixtures
 import JSONShape
 import Testing
 
@@ -96,7 +97,7 @@ struct DamagedInputTests {
                 }
             }
             let data = Data(bytes)
-            // Every refusal is a JSONShapeError that names the file and a place in it (a line and column
+            // Every refusal is an InputError that names the file and a place in it (a line and column
             // inside the bytes, or a JSON Pointer), and says what was expected and what was found.
             do { _ = try Shape.infer(from: data) } catch { expectPlaced(error, in: bytes) }
             do { _ = try SchemaSnapshot(decoding: data) } catch { expectPlaced(error, in: bytes) }
@@ -106,16 +107,16 @@ struct DamagedInputTests {
         }
     }
 
-    private func expectPlaced(_ error: JSONShapeError, in bytes: [UInt8]) {
+    private func expectPlaced(_ error: InputError, in bytes: [UInt8]) {
         #expect(error.file == "<input>")
         #expect(!error.expected.isEmpty && !error.found.isEmpty, "\(error)")
-        switch error.location {
+        switch error.position {
         case .lineColumn(let line, let column):
             let lineCount = bytes.count { $0 == UInt8(ascii: "\n") } + 1
             #expect((1...lineCount).contains(line) && column >= 1, "\(error) is outside the input")
         case .jsonPointer(let pointer):
             #expect(pointer.isEmpty || pointer.hasPrefix("/"), "\(error)")
-        case .input:
+        case .file:
             #expect(bytes.isEmpty || error.expected.contains("JSON"), "\(error) names no place in the input")
         }
         #expect(error.description.hasPrefix("<input>"), "\(error)")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtures
 import JSONShape
 import Testing
 
@@ -19,7 +20,7 @@ struct ReaderTests {
                 ? Array(#"{""#.utf8) + bad + Array(#"":1}"#.utf8) : Array(#"{"a":""#.utf8) + bad + Array(#""}"#.utf8)
             let expectedColumn = key ? column - 4 : column
             let place = "sample.json:\(line):\(expectedColumn)"
-            let error = #expect(throws: JSONShapeError.self) {
+            let error = #expect(throws: InputError.self) {
                 _ = try Shape.infer(from: Data(bytes), file: "sample.json")
             }
             #expect(error?.description == "\(place): expected valid UTF-8 (RFC 8259), found \(found)")
@@ -116,8 +117,8 @@ struct ReaderTests {
         #expect {
             _ = try Shape.infer(from: Data(input.utf8), file: "sample.json")
         } throws: { error in
-            guard let error = error as? JSONShapeError else { return false }
-            return error.file == "sample.json" && error.location == .lineColumn(line: line, column: column)
+            guard let error = error as? InputError else { return false }
+            return error.file == "sample.json" && error.position == .lineColumn(line: line, column: column)
                 && error.expected == expected
         }
     }
@@ -137,7 +138,7 @@ struct ReaderTests {
             _ = try Shape.infer(from: Data(deep.utf8))
             Issue.record("no error")
         } catch {
-            #expect(error.location == .lineColumn(line: 1, column: 513))
+            #expect(error.position == .lineColumn(line: 1, column: 513))
             #expect(error.expected.contains("at most 512 levels"))
         }
     }
@@ -161,7 +162,7 @@ struct ReaderTests {
     }
 
     @Test func unescapedControlCharacterIsAnError() {
-        #expect(throws: JSONShapeError.self) { try infer("\"a\u{01}b\"") }
+        #expect(throws: InputError.self) { try infer("\"a\u{01}b\"") }
     }
 
     @Test func jsonLinesReadEachLineAndSkipBlankOnes() throws {
@@ -201,7 +202,7 @@ struct ReaderTests {
         #expect {
             try inference.addJSONLines(contentsOf: URL(fileURLWithPath: "/nonexistent/x.jsonl"), file: "x.jsonl")
         } throws: { error in
-            (error as? JSONShapeError)?.description == "x.jsonl: expected a readable file, found no such file"
+            (error as? InputError)?.description == "x.jsonl: expected a readable file, found no such file"
         }
     }
 }

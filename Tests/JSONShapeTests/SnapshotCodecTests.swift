@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtures
 import JSONShape
 import Testing
 
@@ -83,10 +84,21 @@ struct SnapshotCodecTests {
         #expect {
             _ = try SchemaSnapshot(decoding: Data(text.utf8), file: "s.schema.json")
         } throws: { error in
-            guard let error = error as? JSONShapeError else { return false }
-            return error.file == "s.schema.json" && error.location == .jsonPointer(pointer)
+            guard let error = error as? InputError else { return false }
+            return error.file == "s.schema.json" && error.position == .jsonPointer(pointer)
                 && error.expected == expected
         }
+    }
+
+    /// The deepest document inference takes (512 levels of objects) makes a snapshot twice as deep; it reads back
+    /// whole, on a task's thread as well as the main one (the JSON reader is HTTPFixtures' recursive one).
+    @Test func theDeepestInferableSnapshotReadsBackOnATask() async throws {
+        let text = String(repeating: #"{"a": "#, count: 511) + "[1]" + String(repeating: "}", count: 511)
+        let shape = try Shape.infer(from: Data(text.utf8))
+        let encoded = SchemaSnapshot(shape: shape, sampleCount: 1).encoded()
+        let back = try await Task.detached { try SchemaSnapshot(decoding: encoded, file: "deep.schema.json") }.value
+        #expect(back.shape == shape)
+        #expect(back.encoded() == encoded)
     }
 
     @Test func syntaxErrorInSnapshotHasLineAndColumn() {
@@ -124,13 +136,13 @@ struct UsageManifestTests {
         #expect {
             _ = try UsageManifest(decoding: Data(#"{"paths": ["/a", "b"]}"#.utf8), file: "u.json")
         } throws: { error in
-            (error as? JSONShapeError)?.description
+            (error as? InputError)?.description
                 == #"u.json: /paths/1: expected a JSON Pointer ("" or starting with "/"), found string "b""#
         }
         #expect {
             _ = try UsageManifest(decoding: Data(#"{"paths": ["/a"], "optional": ["/a", "/b"]}"#.utf8), file: "u.json")
         } throws: { error in
-            (error as? JSONShapeError)?.description
+            (error as? InputError)?.description
                 == #"u.json: /optional/1: expected a path also listed in "paths", found "/b""#
         }
     }
@@ -220,10 +232,10 @@ struct SharedSchemaTests {
         ),
     ])
     func aBadReferenceIsAnErrorAtItsPointer(text: String, pointer: String, expected: String) {
-        let error = #expect(throws: JSONShapeError.self) {
+        let error = #expect(throws: InputError.self) {
             _ = try SchemaSnapshot(decoding: Data(text.utf8), file: "x.schema.json")
         }
-        #expect(error?.location == .jsonPointer(pointer))
+        #expect(error?.position == .jsonPointer(pointer))
         #expect(error?.expected == expected)
         #expect(error?.file == "x.schema.json")
     }
@@ -296,15 +308,15 @@ struct SharedSchemaTests {
         #expect(problems.changes.map(\.summary) == ["/*/friend/name type-changed: string → integer"])
 
         let outside = Data(#"{"$ref": "../components.json#/$defs/pet"}"#.utf8)
-        let error = #expect(throws: JSONShapeError.self) {
+        let error = #expect(throws: InputError.self) {
             _ = try SchemaSnapshot(decoding: outside, file: "x.schema.json", folder: folder)
         }
         #expect(error?.expected == "a reference to a file in the snapshot's own folder (FILE#/$defs/NAME)")
         let missing = Data(#"{"$ref": "components.json#/$defs/cat"}"#.utf8)
-        let second = #expect(throws: JSONShapeError.self) {
+        let second = #expect(throws: InputError.self) {
             _ = try SchemaSnapshot(decoding: missing, file: "x.schema.json", folder: folder)
         }
-        #expect(second?.location == .jsonPointer("/$ref"))
+        #expect(second?.position == .jsonPointer("/$ref"))
         #expect(second?.expected == "a reference to a schema under $defs in components.json")
     }
 }

@@ -1,5 +1,6 @@
 import APIProbeShared
 import Foundation
+import HTTPFixtures
 import JSONShape
 import Testing
 
@@ -60,13 +61,13 @@ struct StreamedDocumentTests {
         // 300 lines of padding push the error past several windows: dropped lines still count.
         let padding = String(repeating: "    \n", count: 300)
         let text = padding + input
-        let inMemory = #expect(throws: JSONShapeError.self) {
+        let inMemory = #expect(throws: InputError.self) {
             _ = try Shape.infer(from: Data(text.utf8), file: "big.json")
         }
-        #expect(inMemory?.location == .lineColumn(line: 300 + line, column: column))
+        #expect(inMemory?.position == .lineColumn(line: 300 + line, column: column))
         try withFile(Array(text.utf8)) { url in
             for size in Self.chunkSizes {
-                let error = #expect(throws: JSONShapeError.self, "chunk size \(size)") {
+                let error = #expect(throws: InputError.self, "chunk size \(size)") {
                     _ = try streamed(url, chunkSize: size)
                 }
                 #expect(error == inMemory, "chunk size \(size)")
@@ -82,8 +83,8 @@ struct StreamedDocumentTests {
                 Array("[\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: offset) + [0xF0, 0x9F, 0x98]
                 + Array("\"]".utf8)
             try withFile(bytes) { url in
-                let error = #expect(throws: JSONShapeError.self) { _ = try streamed(url, chunkSize: 64) }
-                #expect(error?.location == .lineColumn(line: 1, column: offset + 3), "offset \(offset)")
+                let error = #expect(throws: InputError.self) { _ = try streamed(url, chunkSize: 64) }
+                #expect(error?.position == .lineColumn(line: 1, column: offset + 3), "offset \(offset)")
                 #expect(error?.found == "byte 0xF0")
             }
         }
@@ -92,11 +93,11 @@ struct StreamedDocumentTests {
     @Test func aMissingFileOrAFolderIsNamed() throws {
         let folder = FileManager.default.temporaryDirectory
         var inference = ShapeInference()
-        let missing = #expect(throws: JSONShapeError.self) {
+        let missing = #expect(throws: InputError.self) {
             try inference.addSample(contentsOf: folder.appendingPathComponent("no-such-\(UUID()).json"), file: "x.json")
         }
         #expect(missing?.description == "x.json: expected a readable file, found no such file")
-        let isFolder = #expect(throws: JSONShapeError.self) {
+        let isFolder = #expect(throws: InputError.self) {
             try inference.addSample(contentsOf: folder, file: "tmp")
         }
         #expect(isFolder?.description == "tmp: expected a readable file, found a folder")
@@ -132,7 +133,7 @@ struct ConcurrentSamplesTests {
         samples[5] = (Data(#"{"id": }"#.utf8), "first-bad.json")
         samples[35] = (Data("[".utf8), "second-bad.json")
         var inference = ShapeInference()
-        let error = #expect(throws: JSONShapeError.self) {
+        let error = #expect(throws: InputError.self) {
             try inference.addSamples(samples, maximumConcurrency: 4)
         }
         #expect(error?.description == "first-bad.json:1:8: expected a JSON value, found '}'")

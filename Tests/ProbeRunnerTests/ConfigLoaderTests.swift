@@ -57,7 +57,7 @@ struct ConfigLoaderTests {
         try ProbeConfig.parse(Data(text.utf8), environment: environment, file: "apiprobe.yml")
     }
 
-    func parseError(_ text: String, environment: [String: String] = [:]) -> ProbeConfigError? {
+    func parseError(_ text: String, environment: [String: String] = [:]) -> InputError? {
         do {
             _ = try ProbeConfig.parse(Data(text.utf8), environment: environment, file: "apiprobe.yml")
             return nil
@@ -86,7 +86,7 @@ struct ConfigLoaderTests {
         #expect(search.samples == 5)
         #expect(search.timeout == .milliseconds(1_500))
         #expect(search.retries == 1)
-        #expect(search.line == 18)
+        #expect(search.position.line == 18)
         let expect = search.expectations
         #expect(expect.status.ranges == [200...200, 204...204])
         #expect(
@@ -129,7 +129,7 @@ struct ConfigLoaderTests {
         let text = Self.full.replacingOccurrences(of: "p95 < 300ms]", with: "p95 < soon]")
         let error = try #require(parseError(text))
         #expect(error.file == "apiprobe.yml")
-        #expect(error.line == 37)
+        #expect(error.position.line == 37)
         #expect(error.key == "endpoints.search.expect.latency[1]")
         #expect(error.description.hasPrefix("apiprobe.yml:37:30:"))
         #expect(error.description.contains("p95 < 300ms"))
@@ -146,8 +146,8 @@ struct ConfigLoaderTests {
                     path: /a
                     sampels: 3
                 """))
-        #expect(error.line == 6)
-        #expect(error.column == 5)
+        #expect(error.position.line == 6)
+        #expect(error.position.column == 5)
         #expect(error.key == "endpoints.a.sampels")
         #expect(error.expected.contains("did you mean \"samples\""))
     }
@@ -161,7 +161,7 @@ struct ConfigLoaderTests {
                 baseURL: http://127.0.0.1:${PORT}
                 endpoints: [{name: a, path: /a}]
                 """))
-        #expect(error.line == 3)
+        #expect(error.position.line == 3)
         #expect(error.key == "${PORT}")
         #expect(error.description.contains("PORT"))
     }
@@ -211,13 +211,13 @@ struct ConfigLoaderTests {
     func badTopLevelValues(line: String, key: String, expected: String) throws {
         let text = "api: x\n\(line)\nendpoints: [{name: a, url: \"http://127.0.0.1:1/a\"}]\n"
         let error = try #require(parseError(text))
-        #expect(error.line == 2)
+        #expect(error.position.line == 2)
         #expect(error.key == key)
         #expect(error.expected == expected)
     }
 
     @Test func badExpectationsAreRejected() throws {
-        func expectError(_ expect: String) -> ProbeConfigError? {
+        func expectError(_ expect: String) -> InputError? {
             parseError(
                 "api: x\nbaseURL: http://127.0.0.1:1\nendpoints:\n  - name: a\n    path: /a\n    expect: \(expect)\n")
         }
@@ -234,20 +234,20 @@ struct ConfigLoaderTests {
         let duplicate = try #require(
             parseError(
                 "api: x\nbaseURL: http://127.0.0.1:1\nendpoints:\n  - {name: a, path: /a}\n  - {name: a, path: /b}\n"))
-        #expect(duplicate.line == 5)
+        #expect(duplicate.position.line == 5)
         #expect(duplicate.expected == "a unique name")
         let noPath = try #require(parseError("api: x\nbaseURL: http://127.0.0.1:1\nendpoints:\n  - name: a\n"))
         #expect(noPath.key == "endpoints.a.path")
         let noBase = try #require(parseError("api: x\nendpoints:\n  - {name: a, path: /a}\n"))
         #expect(noBase.key == "endpoints.a.path")
-        #expect(noBase.line == 3)
+        #expect(noBase.position.line == 3)
     }
 
     @Test func yamlSyntaxErrorsHaveLineAndColumn() throws {
         let error = try #require(parseError("api: x\nendpoints: [\n  {name: a\n"))
         // The flow mapping opened on line 3 is still open where the input ends: line 4, column 1.
-        #expect(error.line == 4)
-        #expect(error.column == 1)
+        #expect(error.position.line == 4)
+        #expect(error.position.column == 1)
         #expect(error.key == "(syntax)")
         #expect(
             error.description
@@ -265,6 +265,6 @@ struct ConfigLoaderTests {
 
     @Test func loadingAMissingFileNamesIt() throws {
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/apiprobe.yml")
-        #expect(throws: ProbeConfigError.self) { try ProbeConfig.load(contentsOf: url) }
+        #expect(throws: InputError.self) { try ProbeConfig.load(contentsOf: url) }
     }
 }

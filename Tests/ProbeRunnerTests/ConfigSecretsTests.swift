@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtures
 import ProbeRunner
 import Testing
 
@@ -13,7 +14,7 @@ struct ConfigSecretsTests {
                 path: /x
                 samples: ${SAMPLES}
             """
-        let error = #expect(throws: ProbeConfigError.self) {
+        let error = #expect(throws: InputError.self) {
             try ProbeConfig.parse(Data(text.utf8), environment: ["SAMPLES": "many-SECRET-4711"], file: "apiprobe.yml")
         }
         #expect(
@@ -31,7 +32,7 @@ struct ConfigSecretsTests {
                 path: /x
                 samples: ${SAMPLES:-lots-of-them}
             """
-        let error = #expect(throws: ProbeConfigError.self) {
+        let error = #expect(throws: InputError.self) {
             try ProbeConfig.parse(Data(text.utf8), environment: [:], file: "apiprobe.yml")
         }
         #expect(error?.found == #""lots-of-them""#)

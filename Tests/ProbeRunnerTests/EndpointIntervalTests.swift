@@ -69,11 +69,11 @@ struct EndpointIntervalTests {
 
     @Test(arguments: ["0.5s", "0s", "often", "-1m"])
     func aBadIntervalIsAConfigErrorWithItsPlace(_ text: String) throws {
-        let error = #expect(throws: ProbeConfigError.self) {
+        let error = #expect(throws: InputError.self) {
             _ = try config(baseURL: URL(string: "http://127.0.0.1:9")!, interval: text)
         }
         #expect(error?.file == "apiprobe.yml")
-        #expect(error?.line == 5)
+        #expect(error?.position.line == 5)
         #expect(error?.key == "endpoints.certificate.interval")
         #expect(error?.expected.contains("duration") == true)
     }

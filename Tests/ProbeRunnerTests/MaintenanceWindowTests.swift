@@ -1,5 +1,6 @@
 import APIProbeTestSupport
 import Foundation
+import HTTPFixtures
 import ProbeRunner
 import Testing
 
@@ -120,7 +121,7 @@ struct MaintenanceWindowTests {
         (#"[{start: "02:00", duration: 1h, weekly: true}]"#, "maintenance[0].weekly"),
     ])
     func aBadWindowIsAnErrorNamingThePlace(windows: String, message: String) {
-        let error = #expect(throws: ProbeConfigError.self) {
+        let error = #expect(throws: InputError.self) {
             try Self.config(
                 """
                 api: shop

@@ -147,7 +147,7 @@ struct ReaderFuzzTests {
             } catch {
                 #expect(error.file == "fuzz.yml", "seed \(seed), round \(round)")
                 #expect(
-                    error.line != nil || error.found == "an empty document",
+                    error.position.line != nil || error.found == "an empty document",
                     "no line: \(error); seed \(seed), round \(round)")
                 #expect(error.description.hasPrefix("fuzz.yml"), "seed \(seed), round \(round)")
             }
@@ -278,8 +278,9 @@ struct ReaderFuzzTests {
                 let again = try JSONValue(parsing: value.serialized(pretty: f.chance(50)))
                 #expect(again == value, "round trip; seed \(seed), round \(round)")
             } catch {
-                #expect(error.line >= 1 && error.line <= lines, "seed \(seed), round \(round): \(error)")
-                #expect(error.column >= 1, "seed \(seed), round \(round): \(error)")
+                let line = error.position.line ?? 0
+                #expect(line >= 1 && line <= lines, "seed \(seed), round \(round): \(error)")
+                #expect((error.position.column ?? 0) >= 1, "seed \(seed), round \(round): \(error)")
             }
             var shapeRead = false
             do {
@@ -287,7 +288,7 @@ struct ReaderFuzzTests {
                 shapeRead = true
             } catch {
                 #expect(error.file == "fuzz.json", "seed \(seed), round \(round)")
-                if case .lineColumn(let line, let column) = error.location {
+                if case .lineColumn(let line, let column) = error.position {
                     #expect(line >= 1 && line <= lines && column >= 1, "seed \(seed), round \(round): \(error)")
                 } else {
                     Issue.record("no line and column: \(error); seed \(seed), round \(round)")

@@ -77,7 +77,7 @@ struct RequestControlsTests {
         ),
     ])
     func badControlsAreConfigErrors(endpoint: String, message: String) {
-        let error = #expect(throws: ProbeConfigError.self) { try parse(endpoint) }
+        let error = #expect(throws: InputError.self) { try parse(endpoint) }
         #expect(error?.description == message)
     }
 }
@@ -136,7 +136,7 @@ struct TextBodyConditionTests {
         "text contains", "text starts x", "size < lots", "/a contains x",
     ])
     func badTextConditionsAreConfigErrors(condition: String) {
-        let error = #expect(throws: ProbeConfigError.self) {
+        let error = #expect(throws: InputError.self) {
             try ProbeConfig.parse(
                 Data(
                     "api: x\nbaseURL: http://127.0.0.1:1\nendpoints:\n  - {name: a, path: /a, expect: {body: [\"\(condition)\"]}}\n"

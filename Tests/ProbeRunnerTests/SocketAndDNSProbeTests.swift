@@ -21,7 +21,7 @@ struct SocketAndDNSProbeTests {
         return await ProbeRunner(config: config, directory: directory).run()
     }
 
-    func parseError(_ yaml: String) -> ProbeConfigError? {
+    func parseError(_ yaml: String) -> InputError? {
         do {
             _ = try ProbeConfig.parse(
                 Data(yaml.utf8), environment: [:], file: "apiprobe.yml",
@@ -67,7 +67,7 @@ struct SocketAndDNSProbeTests {
         let error = try #require(parseError("api: t\nendpoints:\n" + endpoint))
         #expect(error.key == key, "\(error)")
         #expect(error.found == found, "\(error)")
-        #expect(error.line == 3, "\(error)")
+        #expect(error.position.line == 3, "\(error)")
     }
 
     /// `defaults.expect`'s HTTP expectations are for the HTTP endpoints; a tcp endpoint keeps its latency budget.

@@ -285,7 +285,7 @@ import Testing
         #expect {
             try StatusPage.build(from: HistoryFile(url: url))
         } throws: { error in
-            (error as? FixtureError)?.description
+            (error as? InputError)?.description
                 == "\(url.relativePath):3:1: expected a history record with /endpoints/a/passed true or false, "
                 + "found string \"yes\""
         }
@@ -298,21 +298,21 @@ import Testing
         #expect {
             try StatusPage.build(from: history)
         } throws: { error in
-            (error as? FixtureError)?.description
+            (error as? InputError)?.description
                 == "\(url.relativePath): expected a history file (apiprobe run --history FILE writes one), found no such file"
         }
         try Data().write(to: url)
         #expect {
             try StatusPage.build(from: history)
         } throws: { error in
-            (error as? FixtureError)?.description
+            (error as? InputError)?.description
                 == "\(url.relativePath): expected at least one history line (apiprobe run --history FILE), found an empty file"
         }
         try Data("<html>\n<body>\n".utf8).write(to: url)
         #expect {
             try StatusPage.build(from: history)
         } throws: { error in
-            (error as? FixtureError)?.position == .lineColumn(line: 1, column: 1)
+            (error as? InputError)?.position == .lineColumn(line: 1, column: 1)
         }
 
         // A run killed mid-write leaves half a line; the next run starts a line of its own after it.

@@ -5,7 +5,7 @@ import HTTPFixtures
 /// The result of decoding one sample: the value or a readable failure, and what the model read.
 struct DecodedSample<T> {
     var sample: Sample
-    var result: Result<T, DecodingFailure>
+    var result: Result<T, InputError>
     /// What the model read, when the recording pass ran and agreed with `JSONDecoder`.
     var log: ReadLog?
     /// The tokens of the pointer the model was decoded at.
@@ -23,7 +23,7 @@ func decodeSample<T: Decodable>(
     recording: Bool
 ) -> DecodedSample<T> {
     guard let base = pathTokens(of: pointer, in: sample.document), let value = sample.document.value(at: pointer) else {
-        let failure = DecodingFailure(
+        let failure = InputError(
             file: sample.file, pointer: pointer, expected: "a value to decode \(T.self) from",
             found: pointer.hasPrefix("/") || pointer.isEmpty ? "nothing" : "a pointer that does not start with /"
         )
@@ -43,11 +43,11 @@ func decodeSample<T: Decodable>(
         {
             located = recorded
         } catch {}
-        let failure = DecodingFailure.make(
+        let failure = InputError.make(
             from: located, document: sample.document, base: pointer, file: sample.file, decoder: decoder)
         return DecodedSample(sample: sample, result: .failure(failure), log: nil, base: base)
     } catch {
-        let failure = DecodingFailure(
+        let failure = InputError(
             file: sample.file, pointer: pointer, expected: "\(T.self)", found: "an error: \(error)")
         return DecodedSample(sample: sample, result: .failure(failure), log: nil, base: base)
     }
@@ -80,17 +80,16 @@ func decodeEach<T: Decodable>(
     case .success(let pointers):
         return pointers.map { decodeSample(type, from: sample, at: $0, decoder: decoder, recording: recording) }
     case .failure(let failure):
-        let located = DecodingFailure(
-            file: sample.file, pointer: failure.pointer, expected: failure.expected, found: failure.found)
+        let located = failure.inFile(sample.file)
         return [DecodedSample(sample: sample, result: .failure(located), log: nil, base: [])]
     }
 }
 
 /// The concrete pointers a pointer with `*` tokens names in `document`, in document order.
-func expandWildcards(in pointer: String, over document: JSONValue) -> Result<[String], DecodingFailure> {
+func expandWildcards(in pointer: String, over document: JSONValue) -> Result<[String], InputError> {
     guard let tokens = JSONPointer.tokens(of: pointer) else {
         return .failure(
-            DecodingFailure(file: "", pointer: pointer, expected: "a JSON Pointer starting with /", found: pointer))
+            InputError(file: "", pointer: pointer, expected: "a JSON Pointer starting with /", found: pointer))
     }
     var places: [(pointer: String, value: JSONValue)] = [("", document)]
     for token in tokens {
@@ -102,7 +101,7 @@ func expandWildcards(in pointer: String, over document: JSONValue) -> Result<[St
             case .object where token != "*" || place.value[token] != nil:
                 guard let child = place.value[token] else {
                     return .failure(
-                        DecodingFailure(
+                        InputError(
                             file: "", pointer: place.pointer + "/" + JSONPointer.escape(token),
                             expected: "a value to decode from", found: "nothing"))
                 }
@@ -110,14 +109,14 @@ func expandWildcards(in pointer: String, over document: JSONValue) -> Result<[St
             case .array(let items):
                 guard let index = Int(token), items.indices.contains(index) else {
                     return .failure(
-                        DecodingFailure(
+                        InputError(
                             file: "", pointer: place.pointer + "/" + token, expected: "a value to decode from",
                             found: "nothing"))
                 }
                 next.append((place.pointer + "/" + token, items[index]))
             default:
                 return .failure(
-                    DecodingFailure(
+                    InputError(
                         file: "", pointer: place.pointer,
                         expected: token == "*" ? "an array for * to range over" : "an object or array",
                         found: place.value.briefDescription))

@@ -1,5 +1,6 @@
 import APIProbeShared
 public import Foundation
+import HTTPFixtures
 
 /// What kind of change a ``SchemaChange`` is; the raw values are those of apiprobe's JSON output.
 public struct ChangeKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -240,22 +241,23 @@ public struct SchemaDiff: Sendable, Hashable {
     /// `{"changes": [...], "breaking": 1, "warnings": 0, "info": 0}`, keys sorted, two-space indent, trailing
     /// newline. A change from a snapshot file carries `"file"`.
     public func jsonReport() -> Data {
-        Data(Self.reportTree(changes, extra: []).fileBytes)
+        Self.reportTree(changes, extra: []).fileData
     }
 
-    static func reportTree(_ changes: [SchemaChange], extra: [(String, JSONTree)]) -> JSONTree {
-        let items: [JSONTree] = changes.map { change in
-            var members: [(String, JSONTree)] = [
+    static func reportTree(_ changes: [SchemaChange], extra: [(key: String, value: JSONValue)]) -> JSONValue {
+        let items: [JSONValue] = changes.map { change in
+            var members: [(key: String, value: JSONValue)] = [
                 ("path", .string(change.path)),
                 ("kind", .string(change.kind.rawValue)),
                 ("severity", .string(change.severity.rawValue)),
-                ("before", change.before.map(JSONTree.string) ?? .null),
-                ("after", change.after.map(JSONTree.string) ?? .null),
+                ("before", change.before.map(JSONValue.string) ?? .null),
+                ("after", change.after.map(JSONValue.string) ?? .null),
             ]
             if let file = change.file { members.append(("file", .string(file))) }
             return .object(members)
         }
-        let count = { (severity: ChangeSeverity) in JSONTree.number(String(changes.count { $0.severity == severity })) }
+        let count = { (severity: ChangeSeverity) in JSONValue.number(String(changes.count { $0.severity == severity }))
+        }
         return .object(
             [
                 ("changes", .array(items)), ("breaking", count(.breaking)), ("warnings", count(.warning)),
@@ -266,8 +268,8 @@ public struct SchemaDiff: Sendable, Hashable {
 
     /// A JSON report with extra top-level members (lists of file names), for `snapshot check`.
     public func jsonReport(adding lists: [String: [String]]) -> Data {
-        let extra = lists.map { ($0.key, JSONTree.array($0.value.map(JSONTree.string))) }
-        return Data(Self.reportTree(changes, extra: extra).fileBytes)
+        let extra = lists.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }
+        return Self.reportTree(changes, extra: extra).fileData
     }
 
     // MARK: Comparison

@@ -1,5 +1,6 @@
 import APIProbeShared
 import Foundation
+import HTTPFixtures
 
 /// A single pass over the bytes of one JSON document that merges every value into a ``ShapeStore`` as it
 /// goes: no document tree is built, nesting is kept on an explicit stack (never the call stack).
@@ -29,21 +30,21 @@ struct StreamingReader {
     ///
     /// - Parameters:
     ///   - firstLine: the line number of the first byte, for errors (JSON Lines).
-    /// - Throws: ``JSONShapeError`` with the line and column of the first syntax error.
+    /// - Throws: ``InputError`` with the line and column of the first syntax error.
     func read(_ bytes: UnsafeBufferPointer<UInt8>, into store: inout ShapeStore, firstLine: Int = 1)
-        throws(JSONShapeError)
+        throws(InputError)
     {
         var cursor = Cursor(bytes: bytes, firstLine: firstLine)
         try read(&cursor, into: &store)
     }
 
     /// Reads one document streamed from `source` into the store's root, in about one chunk of memory.
-    func read(_ source: ByteSource, into store: inout ShapeStore) throws(JSONShapeError) {
+    func read(_ source: ByteSource, into store: inout ShapeStore) throws(InputError) {
         var cursor = Cursor(source: source)
         try read(&cursor, into: &store)
     }
 
-    private func read(_ cursor: inout Cursor, into store: inout ShapeStore) throws(JSONShapeError) {
+    private func read(_ cursor: inout Cursor, into store: inout ShapeStore) throws(InputError) {
         store.makeUnique()
         // The innermost open container is kept in `frame`, the ones around it on `stack`.
         var stack: [Frame] = []
@@ -134,7 +135,7 @@ struct StreamingReader {
 
     /// Reads `"key" :` and returns the node the member's value merges into.
     @inline(__always) private func readKey(_ cursor: inout Cursor, _ frame: inout Frame, _ store: inout ShapeStore)
-        throws(JSONShapeError) -> Int32
+        throws(InputError) -> Int32
     {
         guard cursor.peekPastWhitespace() == UInt8(ascii: "\"") else { throw cursor.error(expected: "a string key") }
         frame.count += 1
@@ -167,7 +168,7 @@ struct StreamingReader {
     /// Scans a key out of the usual order and finds its slot (adding one for a new key); `-1` when the
     /// object is a map.
     @inline(never) private func lookUpKey(_ cursor: inout Cursor, _ node: Int32, _ store: inout ShapeStore)
-        throws(JSONShapeError) -> Int32
+        throws(InputError) -> Int32
     {
         // The key's bounds are used before the next scan (a streamed window may slide then).
         let (start, end, escaped) = try cursor.scanString()
@@ -181,7 +182,7 @@ struct StreamingReader {
         return store.addSlot(to: node, key: key, raw: raw, child: child)
     }
 
-    @inline(__always) private static func expectColon(_ cursor: inout Cursor) throws(JSONShapeError) {
+    @inline(__always) private static func expectColon(_ cursor: inout Cursor) throws(InputError) {
         guard cursor.peekPastWhitespace() == UInt8(ascii: ":") else { throw cursor.error(expected: "':'") }
         cursor.index += 1
     }
@@ -424,7 +425,7 @@ struct Cursor {
     /// Scans a string starting at its opening quote; returns the content's bounds and whether it has escapes.
     ///
     /// The bounds are valid until the next scan (a streamed window may slide then).
-    @inline(__always) mutating func scanString() throws(JSONShapeError) -> (Int, Int, Bool) {
+    @inline(__always) mutating func scanString() throws(InputError) -> (Int, Int, Bool) {
         index += 1
         let start = index
         // The usual string, ASCII without escapes and inside the window, is found eight bytes at a time with
@@ -466,7 +467,7 @@ struct Cursor {
 
     /// ``scanString()`` from the index on, for a string that started at `start`: escapes, non-ASCII bytes,
     /// errors and the end of the window.
-    @inline(never) private mutating func scanStringRest(from start: Int) throws(JSONShapeError) -> (Int, Int, Bool) {
+    @inline(never) private mutating func scanStringRest(from start: Int) throws(InputError) -> (Int, Int, Bool) {
         tokenStart = start
         defer { tokenStart = -1 }
         var escaped = false
@@ -526,7 +527,7 @@ struct Cursor {
     }
 
     /// Scans a number; returns whether it is an integer (no fraction, no exponent).
-    @inline(__always) mutating func scanNumber() throws(JSONShapeError) -> Bool {
+    @inline(__always) mutating func scanNumber() throws(InputError) -> Bool {
         // The usual number, `-12` or `3.25` followed by more bytes in the window, with the index in a register;
         // anything else (an exponent, an error, the window's end) is scanned again by `scanNumberRest`.
         if let base = bytes.baseAddress {
@@ -563,7 +564,7 @@ struct Cursor {
     }
 
     /// ``scanNumber()`` for any number at the index, and its errors.
-    @inline(never) private mutating func scanNumberRest() throws(JSONShapeError) -> Bool {
+    @inline(never) private mutating func scanNumberRest() throws(InputError) -> Bool {
         if peek() == UInt8(ascii: "-") { index += 1 }
         guard let first = peek(), StringFormat.isDigit(first) else { throw error(expected: "a digit") }
         index += 1
@@ -593,7 +594,7 @@ struct Cursor {
         }
     }
 
-    mutating func scanLiteral(_ literal: StaticString) throws(JSONShapeError) {
+    mutating func scanLiteral(_ literal: StaticString) throws(InputError) {
         let count = literal.utf8CodeUnitCount
         let text = literal.utf8Start
         _ = ensure(count)
@@ -605,14 +606,14 @@ struct Cursor {
         index += count
     }
 
-    func depthError(_ limit: Int) -> JSONShapeError {
+    func depthError(_ limit: Int) -> InputError {
         var error = error(expected: "at most \(limit) levels of nested arrays and objects")
         error.found = "deeper nesting"
         return error
     }
 
     /// An error at the current index: line and column, and what is there.
-    func error(expected: String) -> JSONShapeError {
+    func error(expected: String) -> InputError {
         var line = firstLine + (source?.droppedLines ?? 0)
         var lineStart = -(source?.droppedColumn ?? 0)
         let end = min(index, bytes.count)
@@ -620,8 +621,8 @@ struct Cursor {
             line += 1
             lineStart = i + 1
         }
-        var error = JSONShapeError(
-            location: .lineColumn(line: line, column: end - lineStart + 1),
+        var error = InputError(
+            position: .lineColumn(line: line, column: end - lineStart + 1),
             expected: expected,
             found: describeByte(at: index)
         )

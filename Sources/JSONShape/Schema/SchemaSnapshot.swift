@@ -1,5 +1,6 @@
 import APIProbeShared
 public import Foundation
+public import HTTPFixtures
 
 /// A schema snapshot: the shape of an endpoint's samples, stored as a JSON Schema (2020-12) subset.
 ///
@@ -45,9 +46,9 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// let problems = try snapshot.conformance(of: responseBody)
     /// problems.hasBreakingChanges  // false when the body fits
     /// ```
-    /// - Throws: ``JSONShapeError`` when the body is not JSON.
+    /// - Throws: ``InputError`` when the body is not JSON.
     public func conformance(of body: Data, usage: UsageManifest? = nil, file: String = "<response>")
-        throws(JSONShapeError) -> SchemaDiff
+        throws(InputError) -> SchemaDiff
     {
         let sample = try Shape.infer(
             from: body,
@@ -71,7 +72,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
             writer.shared = SharedSchemas.definitions(for: shape)
         }
         guard case .object(var members) = writer.tree(for: shape, isDefinition: true) else { return Data() }
-        var definitions: [(String, JSONTree)] = []
+        var definitions: [(key: String, value: JSONValue)] = []
         for (name, target) in writer.localOrder {
             definitions.append((name, writer.tree(for: target, isDefinition: true)))
         }
@@ -79,7 +80,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
         if !definitions.isEmpty { members.append(("$defs", .object(definitions))) }
         members.append(("$schema", .string(Self.dialect)))
         members.append(("x-apiprobe", .object([("samples", .number(String(sampleCount)))])))
-        return Data(JSONTree.object(members).fileBytes)
+        return JSONValue.object(members).fileData
     }
 
     /// The bytes of a file of shared definitions (`components.json`): every definition of the table under
@@ -87,10 +88,10 @@ public struct SchemaSnapshot: Sendable, Hashable {
     public static func encodedDefinitions(_ definitions: ShapeDefinitions) -> Data {
         var writer = Writer()
         writer.sharedFile = definitions
-        let members: [(String, JSONTree)] = definitions.names.map { name in
+        let members: [(key: String, value: JSONValue)] = definitions.names.map { name in
             (name, writer.tree(for: definitions[name] ?? .empty, isDefinition: true))
         }
-        return Data(JSONTree.object([("$defs", .object(members)), ("$schema", .string(Self.dialect))]).fileBytes)
+        return JSONValue.object([("$defs", .object(members)), ("$schema", .string(Self.dialect))]).fileData
     }
 
     /// Writes shapes as schemas: the names under which references and repeated parts are written.
@@ -148,19 +149,19 @@ public struct SchemaSnapshot: Sendable, Hashable {
 
         /// The schema of a shape (no `$schema` nor `x-apiprobe`); a reference is a `$ref`, and so is a part in
         /// `shared` (the shape itself too, unless `isDefinition`).
-        func tree(for shape: Shape, isDefinition: Bool = false) -> JSONTree {
+        func tree(for shape: Shape, isDefinition: Bool = false) -> JSONValue {
             if let target = target(of: shape) {
                 return .object([("$ref", .string(target))])
             }
             if !isDefinition, !shared.isEmpty, let name = shared[shape] {
                 return .object([("$ref", .string("#/$defs/" + JSONPointer.escape(name)))])
             }
-            var members: [(String, JSONTree)] = []
+            var members: [(key: String, value: JSONValue)] = []
             let names = shape.types.names
             if names.count == 1 {
                 members.append(("type", .string(names[0])))
             } else if names.count > 1 {
-                members.append(("type", .array(names.map(JSONTree.string))))
+                members.append(("type", .array(names.map(JSONValue.string))))
             }
             if shape.types.contains(.object) {
                 if let value = shape.additionalProperties {
@@ -169,7 +170,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     members.append(("properties", .object(shape.properties.map { ($0.key, tree(for: $0.value)) })))
                     if !shape.required.isEmpty {
                         let sorted = shape.required.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                        members.append(("required", .array(sorted.map(JSONTree.string))))
+                        members.append(("required", .array(sorted.map(JSONValue.string))))
                     }
                 }
             }
@@ -179,7 +180,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
             if shape.types.contains(.string) {
                 if let format = shape.format { members.append(("format", .string(format.rawValue))) }
                 if let values = shape.enumValues {
-                    var all = values.map(JSONTree.string)
+                    var all = values.map(JSONValue.string)
                     if shape.types.contains(.null) { all.append(.null) }
                     members.append(("enum", .array(all)))
                 }
@@ -195,21 +196,21 @@ public struct SchemaSnapshot: Sendable, Hashable {
     ///   - file: the name used in errors.
     ///   - folder: the snapshot's folder, where a reference to shared definitions (`components.json#/$defs/…`)
     ///     is read from; without it such a reference is an error.
-    /// - Throws: ``JSONShapeError``: a syntax error with line and column, or a schema this subset cannot
+    /// - Throws: ``InputError``: a syntax error with line and column, or a schema this subset cannot
     ///   hold with the JSON Pointer of the offending value.
-    public init(decoding data: Data, file: String = "<input>", folder: URL? = nil) throws(JSONShapeError) {
+    public init(decoding data: Data, file: String = "<input>", folder: URL? = nil) throws(InputError) {
         if let known = Self.readWithDefinitions.withLock({ $0[data] }) {
             self = known
             return
         }
-        let tree = try JSONTree.parse(data, file: file)
-        do throws(JSONShapeError) {
+        let tree = try JSONValue(parsing: data, file: file, maximumDepth: 2_048)
+        do throws(InputError) {
             let (snapshot, isSelfContained) = try Self.read(tree: tree, file: file, folder: folder)
             self = snapshot
             if isSelfContained, tree["$defs"] != nil {
                 Self.readWithDefinitions.withLock { $0[data] = snapshot }
             }
-        } catch  where error.file == "<input>" {
+        } catch  where error.file.isEmpty {
             throw error.inFile(file)
         }
     }
@@ -224,50 +225,50 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// - Parameters:
     ///   - url: the snapshot file.
     ///   - file: the name used in errors (default: the path).
-    /// - Throws: ``JSONShapeError`` naming the file and place.
-    public init(contentsOf url: URL, file: String? = nil) throws(JSONShapeError) {
+    /// - Throws: ``InputError`` naming the file and place.
+    public init(contentsOf url: URL, file: String? = nil) throws(InputError) {
         let shown = file ?? url.path
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw JSONShapeError(file: shown, location: .input, expected: "a readable snapshot file", found: "none")
+            throw InputError(file: shown, position: .file, expected: "a readable snapshot file", found: "none")
         }
         try self.init(decoding: data, file: shown, folder: url.deletingLastPathComponent())
     }
 
     /// The snapshot of a file's tree, and whether it refers to no other file.
-    private static func read(tree: JSONTree, file: String, folder: URL?) throws(JSONShapeError) -> (
+    private static func read(tree: JSONValue, file: String, folder: URL?) throws(InputError) -> (
         snapshot: SchemaSnapshot, isSelfContained: Bool
     ) {
         guard case .object = tree else {
-            throw JSONShapeError(
-                location: .jsonPointer(""),
+            throw InputError(
+                position: .jsonPointer(""),
                 expected: "a JSON Schema object",
-                found: tree.typeDescription
+                found: tree.briefDescription
             )
         }
         if let dialect = tree["$schema"] {
             guard case .string = dialect else {
-                throw JSONShapeError(
-                    location: .jsonPointer("/$schema"),
+                throw InputError(
+                    position: .jsonPointer("/$schema"),
                     expected: "a string",
-                    found: dialect.typeDescription
+                    found: dialect.briefDescription
                 )
             }
         }
         var samples = 0
         if let facts = tree["x-apiprobe"] {
             guard case .object = facts else {
-                throw JSONShapeError(
-                    location: .jsonPointer("/x-apiprobe"),
+                throw InputError(
+                    position: .jsonPointer("/x-apiprobe"),
                     expected: "an object",
-                    found: facts.typeDescription
+                    found: facts.briefDescription
                 )
             }
             if let count = facts["samples"] {
                 guard case .number(let literal) = count, let value = Int(literal), value >= 0 else {
-                    throw JSONShapeError(
-                        location: .jsonPointer("/x-apiprobe/samples"),
+                    throw InputError(
+                        position: .jsonPointer("/x-apiprobe/samples"),
                         expected: "a count of samples (an integer ≥ 0)",
-                        found: count.typeDescription
+                        found: count.briefDescription
                     )
                 }
                 samples = value
@@ -282,27 +283,27 @@ public struct SchemaSnapshot: Sendable, Hashable {
 
     /// The shape of a schema at `pointer`.
     static func shape(
-        from tree: JSONTree, at pointer: String, depth: Int = 0, reader: DefinitionReader? = nil
-    ) throws(JSONShapeError) -> Shape {
+        from tree: JSONValue, at pointer: String, depth: Int = 0, reader: DefinitionReader? = nil
+    ) throws(InputError) -> Shape {
         guard depth <= Self.maximumSchemaDepth else {
-            throw JSONShapeError(
-                location: .jsonPointer(pointer),
+            throw InputError(
+                position: .jsonPointer(pointer),
                 expected: "at most \(Self.maximumSchemaDepth) levels of nested schemas",
                 found: "deeper nesting"
             )
         }
         guard case .object(let members) = tree else {
-            throw JSONShapeError(
-                location: .jsonPointer(pointer),
+            throw InputError(
+                position: .jsonPointer(pointer),
                 expected: "a schema object",
-                found: tree.typeDescription
+                found: tree.briefDescription
             )
         }
         if let reference = members.first(where: { $0.0 == "$ref" })?.1 {
             guard let reader else {
-                throw JSONShapeError(
-                    location: .jsonPointer(pointer + "/$ref"), expected: "a schema without references",
-                    found: reference.typeDescription)
+                throw InputError(
+                    position: .jsonPointer(pointer + "/$ref"), expected: "a schema without references",
+                    found: reference.briefDescription)
             }
             return try reader.shape(for: reference, at: pointer + "/$ref")
         }
@@ -314,10 +315,10 @@ public struct SchemaSnapshot: Sendable, Hashable {
                 switch value {
                 case .string(let name):
                     guard let type = JSONTypes(name: name) else {
-                        throw JSONShapeError(
-                            location: .jsonPointer(here),
+                        throw InputError(
+                            position: .jsonPointer(here),
                             expected: "a JSON type name",
-                            found: value.typeDescription
+                            found: value.briefDescription
                         )
                     }
                     shape.types = type
@@ -325,28 +326,28 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     var types: JSONTypes = []
                     for (index, item) in items.enumerated() {
                         guard case .string(let name) = item, let type = JSONTypes(name: name) else {
-                            throw JSONShapeError(
-                                location: .jsonPointer("\(here)/\(index)"),
+                            throw InputError(
+                                position: .jsonPointer("\(here)/\(index)"),
                                 expected: "a JSON type name",
-                                found: item.typeDescription
+                                found: item.briefDescription
                             )
                         }
                         types.insert(type)
                     }
                     shape.types = types
                 default:
-                    throw JSONShapeError(
-                        location: .jsonPointer(here),
+                    throw InputError(
+                        position: .jsonPointer(here),
                         expected: "a type name or an array of them",
-                        found: value.typeDescription
+                        found: value.briefDescription
                     )
                 }
             case "properties":
                 guard case .object(let properties) = value else {
-                    throw JSONShapeError(
-                        location: .jsonPointer(here),
+                    throw InputError(
+                        position: .jsonPointer(here),
                         expected: "an object of schemas",
-                        found: value.typeDescription
+                        found: value.briefDescription
                     )
                 }
                 shape.setFirstSeenKeys(properties.map(\.0))
@@ -360,18 +361,18 @@ public struct SchemaSnapshot: Sendable, Hashable {
                 }
             case "required":
                 guard case .array(let names) = value else {
-                    throw JSONShapeError(
-                        location: .jsonPointer(here),
+                    throw InputError(
+                        position: .jsonPointer(here),
                         expected: "an array of property names",
-                        found: value.typeDescription
+                        found: value.briefDescription
                     )
                 }
                 for (index, item) in names.enumerated() {
                     guard case .string(let name) = item else {
-                        throw JSONShapeError(
-                            location: .jsonPointer("\(here)/\(index)"),
+                        throw InputError(
+                            position: .jsonPointer("\(here)/\(index)"),
                             expected: "a property name",
-                            found: item.typeDescription
+                            found: item.briefDescription
                         )
                     }
                     shape.required.insert(name)
@@ -384,27 +385,27 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     from: value, at: here, depth: depth + 1, reader: reader)
             case "format":
                 guard case .string(let name) = value else {
-                    throw JSONShapeError(
-                        location: .jsonPointer(here),
+                    throw InputError(
+                        position: .jsonPointer(here),
                         expected: "a format name",
-                        found: value.typeDescription
+                        found: value.briefDescription
                     )
                 }
                 let format = StringFormat(rawValue: name)
                 guard StringFormat.all.contains(format) else {
-                    throw JSONShapeError(
-                        location: .jsonPointer(here),
+                    throw InputError(
+                        position: .jsonPointer(here),
                         expected: "one of the formats date-time, date, uri, uuid, email",
-                        found: value.typeDescription
+                        found: value.briefDescription
                     )
                 }
                 shape.format = format
             case "enum":
                 guard case .array(let values) = value else {
-                    throw JSONShapeError(
-                        location: .jsonPointer(here),
+                    throw InputError(
+                        position: .jsonPointer(here),
                         expected: "an array of strings",
-                        found: value.typeDescription
+                        found: value.briefDescription
                     )
                 }
                 var strings: [String] = []
@@ -413,10 +414,10 @@ public struct SchemaSnapshot: Sendable, Hashable {
                     case .string(let text): strings.append(text)
                     case .null: continue
                     default:
-                        throw JSONShapeError(
-                            location: .jsonPointer("\(here)/\(index)"),
+                        throw InputError(
+                            position: .jsonPointer("\(here)/\(index)"),
                             expected: "a string (apiprobe's enums hold strings)",
-                            found: item.typeDescription
+                            found: item.briefDescription
                         )
                     }
                 }
@@ -427,8 +428,8 @@ public struct SchemaSnapshot: Sendable, Hashable {
         }
         let declared = shape.types
         if let missing = shape.required.subtracting(shape.properties.keys).sorted().first {
-            throw JSONShapeError(
-                location: .jsonPointer(pointer + "/required"),
+            throw InputError(
+                position: .jsonPointer(pointer + "/required"),
                 expected: "names listed in properties",
                 found: "string \"\(missing)\""
             )

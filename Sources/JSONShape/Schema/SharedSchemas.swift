@@ -1,5 +1,6 @@
 import APIProbeShared
 import Foundation
+import HTTPFixtures
 
 /// Large snapshots write each schema that repeats once, under `$defs`, and point at it with `$ref` (JSON Schema
 /// 2020-12's own words for it); reading a snapshot expands the references again, so a shape, its diff and its
@@ -83,12 +84,12 @@ enum SharedSchemas {
 /// schema in between, are errors.
 final class DefinitionReader {
     /// The file's `$defs` object, if any.
-    private let root: JSONTree
+    private let root: JSONValue
     private let file: String
     private let folder: URL?
     private let source: String?
     let definitions: ShapeDefinitions
-    private var pending: [(name: String, tree: JSONTree)] = []
+    private var pending: [(name: String, tree: JSONValue)] = []
     private var requested: Set<String> = []
     /// The readers of the files beside the snapshot, each file read once for all of them (a file may refer to
     /// another, and back).
@@ -112,7 +113,7 @@ final class DefinitionReader {
     private var path: String?
 
     init(
-        root: JSONTree, file: String, folder: URL?, source: String? = nil, files: Files = Files(),
+        root: JSONValue, file: String, folder: URL?, source: String? = nil, files: Files = Files(),
         definitions: ShapeDefinitions? = nil
     ) {
         self.root = root
@@ -123,13 +124,13 @@ final class DefinitionReader {
         self.definitions = definitions ?? ShapeDefinitions(source: source)
     }
 
-    func shape(for reference: JSONTree, at pointer: String) throws(JSONShapeError) -> Shape {
+    func shape(for reference: JSONValue, at pointer: String) throws(InputError) -> Shape {
         let marker = "#/$defs/"
         guard case .string(let text) = reference, let range = text.range(of: marker) else {
-            throw JSONShapeError(
-                location: .jsonPointer(pointer),
+            throw InputError(
+                position: .jsonPointer(pointer),
                 expected: "a reference to $defs (#/$defs/NAME, or FILE#/$defs/NAME for a file beside this one)",
-                found: reference.typeDescription)
+                found: reference.briefDescription)
         }
         let target = String(text[..<range.lowerBound])
         let name = JSONPointer.unescape(String(text[range.upperBound...]))
@@ -138,33 +139,33 @@ final class DefinitionReader {
         return .reference(name, in: reader.definitions)
     }
 
-    private func request(_ name: String, at pointer: String, from reference: JSONTree) throws(JSONShapeError) {
+    private func request(_ name: String, at pointer: String, from reference: JSONValue) throws(InputError) {
         guard !requested.contains(name) else { return }
         if isComplete {
             guard definitions[name] != nil else {
-                throw JSONShapeError(
-                    location: .jsonPointer(pointer),
+                throw InputError(
+                    position: .jsonPointer(pointer),
                     expected: "a reference to a schema under $defs" + (source.map { " in \($0)" } ?? ""),
-                    found: reference.typeDescription + ", which is not there")
+                    found: reference.briefDescription + ", which is not there")
             }
             return
         }
         guard let tree = root["$defs"]?[name] else {
-            throw JSONShapeError(
-                location: .jsonPointer(pointer),
+            throw InputError(
+                position: .jsonPointer(pointer),
                 expected: "a reference to a schema under $defs" + (source.map { " in \($0)" } ?? ""),
-                found: reference.typeDescription + ", which is not there")
+                found: reference.briefDescription + ", which is not there")
         }
         requested.insert(name)
         pending.append((name, tree))
     }
 
     /// The reader of a file beside the snapshot: a plain file name in the snapshot's folder.
-    private func other(_ name: String, at pointer: String) throws(JSONShapeError) -> DefinitionReader {
+    private func other(_ name: String, at pointer: String) throws(InputError) -> DefinitionReader {
         if let known = files.readers[name] { return known }
         guard let folder, !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != ".", name != ".." else {
-            throw JSONShapeError(
-                location: .jsonPointer(pointer),
+            throw InputError(
+                position: .jsonPointer(pointer),
                 expected: folder == nil
                     ? "a reference inside this file (#/$defs/NAME): it is read without its folder"
                     : "a reference to a file in the snapshot's own folder (FILE#/$defs/NAME)",
@@ -173,8 +174,8 @@ final class DefinitionReader {
         let url = folder.appendingPathComponent(name)
         let shown = url.path
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw JSONShapeError(
-                location: .jsonPointer(pointer), expected: "the file of shared definitions \(name) beside the snapshot",
+            throw InputError(
+                position: .jsonPointer(pointer), expected: "the file of shared definitions \(name) beside the snapshot",
                 found: "no readable file \(shown)")
         }
         if let known = Self.readFiles.withLock({ $0[url.path] }), known.data == data {
@@ -185,7 +186,7 @@ final class DefinitionReader {
             files.readers[name] = reader
             return reader
         }
-        let tree = try JSONTree.parse(data, file: shown)
+        let tree = try JSONValue(parsing: data, file: shown, maximumDepth: 2_048)
         let reader = DefinitionReader(root: tree, file: shown, folder: folder, source: name, files: files)
         reader.data = data
         reader.path = url.path
@@ -204,7 +205,7 @@ final class DefinitionReader {
 
     /// Reads every definition asked for (and those they ask for), then checks that no chain of references
     /// leads back to itself.
-    func finish() throws(JSONShapeError) {
+    func finish() throws(InputError) {
         var progress = true
         var wholeFiles = false
         while progress {
@@ -212,7 +213,7 @@ final class DefinitionReader {
             for reader in [self] + files.readers.values.map({ $0 }) {
                 while let (name, tree) = reader.pending.popLast() {
                     progress = true
-                    do throws(JSONShapeError) {
+                    do throws(InputError) {
                         let shape = try SchemaSnapshot.shape(
                             from: tree, at: "/$defs/" + JSONPointer.escape(name), reader: reader)
                         reader.definitions.define(name, as: shape)
@@ -241,8 +242,8 @@ final class DefinitionReader {
                     next.referencedDefinitions === reader.definitions
                 {
                     guard seen.insert(link.referenceName ?? "").inserted else {
-                        let error = JSONShapeError(
-                            location: .jsonPointer("/$defs/" + JSONPointer.escape(name)),
+                        let error = InputError(
+                            position: .jsonPointer("/$defs/" + JSONPointer.escape(name)),
                             expected: "a chain of references that ends in a schema",
                             found: "references that lead back to \"\(name)\"")
                         throw reader === self ? error : error.inFile(reader.file)

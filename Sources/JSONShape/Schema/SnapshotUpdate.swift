@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFixtures
 
 extension SchemaSnapshot {
     /// The snapshot of an endpoint from its samples, given the snapshot it replaces: the one rule by which
@@ -19,12 +20,12 @@ extension SchemaSnapshot {
     ///   - samples: each sample's JSON bytes and the file to name in errors.
     ///   - previous: the snapshot being replaced, if any.
     ///   - recordingEnums: write an enum wherever inference finds few distinct string values.
-    /// - Throws: ``JSONShapeError`` for a sample that is not JSON, naming its file and place.
+    /// - Throws: ``InputError`` for a sample that is not JSON, naming its file and place.
     public init(
         samples: some Sequence<(json: Data, file: String)>,
         previous: SchemaSnapshot?,
         recordingEnums: Bool = false
-    ) throws(JSONShapeError) {
+    ) throws(InputError) {
         var inference = ShapeInference(options: InferenceOptions(detectsEnums: true))
         try inference.addSamples(Array(samples))
         let shape = inference.shape

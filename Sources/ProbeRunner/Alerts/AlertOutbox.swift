@@ -52,7 +52,7 @@ struct AlertOutbox: Sendable {
         do {
             document = try JSONValue(parsing: data)
         } catch {
-            throw DamagedOutbox(description: "\(error.line):\(error.column): expected \(error.expected)")
+            throw DamagedOutbox(description: "\(error.position): expected \(error.expected)")
         }
         guard case .array(let values)? = document["alerts"] else {
             throw DamagedOutbox(description: "/alerts: expected an array of alerts")

@@ -127,7 +127,7 @@ enum BodyConditionParser {
             guard let first = text.first, first == "\"" || first == "[" || first == "{" else { return .string(text) }
             throw Failure(
                 expected:
-                    "JSON after \(op.rawValue) (\(error.expected) at column \(error.column) of the operand, found \(error.found))"
+                    "JSON after \(op.rawValue) (\(error.expected) at column \(error.position.column ?? 1) of the operand, found \(error.found))"
             )
         }
     }

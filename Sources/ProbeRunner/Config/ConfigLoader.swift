@@ -1,5 +1,5 @@
 public import Foundation
-import HTTPFixtures
+public import HTTPFixtures
 import Yams
 
 /// Reading `apiprobe.yml`.
@@ -59,18 +59,18 @@ extension ProbeConfig {
     /// Reads a probe config (YAML; JSON accepted), replacing `${VAR}` and `${VAR:-default}` from `environment`.
     ///
     /// - Parameter file: the name shown in errors (default: the URL's path).
-    /// - Throws: ``ProbeConfigError`` naming the file, the line and the key, and what was expected.
+    /// - Throws: ``InputError`` naming the file, the line and the key, and what was expected.
     public static func load(
         contentsOf url: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         file: String? = nil
-    ) throws(ProbeConfigError) -> ProbeConfig {
+    ) throws(InputError) -> ProbeConfig {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ProbeConfigError(
-                file: file ?? url.path, line: nil, key: "(file)", expected: "a readable config file",
+            throw InputError(
+                file: file ?? url.path, position: .file, key: "(file)", expected: "a readable config file",
                 found: "\(error.localizedDescription)")
         }
         return try parse(
@@ -81,7 +81,7 @@ extension ProbeConfig {
     /// read relative to `directory` (the current folder when `nil`).
     public static func parse(
         _ data: Data, environment: [String: String], file: String, directory: URL? = nil
-    ) throws(ProbeConfigError) -> ProbeConfig {
+    ) throws(InputError) -> ProbeConfig {
         guard let text = String(validating: data, as: UTF8.self) else {
             // The place of the first byte that is not UTF-8: its line, and its column in bytes.
             var line = 1
@@ -102,8 +102,9 @@ extension ProbeConfig {
                 }
             }
             let found = offset < bytes.count ? String(format: "byte 0x%02X", bytes[offset]) : "the end of the file"
-            throw ProbeConfigError(
-                file: file, line: line, column: offset - lineStart + 1, key: "(file)", expected: "UTF-8 text",
+            throw InputError(
+                file: file, position: .lineColumn(line: line, column: offset - lineStart + 1), key: "(file)",
+                expected: "UTF-8 text",
                 found: found)
         }
         var secrets: [String: String] = [:]
@@ -117,14 +118,14 @@ extension ProbeConfig {
             // An error may quote the substituted text: a secret in it is masked like any other output.
             let redactor = ProbeConfig.makeRedactor(environmentSecrets: secrets, bodyKeys: [])
             var masked = error
-            masked.key = redactor.redact(text: error.key)
+            masked.key = error.key.map { redactor.redact(text: $0) }
             masked.expected = redactor.redact(text: error.expected)
             masked.found = redactor.redact(text: error.found)
             throw masked
         }
     }
 
-    private static func parse(substituted: String, file: String, directory: URL?) throws(ProbeConfigError)
+    private static func parse(substituted: String, file: String, directory: URL?) throws(InputError)
         -> ProbeConfig
     {
         let root: Node?
@@ -133,12 +134,12 @@ extension ProbeConfig {
         } catch let error as YamlError {
             throw ConfigReader.syntaxError(error, file: file)
         } catch {
-            throw ProbeConfigError(
-                file: file, line: nil, key: "(file)", expected: "YAML or JSON", found: "\(error)")
+            throw InputError(
+                file: file, position: .file, key: "(file)", expected: "YAML or JSON", found: "\(error)")
         }
         guard let root else {
-            throw ProbeConfigError(
-                file: file, line: nil, key: "(file)", expected: "a mapping with api, baseURL and endpoints",
+            throw InputError(
+                file: file, position: .file, key: "(file)", expected: "a mapping with api, baseURL and endpoints",
                 found: "an empty document")
         }
         return try ConfigReader(file: file, directory: directory).config(root)

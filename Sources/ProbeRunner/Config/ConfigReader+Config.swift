@@ -75,7 +75,7 @@ extension ConfigReader {
         return true
     }
 
-    func config(_ root: Node) throws(ProbeConfigError) -> ProbeConfig {
+    func config(_ root: Node) throws(InputError) -> ProbeConfig {
         var config = ProbeConfig(file: file)
         var defaultExpect = PartialExpectations()
         var endpointsNode: Node?
@@ -116,7 +116,7 @@ extension ConfigReader {
             case "maintenance": config.maintenance = try maintenance(value, key)
             case "redact":
                 config.redactBodyFields = try list(value, key, of: "JSON body field names").enumerated().map {
-                    item throws(ProbeConfigError) in
+                    item throws(InputError) in
                     try string(item.element, "\(key)[\(item.offset)]", expected: "a JSON body field name")
                 }
             case "defaults":
@@ -147,7 +147,7 @@ extension ConfigReader {
         return config
     }
 
-    func regression(_ node: Node, _ path: String) throws(ProbeConfigError) -> RegressionPolicy {
+    func regression(_ node: Node, _ path: String) throws(InputError) -> RegressionPolicy {
         var policy = RegressionPolicy()
         for (key, _, value) in try members(node, path, allowed: Self.regressionKeys) {
             let keyPath = join(path, key)
@@ -164,7 +164,7 @@ extension ConfigReader {
     }
 
     /// `maintenance:`: a list of `{start: "HH:MM", duration, every: [days], timezone}`.
-    func maintenance(_ node: Node, _ path: String) throws(ProbeConfigError) -> [MaintenanceWindow] {
+    func maintenance(_ node: Node, _ path: String) throws(InputError) -> [MaintenanceWindow] {
         var windows: [MaintenanceWindow] = []
         for (index, item) in try list(node, path, of: "maintenance windows ({start: \"02:00\", duration: 2h})")
             .enumerated()
@@ -227,7 +227,7 @@ extension ConfigReader {
         return windows
     }
 
-    func defaults(_ node: Node, _ path: String) throws(ProbeConfigError) -> (EndpointDefaults, PartialExpectations) {
+    func defaults(_ node: Node, _ path: String) throws(InputError) -> (EndpointDefaults, PartialExpectations) {
         var defaults = EndpointDefaults()
         var expect = PartialExpectations()
         for (key, _, value) in try members(node, path, allowed: Self.defaultsKeys) {
@@ -248,7 +248,7 @@ extension ConfigReader {
     }
 
     func endpoint(_ node: Node, index: Int, config: ProbeConfig, defaultExpect: PartialExpectations)
-        throws(ProbeConfigError) -> EndpointConfig
+        throws(InputError) -> EndpointConfig
     {
         let fields = try members(node, "endpoints[\(index)]", allowed: nil)
         guard let nameField = fields.first(where: { $0.key == "name" }) else {
@@ -264,7 +264,8 @@ extension ConfigReader {
         let base = "endpoints.\(name)"
         var endpoint = EndpointConfig(
             name: name, path: "", headers: [:], samples: config.defaults.samples, timeout: config.defaults.timeout,
-            retries: config.defaults.retries, maxBodySize: config.defaults.maxBodySize, line: node.mark?.line)
+            retries: config.defaults.retries, maxBodySize: config.defaults.maxBodySize,
+            position: node.mark.map { .lineColumn(line: $0.line, column: $0.column) } ?? .file)
         endpoint.tls = config.defaults.tls
         var headers = config.defaults.headers
         var expect = PartialExpectations()
@@ -288,7 +289,7 @@ extension ConfigReader {
                 endpoint.path = try string(value, keyPath, expected: key == "url" ? "an absolute URL" : "a path")
                 location = (key, value)
             case "query":
-                endpoint.query = try members(value, keyPath, allowed: nil).map { member throws(ProbeConfigError) in
+                endpoint.query = try members(value, keyPath, allowed: nil).map { member throws(InputError) in
                     let itemPath = join(keyPath, member.key)
                     switch member.value {
                     case .scalar(let scalar):
@@ -373,12 +374,12 @@ extension ConfigReader {
     /// The keys a `tcp://`, `tls://` or `dns://` endpoint does not take are errors at the key; `dns:` goes with a
     /// `dns://` URL and with no other. The method column of such an endpoint says its kind (`TCP`, `TLS`, `DNS`).
     func checkKind(of endpoint: inout EndpointConfig, fields: [(key: String, keyNode: Node, value: Node)], base: String)
-        throws(ProbeConfigError)
+        throws(InputError)
     {
         let kind = endpoint.kind
         let expectNode = fields.first { $0.key == "expect" && !isNull($0.value) }?.value
-        let expectFields = try expectNode.map { node throws(ProbeConfigError) in try members(node, "", allowed: nil) }
-        func refuse(_ key: String, _ keyNode: Node, _ path: String, _ expected: String) -> ProbeConfigError {
+        let expectFields = try expectNode.map { node throws(InputError) in try members(node, "", allowed: nil) }
+        func refuse(_ key: String, _ keyNode: Node, _ path: String, _ expected: String) -> InputError {
             error(keyNode, path, expected: expected, found: "\(key) on a \(kind.rawValue) endpoint")
         }
         if kind == .http {
@@ -420,7 +421,7 @@ extension ConfigReader {
     }
 
     /// `dns: {name: api.example.com, type: AAAA}` (type `A` when not given).
-    func dnsQuery(_ node: Node, _ path: String) throws(ProbeConfigError) -> DNSQuery {
+    func dnsQuery(_ node: Node, _ path: String) throws(InputError) -> DNSQuery {
         var name: String?
         var type = DNSRecordType.a
         for (key, _, value) in try members(node, path, allowed: Self.dnsKeys) {
@@ -444,7 +445,7 @@ extension ConfigReader {
     }
 
     /// `auth: {bearer: TOKEN}` or `auth: {basic: {username: U, password: P}}` as an Authorization header value.
-    func authorization(_ node: Node, _ path: String) throws(ProbeConfigError) -> String {
+    func authorization(_ node: Node, _ path: String) throws(InputError) -> String {
         let fields = try members(node, path, allowed: Self.authKeys)
         guard fields.count == 1, let (key, _, value) = fields.first else {
             throw error(node, path, expected: "one of bearer: TOKEN or basic: {username, password}")
@@ -459,7 +460,7 @@ extension ConfigReader {
     }
 
     /// `alerts: [{webhook: URL}, {slack: URL}]`.
-    func alertTargets(_ node: Node, _ path: String) throws(ProbeConfigError) -> [AlertTarget] {
+    func alertTargets(_ node: Node, _ path: String) throws(InputError) -> [AlertTarget] {
         guard case .sequence(let sequence) = node else {
             throw error(node, path, expected: "a list of {webhook: URL} or {slack: URL}")
         }
@@ -480,7 +481,7 @@ extension ConfigReader {
 
     // MARK: Expectations
 
-    func expectations(_ node: Node, _ path: String) throws(ProbeConfigError) -> PartialExpectations {
+    func expectations(_ node: Node, _ path: String) throws(InputError) -> PartialExpectations {
         var expect = PartialExpectations()
         for (key, _, value) in try members(node, path, allowed: Self.expectKeys) {
             let keyPath = join(path, key)
@@ -490,7 +491,7 @@ extension ConfigReader {
             case "body":
                 let items: [Node]
                 if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "conditions") }
-                expect.body = try items.enumerated().map { item throws(ProbeConfigError) in
+                expect.body = try items.enumerated().map { item throws(InputError) in
                     let itemPath = "\(keyPath)[\(item.offset)]"
                     let text = try string(item.element, itemPath, expected: "a condition like /count > 0")
                     do throws(BodyConditionParser.Failure) {
@@ -504,7 +505,7 @@ extension ConfigReader {
                 let expected = "a DNS response code (NOERROR, NXDOMAIN, SERVFAIL, REFUSED, FORMERR, NOTIMP) or a list"
                 let items: [Node]
                 if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "codes") }
-                expect.rcodes = try items.enumerated().map { item throws(ProbeConfigError) in
+                expect.rcodes = try items.enumerated().map { item throws(InputError) in
                     let itemPath = items.count == 1 ? keyPath : "\(keyPath)[\(item.offset)]"
                     guard let code = DNSResponseCode(name: try string(item.element, itemPath, expected: expected))
                     else { throw error(item.element, itemPath, expected: expected) }
@@ -513,13 +514,13 @@ extension ConfigReader {
             case "answers":
                 let items: [Node]
                 if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "values") }
-                expect.answers = try items.enumerated().map { item throws(ProbeConfigError) in
+                expect.answers = try items.enumerated().map { item throws(InputError) in
                     try string(item.element, "\(keyPath)[\(item.offset)]", expected: "a record value (127.0.0.1)")
                 }
             case "latency":
                 let items: [Node]
                 if case .scalar = value { items = [value] } else { items = try list(value, keyPath, of: "budgets") }
-                expect.latency = try items.enumerated().map { item throws(ProbeConfigError) in
+                expect.latency = try items.enumerated().map { item throws(InputError) in
                     let itemPath = "\(keyPath)[\(item.offset)]"
                     let expected = "a budget like p95 < 300ms (p50, p90, p95, p99, max)"
                     let text = try string(item.element, itemPath, expected: expected)
@@ -534,7 +535,7 @@ extension ConfigReader {
         return expect
     }
 
-    func status(_ node: Node, _ path: String) throws(ProbeConfigError) -> StatusExpectation {
+    func status(_ node: Node, _ path: String) throws(InputError) -> StatusExpectation {
         let expected = "a status: 200, [200, 204], \"200-299\" or 2xx"
         let items: [Node]
         if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
@@ -567,8 +568,8 @@ extension ConfigReader {
         return nil
     }
 
-    func headerExpectations(_ node: Node, _ path: String) throws(ProbeConfigError) -> [HeaderExpectation] {
-        try members(node, path, allowed: nil).map { member throws(ProbeConfigError) in
+    func headerExpectations(_ node: Node, _ path: String) throws(InputError) -> [HeaderExpectation] {
+        try members(node, path, allowed: nil).map { member throws(InputError) in
             let keyPath = join(path, member.key)
             let expected = "a value, {matches: REGEX} or {exists: true}"
             switch member.value {
@@ -596,7 +597,7 @@ extension ConfigReader {
         }
     }
 
-    func schema(_ node: Node, _ path: String) throws(ProbeConfigError) -> PartialExpectations.Schema {
+    func schema(_ node: Node, _ path: String) throws(InputError) -> PartialExpectations.Schema {
         if let flag = boolean(node) { return flag ? .endpointDefault(usage: nil, failOn: "breaking") : .none }
         if case .scalar = node {
             return .file(

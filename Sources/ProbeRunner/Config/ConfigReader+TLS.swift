@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtures
 import NIOSSL
 import Yams
 
@@ -8,7 +9,7 @@ extension ConfigReader {
 
     /// `tls: {expiresIn: "> 14d", caFile: …, clientCertificate: …, clientKey: …, insecure: true}` over `base`, key
     /// by key. The files are read and their PEM checked here, so a missing file or bad PEM is an error at its key.
-    func tlsSettings(_ node: Node, _ path: String, over base: TLSSettings) throws(ProbeConfigError) -> TLSSettings {
+    func tlsSettings(_ node: Node, _ path: String, over base: TLSSettings) throws(InputError) -> TLSSettings {
         var tls = base
         if isNull(node) { return TLSSettings() }  // `tls: null`: none of the defaults' TLS settings
         for (key, _, value) in try members(node, path, allowed: Self.tlsKeys) {
@@ -77,7 +78,7 @@ extension ConfigReader {
 
     /// The bytes of a PEM file the config names (relative to its folder), checked to hold certificates or a private
     /// key.
-    private func pemFile(_ name: String, _ node: Node, _ path: String, privateKey: Bool) throws(ProbeConfigError)
+    private func pemFile(_ name: String, _ node: Node, _ path: String, privateKey: Bool) throws(InputError)
         -> [UInt8]
     {
         let base = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -104,7 +105,7 @@ extension ConfigReader {
                     throw error(node, path, expected: "\(what) in \(name)", found: "no certificate")
                 }
             }
-        } catch let configError as ProbeConfigError {
+        } catch let configError as InputError {
             throw configError
         } catch {
             // PEM of another kind (a key where a certificate belongs, or the reverse) says which it is.

@@ -29,9 +29,10 @@ struct ConfigReader {
 
     // MARK: Errors
 
-    func error(_ node: Node?, _ key: String, expected: String, found: String? = nil) -> ProbeConfigError {
-        ProbeConfigError(
-            file: file, line: node?.mark?.line, column: node?.mark?.column, key: key.isEmpty ? "(top level)" : key,
+    func error(_ node: Node?, _ key: String, expected: String, found: String? = nil) -> InputError {
+        InputError(
+            file: file, position: node?.mark.map { .lineColumn(line: $0.line, column: $0.column) } ?? .file,
+            key: key.isEmpty ? "(top level)" : key,
             expected: expected, found: found ?? describe(node))
     }
 
@@ -47,10 +48,11 @@ struct ConfigReader {
         }
     }
 
-    static func syntaxError(_ error: YamlError, file: String) -> ProbeConfigError {
-        func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> ProbeConfigError {
-            ProbeConfigError(
-                file: file, line: mark.line, column: mark.column, key: "(syntax)", expected: "valid YAML or JSON",
+    static func syntaxError(_ error: YamlError, file: String) -> InputError {
+        func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> InputError {
+            InputError(
+                file: file, position: .lineColumn(line: mark.line, column: mark.column), key: "(syntax)",
+                expected: "valid YAML or JSON",
                 found: (context.map { "\($0.text) " } ?? "") + problem)
         }
         switch error {
@@ -70,24 +72,24 @@ struct ConfigReader {
                 }
             }
             let character = value >= 0 ? String(format: " (U+%04X)", value) : ""
-            return ProbeConfigError(
-                file: file, line: offset == nil ? nil : line, column: offset == nil ? nil : column, key: "(syntax)",
+            return InputError(
+                file: file, position: offset == nil ? .file : .lineColumn(line: line, column: column), key: "(syntax)",
                 expected: "valid YAML or JSON", found: problem + character)
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return ProbeConfigError(
-                file: file, line: context.mark.line, column: context.mark.column,
+            return InputError(
+                file: file, position: .lineColumn(line: context.mark.line, column: context.mark.column),
                 key: duplicates.joined(separator: ", "),
                 expected: "each key once", found: "it more than once")
         default:
-            return ProbeConfigError(
-                file: file, line: nil, key: "(syntax)", expected: "valid YAML or JSON", found: "\(error)")
+            return InputError(
+                file: file, position: .file, key: "(syntax)", expected: "valid YAML or JSON", found: "\(error)")
         }
     }
 
     // MARK: Shapes
 
     /// The members of a mapping, in order, each key checked against `allowed`.
-    func members(_ node: Node, _ path: String, allowed: [String]?) throws(ProbeConfigError) -> [(
+    func members(_ node: Node, _ path: String, allowed: [String]?) throws(InputError) -> [(
         key: String, keyNode: Node, value: Node
     )] {
         guard case .mapping(let mapping) = node else {
@@ -111,7 +113,7 @@ struct ConfigReader {
         return result
     }
 
-    func check(_ key: String, _ keyNode: Node, _ path: String, allowed: [String]) throws(ProbeConfigError) {
+    func check(_ key: String, _ keyNode: Node, _ path: String, allowed: [String]) throws(InputError) {
         guard !allowed.contains(key) else { return }
         var expected = "one of \(allowed.joined(separator: ", "))"
         if let close = Self.closest(to: key, in: allowed) { expected = "a known key (did you mean \"\(close)\"?)" }
@@ -120,7 +122,7 @@ struct ConfigReader {
 
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    func list(_ node: Node, _ path: String, of what: String) throws(ProbeConfigError) -> [Node] {
+    func list(_ node: Node, _ path: String, of what: String) throws(InputError) -> [Node] {
         switch node {
         case .sequence(let sequence): return Array(sequence)
         default: throw error(node, path, expected: "a list of \(what)")
@@ -135,20 +137,20 @@ struct ConfigReader {
     }
 
     /// A scalar's text; `nil` for a YAML null.
-    func scalar(_ node: Node, _ path: String, expected: String) throws(ProbeConfigError) -> Node.Scalar {
+    func scalar(_ node: Node, _ path: String, expected: String) throws(InputError) -> Node.Scalar {
         guard case .scalar(let scalar) = node else { throw error(node, path, expected: expected) }
         return scalar
     }
 
     func string(_ node: Node, _ path: String, expected: String = "a string", allowEmpty: Bool = false)
-        throws(ProbeConfigError) -> String
+        throws(InputError) -> String
     {
         let value = try scalar(node, path, expected: expected)
         if !allowEmpty && value.string.isEmpty { throw error(node, path, expected: expected) }
         return value.string
     }
 
-    func integer(_ node: Node, _ path: String, in range: ClosedRange<Int>) throws(ProbeConfigError) -> Int {
+    func integer(_ node: Node, _ path: String, in range: ClosedRange<Int>) throws(InputError) -> Int {
         let expected = "a whole number from \(range.lowerBound) to \(range.upperBound)"
         let value = try scalar(node, path, expected: expected)
         guard value.style == .plain || value.style == .any, let number = Int(value.string), range.contains(number)
@@ -156,7 +158,7 @@ struct ConfigReader {
         return number
     }
 
-    func number(_ node: Node, _ path: String, expected: String, valid: (Double) -> Bool) throws(ProbeConfigError)
+    func number(_ node: Node, _ path: String, expected: String, valid: (Double) -> Bool) throws(InputError)
         -> Double
     {
         let value = try scalar(node, path, expected: expected)
@@ -175,7 +177,7 @@ struct ConfigReader {
         }
     }
 
-    func duration(_ node: Node, _ path: String) throws(ProbeConfigError) -> Duration {
+    func duration(_ node: Node, _ path: String) throws(InputError) -> Duration {
         let expected = "a duration like 300ms, 1.5s or 2m"
         let text = try scalar(node, path, expected: expected).string
         guard let value = Self.parseDuration(text), value > .zero else { throw error(node, path, expected: expected) }
@@ -190,7 +192,7 @@ struct ConfigReader {
     /// The accepted range of `maxBodySize`: one byte to 4 GiB.
     static let bodySizeRange = 1...(4 << 30)
 
-    func size(_ node: Node, _ path: String) throws(ProbeConfigError) -> Int {
+    func size(_ node: Node, _ path: String) throws(InputError) -> Int {
         let expected = "a size like 512KiB, 8MiB or 1GiB (from 1B to 4GiB)"
         let text = try scalar(node, path, expected: expected).string
         guard let value = Self.parseSize(text), Self.bodySizeRange.contains(value) else {
@@ -222,18 +224,18 @@ struct ConfigReader {
         return Int(bytes)
     }
 
-    func stringMap(_ node: Node, _ path: String, skippingNulls: Bool = false) throws(ProbeConfigError) -> [(
+    func stringMap(_ node: Node, _ path: String, skippingNulls: Bool = false) throws(InputError) -> [(
         key: String, value: String
     )] {
         try members(node, path, allowed: nil).filter { !skippingNulls || !isNull($0.value) }.map {
-            member throws(ProbeConfigError) in
+            member throws(InputError) in
             (member.key, try string(member.value, join(path, member.key), expected: "a string", allowEmpty: true))
         }
     }
 
     /// A node as a JSON value: plain scalars that read as null, booleans or numbers become those; every
     /// other scalar is a string.
-    func json(_ node: Node, _ path: String) throws(ProbeConfigError) -> JSONValue {
+    func json(_ node: Node, _ path: String) throws(InputError) -> JSONValue {
         switch node {
         case .scalar(let scalar):
             guard scalar.style == .plain || scalar.style == .any else { return .string(scalar.string) }

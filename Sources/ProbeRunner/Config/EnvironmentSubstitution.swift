@@ -1,11 +1,12 @@
 import Foundation
+import HTTPFixtures
 
 /// Replaces `${VAR}` and `${VAR:-default}` in config text from the environment, line by line, so line
 /// numbers in later errors still match the file. `$${` stands for a literal `${`. Comments are left
 /// alone: whole comment lines, and a trailing comment (a `#` after a blank, outside quotes), except in
 /// the lines of a block scalar (`|` or `>`), where a `#` is text.
 enum EnvironmentSubstitution {
-    static func apply(to text: String, environment: [String: String], file: String) throws(ProbeConfigError)
+    static func apply(to text: String, environment: [String: String], file: String) throws(InputError)
         -> String
     {
         var substituted: [String: String] = [:]
@@ -16,7 +17,7 @@ enum EnvironmentSubstitution {
     /// environment (defaults are written in the file, so they are not secrets), keyed by value: `"s3cr3t": "TOKEN"`.
     static func apply(
         to text: String, environment: [String: String], file: String, substituted: inout [String: String]
-    ) throws(ProbeConfigError) -> String {
+    ) throws(InputError) -> String {
         guard text.contains("${") else { return text }
         var output = ""
         output.reserveCapacity(text.utf8.count)
@@ -60,7 +61,7 @@ enum EnvironmentSubstitution {
     private static func substitute(
         _ line: Substring, inBlockScalar: Bool, lineNumber: Int, environment: [String: String], file: String,
         substituted: inout [String: String]
-    ) throws(ProbeConfigError) -> String {
+    ) throws(InputError) -> String {
         var result = ""
         var index = line.startIndex
         /// The quote that opened the quoted scalar the scan is in (`'` or `"`), if any.
@@ -115,8 +116,8 @@ enum EnvironmentSubstitution {
             let column = line.distance(from: line.startIndex, to: index) + 1
             let inner = line[line.index(index, offsetBy: 2)...]
             guard let close = inner.firstIndex(of: "}") else {
-                throw ProbeConfigError(
-                    file: file, line: lineNumber, column: column, key: "${…}",
+                throw InputError(
+                    file: file, position: .lineColumn(line: lineNumber, column: column), key: "${…}",
                     expected: "a closing } after ${", found: "\"\(String(rest))\"")
             }
             let expression = inner[inner.startIndex..<close]
@@ -130,8 +131,8 @@ enum EnvironmentSubstitution {
                 fallback = nil
             }
             guard isVariableName(name) else {
-                throw ProbeConfigError(
-                    file: file, line: lineNumber, column: column, key: "${\(expression)}",
+                throw InputError(
+                    file: file, position: .lineColumn(line: lineNumber, column: column), key: "${\(expression)}",
                     expected: "a variable name of letters, digits and _ (${NAME} or ${NAME:-default})",
                     found: "\"\(name)\"")
             }
@@ -141,8 +142,8 @@ enum EnvironmentSubstitution {
             } else if let fallback {
                 result += fallback
             } else {
-                throw ProbeConfigError(
-                    file: file, line: lineNumber, column: column, key: "${\(name)}",
+                throw InputError(
+                    file: file, position: .lineColumn(line: lineNumber, column: column), key: "${\(name)}",
                     expected: "the environment variable \(name) to be set (or a default: ${\(name):-value})",
                     found: "it unset")
             }

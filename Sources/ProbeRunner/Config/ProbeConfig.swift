@@ -145,8 +145,8 @@ public struct EndpointConfig: Sendable, Hashable {
     /// `dns:`: the question a `dns://` endpoint asks (`nil` for other kinds).
     public var dns: DNSQuery?
     public var expectations: Expectations
-    /// The 1-based line of the endpoint in the config file, for messages (`nil` when built in code).
-    public var line: Int?
+    /// Where the endpoint is in the config file, for messages (`.file` when built in code).
+    public var position: SourcePosition
 
     public init(
         name: String,
@@ -160,7 +160,7 @@ public struct EndpointConfig: Sendable, Hashable {
         retries: Int = 0,
         maxBodySize: Int? = nil,
         expectations: Expectations = Expectations(),
-        line: Int? = nil
+        position: SourcePosition = .file
     ) {
         self.name = name
         self.method = method
@@ -173,7 +173,7 @@ public struct EndpointConfig: Sendable, Hashable {
         self.retries = retries
         self.maxBodySize = maxBodySize
         self.expectations = expectations
-        self.line = line
+        self.position = position
     }
 
     /// What the endpoint probes, told by its URL's scheme (see ``ProbeKind``).
@@ -181,9 +181,9 @@ public struct EndpointConfig: Sendable, Hashable {
 
     /// The endpoint's URL: `path` resolved against `baseURL`, with `query` appended.
     ///
-    /// - Throws: ``ProbeConfigError`` when the result is not an absolute http(s) URL, or a `tcp://` or `tls://`
+    /// - Throws: ``InputError`` when the result is not an absolute http(s) URL, or a `tcp://` or `tls://`
     ///   URL with a host and a port and nothing else, or a `dns://` URL with at most a server and a port.
-    public func url(baseURL: URL?, file: String = "apiprobe.yml") throws(ProbeConfigError) -> URL {
+    public func url(baseURL: URL?, file: String = "apiprobe.yml") throws(InputError) -> URL {
         if kind != .http { return try socketURL(file: file) }
         let resolved: URL?
         if let absolute = URL(string: path), absolute.scheme != nil {
@@ -199,9 +199,9 @@ public struct EndpointConfig: Sendable, Hashable {
         guard let resolved, let scheme = resolved.scheme?.lowercased(), scheme == "http" || scheme == "https",
             var components = URLComponents(url: resolved, resolvingAgainstBaseURL: true), components.host != nil
         else {
-            throw ProbeConfigError(
+            throw InputError(
                 file: file,
-                line: line,
+                position: position,
                 key: "endpoints.\(name).path",
                 expected: baseURL == nil
                     ? "an absolute http(s) URL, or a path with a baseURL" : "a path or an absolute http(s) URL",
@@ -213,15 +213,15 @@ public struct EndpointConfig: Sendable, Hashable {
                 (components.queryItems ?? []) + query.map { URLQueryItem(name: $0.name, value: $0.value) }
         }
         guard let url = components.url else {
-            throw ProbeConfigError(
-                file: file, line: line, key: "endpoints.\(name).query", expected: "query items that form a URL",
+            throw InputError(
+                file: file, position: position, key: "endpoints.\(name).query", expected: "query items that form a URL",
                 found: "\(query)")
         }
         return url
     }
 
     /// A `tcp://`, `tls://` or `dns://` URL, checked.
-    private func socketURL(file: String) throws(ProbeConfigError) -> URL {
+    private func socketURL(file: String) throws(InputError) -> URL {
         let expected =
             kind == .dns
             ? "dns://SERVER[:PORT] (or dns:// for the system's resolver), the name in dns.name"
@@ -231,18 +231,18 @@ public struct EndpointConfig: Sendable, Hashable {
             components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
             (components.port ?? 1) > 0
         else {
-            throw ProbeConfigError(
-                file: file, line: line, key: "endpoints.\(name).url", expected: expected, found: "\"\(path)\"")
+            throw InputError(
+                file: file, position: position, key: "endpoints.\(name).url", expected: expected, found: "\"\(path)\"")
         }
         if kind != .dns, (components.host ?? "").isEmpty || components.port == nil {
-            throw ProbeConfigError(
-                file: file, line: line, key: "endpoints.\(name).url", expected: expected, found: "\"\(path)\"")
+            throw InputError(
+                file: file, position: position, key: "endpoints.\(name).url", expected: expected, found: "\"\(path)\"")
         }
         return url
     }
 
     /// The request this endpoint sends: method, URL, headers (defaults already merged by the loader), body.
-    public func makeRequest(baseURL: URL?, file: String = "apiprobe.yml") throws(ProbeConfigError) -> URLRequest {
+    public func makeRequest(baseURL: URL?, file: String = "apiprobe.yml") throws(InputError) -> URLRequest {
         var request = URLRequest(url: try url(baseURL: baseURL, file: file), timeoutInterval: timeout.timeInterval)
         request.httpMethod = method.uppercased()
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -456,36 +456,6 @@ public struct RegressionPolicy: Sendable, Hashable {
         self.factor = factor
         self.minimumRuns = minimumRuns
         self.minimumSlowdown = minimumSlowdown
-    }
-}
-
-/// An error in a probe config: the file, the line (when known), the key, what was expected and found.
-public struct ProbeConfigError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var column: Int?
-    /// The key's path in the config: `endpoints.search.expect.latency`.
-    public var key: String
-    public var expected: String
-    public var found: String
-
-    public init(file: String, line: Int?, column: Int? = nil, key: String, expected: String, found: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.key = key
-        self.expected = expected
-        self.found = found
-    }
-
-    /// `apiprobe.yml:12:5: endpoints.search.samples: expected a whole number from 1 to 10000, found "many"`
-    public var description: String {
-        var place = file
-        if let line {
-            place += ":\(line)"
-            if let column { place += ":\(column)" }
-        }
-        return "\(place): \(key): expected \(expected), found \(found)"
     }
 }
 

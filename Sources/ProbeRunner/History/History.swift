@@ -303,7 +303,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
         var expected: String
         var found: String
         /// The JSON syntax error, when the line is not JSON (`pointer` is then empty).
-        var syntax: JSONSyntaxError?
+        var syntax: InputError?
     }
 
     /// Reads a line, or says what is wrong with it.

@@ -443,8 +443,8 @@ public struct EndpointRecording: Sendable, Hashable {
 /// cannot be written.
 public struct RecordError: Error, Sendable, CustomStringConvertible {
     public var message: String
-    /// The error this one wraps (a ``FixtureError`` for a file, a `JSONShapeError` for a snapshot, a
-    /// ``ProbeConfigError`` for a URL), when there is one; `nil` for an unknown endpoint name.
+    /// The error this one wraps (a ``InputError`` for a file, a `InputError` for a snapshot, a
+    /// ``InputError`` for a URL), when there is one; `nil` for an unknown endpoint name.
     public var underlying: (any Error & Sendable)?
 
     public init(message: String, underlying: (any Error & Sendable)? = nil) {

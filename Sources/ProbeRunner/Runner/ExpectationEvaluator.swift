@@ -406,7 +406,7 @@ struct ExpectationEvaluator {
             snapshot = try SchemaSnapshot(
                 decoding: try Data(contentsOf: snapshotURL), file: schema.snapshot,
                 folder: snapshotURL.deletingLastPathComponent())
-        } catch let error as JSONShapeError {
+        } catch let error as InputError {
             return (
                 CheckResult(
                     name: name, passed: false, message: "the snapshot cannot be read: \(error)", category: .schemaDrift),

@@ -17,7 +17,7 @@ package struct SnapshotWorkspace {
 
         /// The snapshot these samples give over `previous` (JSONShape's one rule, shared with `record` and
         /// ContractTesting).
-        package func snapshot(previous: SchemaSnapshot?, recordingEnums: Bool = false) throws(JSONShapeError)
+        package func snapshot(previous: SchemaSnapshot?, recordingEnums: Bool = false) throws(InputError)
             -> SchemaSnapshot
         {
             try SchemaSnapshot(samples: samples, previous: previous, recordingEnums: recordingEnums)
@@ -41,7 +41,7 @@ package struct SnapshotWorkspace {
     package init(stubs: String, snapshots: String, snapshotsLabel: String? = nil) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: stubs, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw FixtureError(
+            throw InputError(
                 file: stubs,
                 position: .file,
                 expected: "a folder of fixtures",
@@ -65,8 +65,8 @@ package struct SnapshotWorkspace {
     /// method, matched against the request of the endpoint's first fixture, with or without the base paths of
     /// the `operations.json` beside its snapshot.
     ///
-    /// - Throws: `FixtureError` for a selection that selects no endpoint, or a fixture that cannot be read.
-    package mutating func select(_ selections: [ImportSelection]) throws(FixtureError) {
+    /// - Throws: `InputError` for a selection that selects no endpoint, or a fixture that cannot be read.
+    package mutating func select(_ selections: [ImportSelection]) throws(InputError) {
         guard !selections.isEmpty else { return }
         var used = Set<ImportSelection>()
         var kept: [Endpoint] = []
@@ -79,7 +79,7 @@ package struct SnapshotWorkspace {
         }
         for endpoint in endpoints {
             let components = endpoint.key.split(separator: "/").map(String.init)
-            let request = try firstFixture[endpoint.key].map { name throws(FixtureError) in
+            let request = try firstFixture[endpoint.key].map { name throws(InputError) in
                 try store.exchange(named: name).request
             }
             let api = components.dropLast().joined(separator: "/")
@@ -96,7 +96,7 @@ package struct SnapshotWorkspace {
             if !chosen.isEmpty { kept.append(endpoint) }
         }
         for selection in selections where !used.contains(selection) {
-            throw FixtureError(
+            throw InputError(
                 file: store.directory.path, position: .file,
                 expected:
                     "an endpoint that --only \(selection) selects (an endpoint name such as api/name, a path prefix or a template)",
@@ -108,15 +108,15 @@ package struct SnapshotWorkspace {
     }
 
     /// A snapshot, usage manifest or sample file's bytes; a missing or unreadable file, or a folder, is a
-    /// `JSONShapeError` naming it.
-    package static func read(_ path: String) throws(JSONShapeError) -> Data {
+    /// `InputError` naming it.
+    package static func read(_ path: String) throws(InputError) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw JSONShapeError(file: path, location: .input, expected: "a readable file", found: "no such file")
+            throw InputError(file: path, position: .file, expected: "a readable file", found: "no such file")
         }
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw JSONShapeError(
-                file: path, location: .input, expected: "a readable file",
+            throw InputError(
+                file: path, position: .file, expected: "a readable file",
                 found: isDirectory.boolValue ? "a folder" : "a file that cannot be read")
         }
         return data
@@ -133,7 +133,7 @@ package struct SnapshotWorkspace {
     }
 
     /// The snapshot of an endpoint, or `nil` when there is none.
-    package func existingSnapshot(for key: String) throws(JSONShapeError) -> SchemaSnapshot? {
+    package func existingSnapshot(for key: String) throws(InputError) -> SchemaSnapshot? {
         let url = snapshotURL(for: key)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try SchemaSnapshot(
@@ -141,7 +141,7 @@ package struct SnapshotWorkspace {
     }
 
     /// The usage manifest beside an endpoint's snapshot, when there is one.
-    package func usage(for key: String) throws(JSONShapeError) -> UsageManifest? {
+    package func usage(for key: String) throws(InputError) -> UsageManifest? {
         let url = snapshotsDirectory.appendingPathComponent(key + ".usage.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let base = snapshotsArgument.hasSuffix("/") ? String(snapshotsArgument.dropLast()) : snapshotsArgument
@@ -239,8 +239,8 @@ extension SnapshotWorkspace {
     /// Compares every endpoint's samples with its snapshot (the one rule: `SchemaSnapshot(samples:previous:)`);
     /// a usage manifest beside a snapshot ranks changes at unread paths as info.
     ///
-    /// - Throws: `JSONShapeError` for a snapshot or usage manifest that cannot be read, naming its file.
-    package func check() throws(JSONShapeError) -> SnapshotCheckResult {
+    /// - Throws: `InputError` for a snapshot or usage manifest that cannot be read, naming its file.
+    package func check() throws(InputError) -> SnapshotCheckResult {
         var result = SnapshotCheckResult(skipped: skipped)
         var changes: [SchemaChange] = []
         // Each endpoint on its own core (reading its snapshot, inferring, diffing), then gathered in order.
@@ -249,7 +249,7 @@ extension SnapshotWorkspace {
         // it (a property the spec makes optional and no sample has is no removal), not for drift from it.
         let specDerived = snapshotKeys().specDerived
         // `nil`: no samples, or no snapshot (told apart below by the sample count).
-        let compared = try endpoints.parallelMap { endpoint throws(JSONShapeError) -> SchemaDiff? in
+        let compared = try endpoints.parallelMap { endpoint throws(InputError) -> SchemaDiff? in
             guard endpoint.sampleCount > 0, let old = try workspace.existingSnapshot(for: endpoint.key) else {
                 return nil
             }
@@ -289,7 +289,7 @@ extension SnapshotWorkspace {
     /// Writes every endpoint's snapshot from its samples over the one it replaces (an unreadable one is
     /// replaced); an unchanged snapshot keeps its bytes. With `dryRun`, says what it would do and writes nothing.
     ///
-    /// - Throws: `JSONShapeError` for a sample that is not JSON; `FixtureError` for a snapshot that cannot be
+    /// - Throws: `InputError` for a sample that is not JSON; `InputError` for a snapshot that cannot be
     ///   written or would land outside the snapshots folder.
     package func update(dryRun: Bool, recordingEnums: Bool) throws -> SnapshotUpdateResult {
         var result = SnapshotUpdateResult(skipped: skipped)

@@ -32,14 +32,14 @@ extension HistoryFile {
     /// is not something a run writes: it is an error naming the file, the line and the field.
     ///
     /// - Complexity: O(file size) time; memory O(``maximumLineLength``) beside what `body` keeps.
-    /// - Throws: ``HTTPFixtures/FixtureError`` for a missing or unreadable file, a JSON line that is not a record,
+    /// - Throws: ``HTTPFixtures/InputError`` for a missing or unreadable file, a JSON line that is not a record,
     ///   or a file with no record at all; whatever `body` throws.
     public func scan(_ body: (HistoryRecord) throws -> Void) throws -> ScanSummary {
         let name = url.relativePath
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "a history file (apiprobe run --history FILE writes one)",
                 found: code == ENOENT ? "no such file" : "a file that cannot be read (\(AppendOnlyFile.describe(code)))"
             )
@@ -47,12 +47,12 @@ extension HistoryFile {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "a JSON Lines history file", found: "something else (a folder?)")
         }
 
         var summary = ScanSummary(records: 0, damagedLines: 0, firstDamagedLines: [])
-        var firstSyntaxError: (line: Int, error: JSONSyntaxError)?
+        var firstSyntaxError: (line: Int, error: InputError)?
         var lineNumber = 0
         var pending: [UInt8] = []
         var pendingTooLong = false
@@ -77,7 +77,7 @@ extension HistoryFile {
                     if firstSyntaxError == nil { firstSyntaxError = (lineNumber, syntax) }
                     return
                 }
-                throw FixtureError(
+                throw InputError(
                     file: name, position: .lineColumn(line: lineNumber, column: 1),
                     expected: "a history record with \(problem.pointer) \(problem.expected)", found: problem.found)
             }
@@ -92,7 +92,7 @@ extension HistoryFile {
                 }
             }
             guard count >= 0 else {
-                throw FixtureError(
+                throw InputError(
                     file: name, position: .lineColumn(line: lineNumber + 1, column: 1), expected: "a readable file",
                     found: AppendOnlyFile.describe(errno))
             }
@@ -131,11 +131,11 @@ extension HistoryFile {
 
         guard summary.records > 0 else {
             if let (line, error) = firstSyntaxError {
-                throw FixtureError(
-                    file: name, position: .lineColumn(line: line, column: error.column),
+                throw InputError(
+                    file: name, position: .lineColumn(line: line, column: error.position.column ?? 1),
                     expected: "a history line: \(error.expected)", found: error.found)
             }
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "at least one history line (apiprobe run --history FILE)",
                 found: summary.damagedLines > 0 ? "only lines longer than 1 MiB" : "an empty file")
         }

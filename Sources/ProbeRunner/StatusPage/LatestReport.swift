@@ -16,7 +16,7 @@ public struct LatestReport: Sendable, Hashable {
 
     /// Reads a JSON report.
     ///
-    /// - Throws: ``HTTPFixtures/FixtureError`` naming the file and the place: not JSON (line and column), or a
+    /// - Throws: ``HTTPFixtures/InputError`` naming the file and the place: not JSON (line and column), or a
     ///   field that is not what the report format has (a JSON Pointer).
     public init(contentsOf url: URL, displayName: String? = nil) throws {
         let name = displayName ?? url.relativePath
@@ -24,7 +24,7 @@ public struct LatestReport: Sendable, Hashable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw FixtureError(
+            throw InputError(
                 file: name, position: .file, expected: "a JSON report (apiprobe run --report json=FILE)",
                 found: FileManager.default.fileExists(atPath: url.path) ? "a file that cannot be read" : "no such file")
         }
@@ -32,12 +32,10 @@ public struct LatestReport: Sendable, Hashable {
         do {
             document = try JSONValue(parsing: data)
         } catch {
-            throw FixtureError(
-                file: name, position: .lineColumn(line: error.line, column: error.column), expected: error.expected,
-                found: error.found)
+            throw error.inFile(name)
         }
-        func problem(_ pointer: String, _ expected: String, _ value: JSONValue?) -> FixtureError {
-            FixtureError(
+        func problem(_ pointer: String, _ expected: String, _ value: JSONValue?) -> InputError {
+            InputError(
                 file: name, position: .jsonPointer(pointer), expected: expected,
                 found: value?.briefDescription ?? "nothing")
         }

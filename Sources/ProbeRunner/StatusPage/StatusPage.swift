@@ -249,7 +249,7 @@ extension StatusPage {
     ///
     /// - Complexity: one pass over the file; memory grows by about 25 bytes per endpoint and round (what the
     ///   windows and the chart need), besides at most ``Options/maximumEvents`` incidents and drift events.
-    /// - Throws: ``HTTPFixtures/FixtureError`` for a missing, empty or bad history file or report.
+    /// - Throws: ``HTTPFixtures/InputError`` for a missing, empty or bad history file or report.
     public static func build(from history: HistoryFile, report: LatestReport? = nil, options: Options = Options())
         throws -> StatusPage
     {

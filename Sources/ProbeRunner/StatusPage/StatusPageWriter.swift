@@ -26,14 +26,14 @@ public struct StatusPageWriter: Sendable {
 
     /// Writes the site into `folder` (created when missing).
     ///
-    /// - Throws: ``HTTPFixtures/FixtureError`` naming a file that cannot be written.
+    /// - Throws: ``HTTPFixtures/InputError`` naming a file that cannot be written.
     @discardableResult
     public func write(to folder: URL, displayName: String? = nil) throws -> Output {
         let shown = displayName ?? folder.relativePath
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw FixtureError(
+            throw InputError(
                 file: shown, position: .file, expected: "a folder that can be created or written",
                 found: "\(error.localizedDescription)")
         }

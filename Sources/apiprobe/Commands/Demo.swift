@@ -118,7 +118,7 @@ struct DemoRun {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw FixtureError(
+            throw InputError(
                 file: folder.path, position: .file, expected: "a folder that can be created", found: "\(error)")
         }
     }

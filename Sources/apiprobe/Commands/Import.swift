@@ -99,13 +99,13 @@ struct ImportOptions: ParsableArguments {
     }
 
     /// The bytes of the file to import.
-    static func read(_ file: String, kind: String) throws(FixtureError) -> Data {
+    static func read(_ file: String, kind: String) throws(InputError) -> Data {
         let fileURL = URL(fileURLWithPath: file)
         do {
             return try Data(contentsOf: fileURL)
         } catch {
             let exists = FileManager.default.fileExists(atPath: fileURL.path)
-            throw FixtureError(
+            throw InputError(
                 file: file, position: .file, expected: "a readable \(kind) file",
                 found: exists ? "a file that cannot be read" : "no such file")
         }
@@ -134,7 +134,7 @@ struct ImportOptions: ParsableArguments {
             var text = ""
             for warning in summary.warnings { text += out.styled("warning: \(file): \(warning)", .yellow) + "\n" }
             out.write(text)
-            throw FixtureError(
+            throw InputError(
                 file: file, position: .file, expected: "an import without warnings (--strict)",
                 found: "\(summary.warnings.count) warning\(summary.warnings.count == 1 ? "" : "s"); nothing written")
         }
@@ -326,7 +326,7 @@ enum FixtureBatch {
     }
 
     /// Writes each file, checking that it lands inside its folder.
-    static func write(_ files: [(url: URL, data: Data, folder: URL)]) throws(FixtureError) -> [Outcome] {
+    static func write(_ files: [(url: URL, data: Data, folder: URL)]) throws(InputError) -> [Outcome] {
         var outcomes: [Outcome] = []
         var undo: [(url: URL, previous: Data?, folder: URL)] = []
         for file in files {

@@ -66,7 +66,7 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
             for note in result.notes.prefix(20) { text += "  note: \(description.file): \(note)\n" }
             if result.notes.count > 20 { text += "  … and \(result.notes.count - 20) more\n" }
             Terminal.standardOutput.write(text)
-            throw SpecError(
+            throw InputError(
                 file: description.file, position: .jsonPointer(first.pointer),
                 expected: "a description every snapshot can say exactly (--strict)",
                 found: "\(result.notes.count) approximation\(result.notes.count == 1 ? "" : "s"); nothing written")
@@ -75,7 +75,7 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
             // A config of the user's own is never replaced: refuse before anything is written.
             let url = URL(fileURLWithPath: config)
             if let existing = try? Data(contentsOf: url), !existing.starts(with: Data(SpecImport.configMarker.utf8)) {
-                throw FixtureError(
+                throw InputError(
                     file: displayPath(url), position: .file,
                     expected:
                         "a config that openapi import wrote (its first line starts with \"\(SpecImport.configMarker)\")",
@@ -302,7 +302,7 @@ struct OpenAPIExportCommand: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: stubsURL.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
-            throw FixtureError(
+            throw InputError(
                 file: stubs, position: .file, expected: "a folder of fixtures",
                 found: isDirectory.boolValue ? "a file" : "no such folder")
         }

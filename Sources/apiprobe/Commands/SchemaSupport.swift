@@ -14,7 +14,7 @@ enum SchemaInput {
 
     /// `paths` with each folder replaced by the sample files below it (`.json`, `.jsonl`, `.ndjson`), sorted in
     /// byte order; a folder with none is an error, since inferring from nothing would look like an empty API.
-    static func sampleFiles(_ paths: [String]) throws(JSONShapeError) -> [String] {
+    static func sampleFiles(_ paths: [String]) throws(InputError) -> [String] {
         var files: [String] = []
         for path in paths {
             var isFolder: ObjCBool = false
@@ -35,8 +35,8 @@ enum SchemaInput {
                 }
             }
             guard !found.isEmpty else {
-                throw JSONShapeError(
-                    file: path, location: .input, expected: "a folder of JSON samples (.json, .jsonl, .ndjson)",
+                throw InputError(
+                    file: path, position: .file, expected: "a folder of JSON samples (.json, .jsonl, .ndjson)",
                     found: "none")
             }
             files += found.sorted(by: precedesInByteOrder)
@@ -45,15 +45,15 @@ enum SchemaInput {
     }
 
     /// Adds the samples of a file (one document, or JSON Lines) to an inference.
-    static func addSamples(from path: String, to inference: inout ShapeInference) throws(JSONShapeError) {
+    static func addSamples(from path: String, to inference: inout ShapeInference) throws(InputError) {
         let url = URL(fileURLWithPath: path)
         if isJSONLines(path) {
             let before = inference.sampleCount
             try inference.addJSONLines(contentsOf: url, file: path)
             // An empty file has no shape to compare: "no changes" against it would be a false all-clear.
             guard inference.sampleCount > before else {
-                throw JSONShapeError(
-                    file: path, location: .input, expected: "at least one JSON sample (one a line)",
+                throw InputError(
+                    file: path, position: .file, expected: "at least one JSON sample (one a line)",
                     found: "no samples (an empty file)")
             }
         } else {
@@ -62,7 +62,7 @@ enum SchemaInput {
         }
     }
 
-    static func read(_ path: String) throws(JSONShapeError) -> Data {
+    static func read(_ path: String) throws(InputError) -> Data {
         try SnapshotWorkspace.read(path)
     }
 
@@ -99,14 +99,14 @@ enum SchemaInput {
             let (status, body) = try? Exchange.responseSample(decoding: data, file: path)
         else { return nil }
         guard let body else {
-            throw FixtureError(
+            throw InputError(
                 file: path, position: .jsonPointer("/response/body"), expected: "a JSON response body to compare",
                 found: "a fixture (status \(status)) without one")
         }
         return body
     }
 
-    static func usage(at path: String?) throws(JSONShapeError) -> UsageManifest? {
+    static func usage(at path: String?) throws(InputError) -> UsageManifest? {
         guard let path else { return nil }
         return try UsageManifest(decoding: read(path), file: path)
     }

@@ -1,14 +1,4 @@
-public import HTTPFixtures
-
-/// An OpenAPI description that cannot be used: the file, the place in it (a line and column for a syntax error,
-/// a JSON Pointer for anything else), what was expected and what was found.
-///
-/// ```
-/// openapi/recipes.yaml:4:3: expected a YAML or JSON document, found mapping values are not allowed in this context
-/// openapi/recipes.yaml: /paths/~1api~1get/get/responses/200/content/application~1json/schema/$ref: expected a local
-///   reference (#/…), found "common.yaml#/components/schemas/Recipe" (external references are not read)
-/// ```
-public typealias SpecError = FixtureError
+import HTTPFixtures
 
 /// A place in a spec and what about it was approximated on the way into a snapshot.
 public struct SpecNote: Sendable, Hashable, CustomStringConvertible {
