@@ -30,6 +30,19 @@ package enum AtomicFile {
         try write(data, to: url, displayName: displayName, inside: nil)
     }
 
+    /// Writes `data` to `url` as ``write(_:to:displayName:inside:)`` does, unless the file holds those bytes
+    /// already: an unchanged file keeps its bytes and its modification time.
+    ///
+    /// - Returns: whether the file was written.
+    @discardableResult
+    package static func writeIfChanged(_ data: Data, to url: URL, displayName: String? = nil, inside folder: URL?)
+        throws(InputError) -> Bool
+    {
+        if let existing = try? Data(contentsOf: url), existing == data { return false }
+        try write(data, to: url, displayName: displayName, inside: folder)
+        return true
+    }
+
     /// Writes `data` to `url` as ``write(_:to:displayName:)`` does, after checking that `url`, and the file a
     /// link there points to, are inside `folder`.
     ///

@@ -122,10 +122,8 @@ public struct FixtureStore: Sendable, Hashable {
     @discardableResult
     public func write(_ exchange: Exchange, named name: String) throws(InputError) -> Bool {
         let target = url(for: name)
-        let data = exchange.encoded()
-        if let existing = try? Data(contentsOf: target), existing == data { return false }
-        try AtomicFile.write(data, to: target, displayName: APIProbeShared.displayPath(target), inside: directory)
-        return true
+        return try AtomicFile.writeIfChanged(
+            exchange.encoded(), to: target, displayName: APIProbeShared.displayPath(target), inside: directory)
     }
 
 }

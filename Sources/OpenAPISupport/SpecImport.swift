@@ -226,11 +226,42 @@ public struct SpecImport: Sendable {
         var changed: [String] = []
         for file in files {
             let url = folder.appendingPathComponent(file.name)
-            if let existing = try? Data(contentsOf: url), existing == file.data { continue }
-            try AtomicFile.write(file.data, to: url, displayName: APIProbeShared.displayPath(url), inside: folder)
-            changed.append(file.name)
+            if try AtomicFile.writeIfChanged(
+                file.data, to: url, displayName: APIProbeShared.displayPath(url), inside: folder)
+            {
+                changed.append(file.name)
+            }
         }
         return changed
+    }
+
+    /// Refuses a config file that `openapi import` did not write (its first line is not ``configMarker``): a
+    /// config of the user's own is never replaced. Call it before writing anything else.
+    ///
+    /// - Throws: ``InputError`` naming the file.
+    public static func requireConfigIsOurs(at url: URL) throws(InputError) {
+        guard let existing = try? Data(contentsOf: url), !existing.starts(with: Data(configMarker.utf8)) else {
+            return
+        }
+        throw InputError(
+            file: APIProbeShared.displayPath(url), position: .file,
+            expected: "a config that openapi import wrote (its first line starts with \"\(configMarker)\")",
+            found: "a file of your own; name another --config file")
+    }
+
+    /// Writes ``probeConfig(api:source:)`` to `url` atomically, unless its bytes are there already; a config of the
+    /// user's own is refused (``requireConfigIsOurs(at:)``).
+    ///
+    /// - Returns: whether the file was written, and the operations left out of the config, with why.
+    /// - Throws: ``InputError`` for a config of the user's own or a file that cannot be written.
+    public func writeProbeConfig(to url: URL, api: String, source: String) throws(InputError)
+        -> (changed: Bool, skipped: [String])
+    {
+        try Self.requireConfigIsOurs(at: url)
+        let (text, skipped) = probeConfig(api: api, source: source)
+        let changed = try AtomicFile.writeIfChanged(
+            Data(text.utf8), to: url, displayName: APIProbeShared.displayPath(url), inside: nil)
+        return (changed, skipped)
     }
 }
 

@@ -284,7 +284,7 @@ struct RunCommandTests {
         #expect(badLabel.status == 2)
         #expect(
             badLabel.standardError.hasPrefix(
-                "Error: The value 'job=x' is invalid for '--push-label <key=value>': expected key=value with a label name matching [a-zA-Z_][a-zA-Z0-9_]* (not job)"
+                "Error: The value 'job=x' is invalid for '--push-label <key=value>': expected key=value with a name matching [a-zA-Z_][a-zA-Z0-9_]*, not job and not starting with __"
             ), "\(badLabel)")
         let badEvery = try await CommandLineRunner.run(["run", "--config", config, "--every", "0s"])
         #expect(badEvery.status == 2)

@@ -55,12 +55,9 @@ public struct PushgatewayClient: Sendable {
         }
         var path = "/metrics/" + Self.segment(name: "job", value: job)
         for (name, value) in grouping.sorted(by: { $0.key < $1.key }) {
-            guard Self.isLabelName(name), name != "job", !name.hasPrefix("__") else {
+            guard Self.isGroupingLabelName(name) else {
                 throw PushgatewayError(
-                    url: url.absoluteString,
-                    problem: "grouping label \"\(name)\": expected a name matching [a-zA-Z_][a-zA-Z0-9_]*, "
-                        + "not job and not starting with __"
-                )
+                    url: url.absoluteString, problem: "grouping label \"\(name)\": expected \(Self.groupingLabelRule)")
             }
             path += "/" + Self.segment(name: name, value: value)
         }
@@ -137,8 +134,15 @@ public struct PushgatewayClient: Sendable {
         return out
     }
 
-    private static func isLabelName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+    /// What a grouping label's name must be, for messages.
+    package static let groupingLabelRule = "a name matching [a-zA-Z_][a-zA-Z0-9_]*, not job and not starting with __"
+
+    /// Whether `name` can name a grouping label: a Prometheus label name, not `job` (the path's own) and not
+    /// reserved (`__…`). `run --push-label` and ``groupURL()`` both ask.
+    package static func isGroupingLabelName(_ name: String) -> Bool {
+        guard name != "job", !name.hasPrefix("__"), let first = name.utf8.first,
+            !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else {
             return false
         }
         return name.utf8.allSatisfy { byte in

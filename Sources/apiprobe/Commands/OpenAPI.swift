@@ -71,17 +71,8 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
                 expected: "a description every snapshot can say exactly (--strict)",
                 found: "\(result.notes.count) approximation\(result.notes.count == 1 ? "" : "s"); nothing written")
         }
-        if let config {
-            // A config of the user's own is never replaced: refuse before anything is written.
-            let url = URL(fileURLWithPath: config)
-            if let existing = try? Data(contentsOf: url), !existing.starts(with: Data(SpecImport.configMarker.utf8)) {
-                throw InputError(
-                    file: displayPath(url), position: .file,
-                    expected:
-                        "a config that openapi import wrote (its first line starts with \"\(SpecImport.configMarker)\")",
-                    found: "a file of your own; name another --config file")
-            }
-        }
+        // A config of the user's own is never replaced: refuse before anything is written.
+        if let config { try SpecImport.requireConfigIsOurs(at: URL(fileURLWithPath: config)) }
         let changed = try result.write(into: folder)
         let out = Terminal.standardOutput
         var text = ""
@@ -93,15 +84,8 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
         }
         if let config {
             let url = URL(fileURLWithPath: config)
-            let (configText, skipped) = result.probeConfig(api: name, source: description.file)
-            let data = Data(configText.utf8)
-            let existing = try? Data(contentsOf: url)
-            if existing == data {
-                text += out.styled("same    ", .dim) + displayPath(url) + "\n"
-            } else {
-                try AtomicFile.write(data, to: url, displayName: displayPath(url))
-                text += out.styled("wrote   ", .green) + displayPath(url) + "\n"
-            }
+            let (written, skipped) = try result.writeProbeConfig(to: url, api: name, source: description.file)
+            text += (written ? out.styled("wrote   ", .green) : out.styled("same    ", .dim)) + displayPath(url) + "\n"
             for line in skipped { text += "  not in the config: \(line)\n" }
         }
         if !result.notes.isEmpty {

@@ -89,14 +89,8 @@ struct RunCommand: AsyncParsableCommand {
     static func parseLabel(_ argument: String) throws -> PushLabel {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts[0])
-        let isLabelName =
-            !name.isEmpty && name != "job" && !name.hasPrefix("__")
-            && name.unicodeScalars.enumerated().allSatisfy { index, scalar in
-                scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-                    || (index > 0 && ("0"..."9").contains(scalar))
-            }
-        guard parts.count == 2, isLabelName else {
-            throw ValidationError("expected key=value with a label name matching [a-zA-Z_][a-zA-Z0-9_]* (not job)")
+        guard parts.count == 2, PushgatewayClient.isGroupingLabelName(name) else {
+            throw ValidationError("expected key=value with \(PushgatewayClient.groupingLabelRule)")
         }
         return PushLabel(name: name, value: String(parts[1]))
     }
