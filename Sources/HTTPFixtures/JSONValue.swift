@@ -527,7 +527,7 @@ struct JSONWriter {
         case .null: out.append(contentsOf: Array("null".utf8))
         case .bool(let flag): out.append(contentsOf: Array((flag ? "true" : "false").utf8))
         case .number(let literal): out.append(contentsOf: Array(literal.utf8))
-        case .string(let text): Self.writeString(text, into: &out)
+        case .string(let text): appendJSONString(text, to: &out)
         case .array(let items):
             if items.isEmpty {
                 out.append(contentsOf: Array("[]".utf8))
@@ -551,7 +551,7 @@ struct JSONWriter {
             for (offset, member) in members.enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, depth: depth + 1)
-                Self.writeString(member.key, into: &out)
+                appendJSONString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 if pretty { out.append(UInt8(ascii: " ")) }
                 write(member.value, into: &out, depth: depth + 1)
@@ -565,22 +565,5 @@ struct JSONWriter {
         guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
-    }
-
-    static func writeString(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                out.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

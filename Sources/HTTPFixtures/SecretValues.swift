@@ -1,3 +1,4 @@
+import APIProbeShared
 package import Foundation
 
 /// The secret values of one run, shared by every copy of the ``Redactor`` that holds them: values substituted
@@ -7,29 +8,46 @@ package import Foundation
 /// XML-escaped and percent-encoded. Values shorter than ``minimumLength``, numbers (a port, a count) and the
 /// words `true`, `false`, `null` and `none` are not kept: masking them would mask timings, counts and
 /// everything else. (A credential that is a number is still masked by name.)
-package final class SecretValues: @unchecked Sendable {
+package final class SecretValues: Sendable {
     /// The shortest value masked by value.
     package static let minimumLength = 4
     /// The most values met in traffic kept at once; the oldest go first. (A probe that runs for days meets a new
     /// session cookie every round; the values of the current round are the ones its output can hold.)
     package static let maximumLearned = 256
 
-    private let lock = NSLock()
-    /// Each form of each value, with the text that replaces it.
-    private var forms: [String: String] = [:]
-    /// `forms`' keys, longest first (so a value inside a longer one does not split it), rebuilt on change.
-    private var ordered: [(form: String, replacement: String)] = []
-    /// The forms of each value met in traffic, oldest first, so the oldest can be dropped.
-    private var learned: [(value: String, forms: [String])] = []
-    private var learnedValues: Set<String> = []
+    private struct Table {
+        /// Each form of each value, with the text that replaces it.
+        var forms: [String: String] = [:]
+        /// `forms`' keys, longest first (so a value inside a longer one does not split it), rebuilt on change.
+        var ordered: [(form: String, replacement: String)] = []
+        /// The forms of each value met in traffic, oldest first, so the oldest can be dropped.
+        var learned: [(value: String, forms: [String])] = []
+        var learnedValues: Set<String> = []
+
+        /// Inserts a form where ``ordered`` keeps it: longer forms first, then in code-unit order.
+        mutating func insertOrdered(_ form: String, _ replacement: String) {
+            func precedes(_ a: String, _ b: String) -> Bool {
+                a.utf8.count != b.utf8.count ? a.utf8.count > b.utf8.count : a < b
+            }
+            var low = 0
+            var high = ordered.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(ordered[middle].form, form) { low = middle + 1 } else { high = middle }
+            }
+            ordered.insert((form, replacement), at: low)
+        }
+    }
+
+    private let table = Locked(Table())
 
     package init() {}
 
     /// Whether no value is known.
-    package var isEmpty: Bool { lock.withLock { forms.isEmpty } }
+    package var isEmpty: Bool { table.withLock { $0.forms.isEmpty } }
 
     /// The forms known (plain, escaped, encoded), sorted; for tests.
-    package var knownForms: [String] { lock.withLock { forms.keys.sorted() } }
+    package var knownForms: [String] { table.withLock { $0.forms.keys.sorted() } }
 
     /// Adds a value, masked from now on by `replacement`. Returns whether the value is long enough to be kept.
     ///
@@ -55,46 +73,32 @@ package final class SecretValues: @unchecked Sendable {
         if let form = trimmed.addingPercentEncoding(withAllowedCharacters: Self.unreserved.union([" "])) {
             variants.append(form.replacingOccurrences(of: " ", with: "+"))
         }
-        lock.withLock {
+        table.withLock { table in
             var added: [String] = []
-            for variant in variants where forms[variant] == nil {
-                forms[variant] = replacement
+            for variant in variants where table.forms[variant] == nil {
+                table.forms[variant] = replacement
                 added.append(variant)
-                insertOrdered(variant, replacement)
+                table.insertOrdered(variant, replacement)
             }
-            if !isPermanent, !added.isEmpty, learnedValues.insert(trimmed).inserted {
-                learned.append((trimmed, added))
-                if learned.count > Self.maximumLearned {
-                    let oldest = learned.removeFirst()
-                    learnedValues.remove(oldest.value)
-                    for form in oldest.forms { forms[form] = nil }
+            if !isPermanent, !added.isEmpty, table.learnedValues.insert(trimmed).inserted {
+                table.learned.append((trimmed, added))
+                if table.learned.count > Self.maximumLearned {
+                    let oldest = table.learned.removeFirst()
+                    table.learnedValues.remove(oldest.value)
+                    for form in oldest.forms { table.forms[form] = nil }
                     let gone = Set(oldest.forms)
-                    ordered.removeAll { gone.contains($0.form) }
+                    table.ordered.removeAll { gone.contains($0.form) }
                 }
             }
         }
         return true
     }
 
-    /// Inserts a form where ``ordered`` keeps it: longer forms first, then in code-unit order.
-    private func insertOrdered(_ form: String, _ replacement: String) {
-        func precedes(_ a: String, _ b: String) -> Bool {
-            a.utf8.count != b.utf8.count ? a.utf8.count > b.utf8.count : a < b
-        }
-        var low = 0
-        var high = ordered.count
-        while low < high {
-            let middle = (low + high) / 2
-            if precedes(ordered[middle].form, form) { low = middle + 1 } else { high = middle }
-        }
-        ordered.insert((form, replacement), at: low)
-    }
-
     /// `text` with every known value replaced.
     ///
     /// - Complexity: O(n × k) for n characters and k known forms.
     package func mask(_ text: String) -> String {
-        let forms = lock.withLock { ordered }
+        let forms = table.withLock { $0.ordered }
         guard !forms.isEmpty, !text.isEmpty else { return text }
         var result = text
         for (form, replacement) in forms where result.contains(form) {
@@ -105,7 +109,7 @@ package final class SecretValues: @unchecked Sendable {
 
     /// `data` with every known value replaced, byte for byte elsewhere.
     package func mask(_ data: Data) -> Data {
-        let forms = lock.withLock { ordered }
+        let forms = table.withLock { $0.ordered }
         guard !forms.isEmpty, !data.isEmpty else { return data }
         var result = data
         for (form, replacement) in forms {
@@ -125,7 +129,7 @@ package final class SecretValues: @unchecked Sendable {
 
     static func jsonEscaped(_ text: String) -> String {
         var out: [UInt8] = []
-        JSONWriter.writeString(text, into: &out)
+        appendJSONString(text, to: &out)
         return String(decoding: out.dropFirst().dropLast(), as: UTF8.self)
     }
 

@@ -75,10 +75,9 @@ extension Duration {
 /// server.knobs.failureRate = 0.2          // one response in five is a 503 with Retry-After
 /// server.knobs.isDrifted = true           // serve the drifted variant of the API
 /// ```
-public final class RecipesServerKnobs: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: State
-    private var random: SeededGenerator
+public final class RecipesServerKnobs: Sendable {
+    /// The settings and the random numbers they draw from, behind one lock.
+    private let guarded: Locked<(state: State, random: SeededGenerator)>
 
     struct State {
         var latency: Latency
@@ -91,20 +90,18 @@ public final class RecipesServerKnobs: @unchecked Sendable {
     }
 
     init(_ configuration: RecipesServer.Configuration) {
-        state = State(
+        let state = State(
             latency: configuration.latency,
             failureRate: configuration.failureRate,
             retryAfterSeconds: configuration.retryAfterSeconds,
             isDrifted: configuration.isDrifted,
             apiKey: configuration.apiKey
         )
-        random = SeededGenerator(seed: configuration.seed)
+        guarded = Locked((state, SeededGenerator(seed: configuration.seed)))
     }
 
     private func withLock<R>(_ body: (inout State) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
+        guarded.withLock { body(&$0.state) }
     }
 
     /// Latency added before every response (errors included).
@@ -152,13 +149,13 @@ public final class RecipesServerKnobs: @unchecked Sendable {
 
     /// What one request gets: the settings and, drawn under the same lock, its delay and whether it fails.
     func draw() -> (state: State, delay: Duration, fails: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        state.received += 1
-        let delay = state.latency.sample(using: &random)
-        if state.delays.count == 1_000 { state.delays.removeFirst() }
-        state.delays.append(delay)
-        let fails = state.failureRate > 0 && random.nextUnit() < state.failureRate
-        return (state, delay, fails)
+        guarded.withLock { guarded in
+            guarded.state.received += 1
+            let delay = guarded.state.latency.sample(using: &guarded.random)
+            if guarded.state.delays.count == 1_000 { guarded.state.delays.removeFirst() }
+            guarded.state.delays.append(delay)
+            let fails = guarded.state.failureRate > 0 && guarded.random.nextUnit() < guarded.state.failureRate
+            return (guarded.state, delay, fails)
+        }
     }
 }

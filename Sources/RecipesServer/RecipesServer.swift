@@ -288,19 +288,9 @@ private struct JSONText {
     mutating func raw(_ fragment: String) { text += fragment }
 
     mutating func string(_ value: String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        var bytes: [UInt8] = []
+        appendJSONString(value, to: &bytes)
+        text += String(decoding: bytes, as: UTF8.self)
     }
 
     mutating func field(_ name: String, _ value: String) {

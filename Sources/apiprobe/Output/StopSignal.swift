@@ -1,3 +1,4 @@
+import APIProbeShared
 import Dispatch
 import Foundation
 
@@ -11,10 +12,13 @@ import Darwin
 
 /// Set by SIGINT or SIGTERM, whose default handlers are ignored from when it is made: `run --every` and
 /// `demo --serve` finish what they are doing and exit 0.
-final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var signalNumber: Int32?
-    private var sources: [any DispatchSourceSignal] = []
+final class StopSignal: Sendable {
+    private struct State {
+        var signalNumber: Int32?
+        var reloadAsked = false
+        var sources: [any DispatchSourceSignal] = []
+    }
+    private let state = Locked(State())
 
     init() {
         for number in [SIGINT, SIGTERM] {
@@ -22,34 +26,32 @@ final class StopSignal: @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.set(number) }
             source.resume()
-            sources.append(source)
+            state.withLock { $0.sources.append(source) }
         }
     }
 
     /// The signal that arrived first, or `nil` while none has.
-    var received: Int32? { lock.withLock { signalNumber } }
+    var received: Int32? { state.withLock { $0.signalNumber } }
 
     var isSet: Bool { received != nil }
 
-    private func set(_ number: Int32) { lock.withLock { signalNumber = signalNumber ?? number } }
-
-    private var reloadAsked = false
+    private func set(_ number: Int32) { state.withLock { $0.signalNumber = $0.signalNumber ?? number } }
 
     /// Also listens for SIGHUP (which would otherwise end the process with status 129): each one asks for a
     /// reload, which ``takeReloadRequest()`` reports once.
     func listenForReload() {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        source.setEventHandler { [weak self] in self?.lock.withLock { self?.reloadAsked = true } }
+        source.setEventHandler { [weak self] in self?.state.withLock { $0.reloadAsked = true } }
         source.resume()
-        lock.withLock { sources.append(source) }
+        state.withLock { $0.sources.append(source) }
     }
 
     /// Whether a SIGHUP came since the last call.
     func takeReloadRequest() -> Bool {
-        lock.withLock {
-            defer { reloadAsked = false }
-            return reloadAsked
+        state.withLock { state in
+            defer { state.reloadAsked = false }
+            return state.reloadAsked
         }
     }
 
