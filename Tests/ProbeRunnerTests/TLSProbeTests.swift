@@ -11,10 +11,15 @@ import Testing
 /// one, a server that requires a client certificate.
 @Suite(.timeLimit(.minutes(2)))
 struct TLSProbeTests {
-    func run(_ yaml: String, in folder: URL, environment: [String: String] = [:]) async throws -> ProbeRunResult {
+    /// Runs a config; `now`, when given, is the runner's date (the wall clock otherwise).
+    func run(_ yaml: String, in folder: URL, environment: [String: String] = [:], now: Date? = nil) async throws
+        -> ProbeRunResult
+    {
         let config = try ProbeConfig.parse(
             Data(yaml.utf8), environment: environment, file: "apiprobe.yml", directory: folder)
-        return await ProbeRunner(config: config, directory: folder).run()
+        var runner = ProbeRunner(config: config, directory: folder)
+        if let now { runner.now = { now } }
+        return await runner.run()
     }
 
     func failedChecks(_ result: ProbeRunResult) -> String {
@@ -176,6 +181,23 @@ struct TLSProbeTests {
         #expect(budget.message == "the certificate expires \(ReportText.timestamp(notAfter)), in 3.0 days")
         #expect(soon.checks.first { $0.name == "tls" }?.passed == true)
         #expect(result.endpoints[1].passed, "\(failedChecks(result))")
+
+        // The days left are counted from the runner's date, not the wall clock: a day before the end, without
+        // waiting two days, the 2-day budget fails too, and the round says it started then.
+        let dayBefore = notAfter.addingTimeInterval(-86_400)
+        let restarted = try await TLSTestServer.start(
+            certificate: certificates.file("expiring.pem"), key: certificates.file("leaf.key"))
+        let later = try await run(
+            """
+            api: tls
+            endpoints:
+              - {name: fine, url: "https://127.0.0.1:\(restarted.port)/", tls: {caFile: ca.pem, expiresIn: "> 2d"}}
+            """, in: certificates.folder, now: dayBefore)
+        await restarted.stop()
+        #expect(later.startedAt == dayBefore)
+        let twoDays = try #require(later.endpoints.first?.checks.first { $0.name == "tls expiresIn > 2d" })
+        #expect(!twoDays.passed)
+        #expect(twoDays.message == "the certificate expires \(ReportText.timestamp(notAfter)), in 1.0 days")
 
         let prometheus = try PrometheusText(parsing: Report.render(result, as: .prometheus))
         for name in ["soon", "fine"] {

@@ -28,6 +28,9 @@ public struct ProbeRunner: Sendable {
     public var directory: URL
     /// Masks the run's secrets (the config's, and those met in traffic) in the result.
     package var redactor: Redactor
+    /// The date a round starts at and its checks are judged at (a certificate's days left): the wall clock by
+    /// default; a test sets it instead of waiting. Latency is timed on the monotonic clock, never by this.
+    package var now: @Sendable () -> Date = { Date() }
 
     public init(config: ProbeConfig, directory: URL) {
         self.config = config
@@ -39,7 +42,7 @@ public struct ProbeRunner: Sendable {
     /// are results. `previous` carries consecutive-failure counts between rounds (`--every`, history).
     public func run(only: [String] = [], previousFailures: [String: Int] = [:]) async -> ProbeRunResult {
         await HTTPLoader.warmUp()
-        let startedAt = Date()
+        let startedAt = now()
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + config.deadline
@@ -53,7 +56,7 @@ public struct ProbeRunner: Sendable {
         let limiter = config.requestsPerSecondPerHost.map { RateLimiter(requestsPerSecond: $0) }
         let context = Context(
             config: config, directory: directory, loader: loader, limiter: limiter, deadline: deadline,
-            redactor: redactor)
+            redactor: redactor, now: now)
 
         let probed = await endpoints.concurrentMap(limit: config.concurrency) { await context.probe($0) }
         let hitDeadline = probed.contains { $0.1 }
@@ -85,6 +88,7 @@ private struct Context: Sendable {
     var limiter: RateLimiter?
     var deadline: ContinuousClock.Instant
     var redactor: Redactor
+    var now: @Sendable () -> Date
 
     /// Bodies up to this size are read for credentials (`{"access_token": …}`) to mask in messages.
     static let largestBodyLearnedFrom = 4 << 20
@@ -129,7 +133,7 @@ private struct Context: Sendable {
         let evaluator = ExpectationEvaluator(endpoint: endpoint, directory: directory)
         let isTLS = ["https", "tls"].contains(request.url?.scheme?.lowercased() ?? "")
         let (checks, changes) = evaluator.checks(
-            samples: samples, responses: responses, tls: isTLS ? .some(tls) : .none, now: Date())
+            samples: samples, responses: responses, tls: isTLS ? .some(tls) : .none, now: now())
         let answered = samples.filter(\.answered)
         let result = EndpointResult(
             name: endpoint.name, method: endpoint.method, url: url, samples: samples,

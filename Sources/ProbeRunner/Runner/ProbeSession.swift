@@ -78,13 +78,14 @@ public struct ProbeSession: Sendable {
     /// were). Endpoints named with `--only` are always due: the user asked for them.
     ///
     /// - Parameters:
-    ///   - now: the round's start.
+    ///   - now: the round's start (the runner's ``ProbeRunner/now`` when `nil`).
     ///   - tick: the time between rounds (`--every`); an interval may end up to half a tick early, so a 5m
     ///     interval on a 1m tick is probed every 5th round, not every 6th. Without a tick (one round, as cron
     ///     starts it), a tenth of the interval.
     /// - Throws: the history file's errors.
-    public mutating func dueEndpoints(at now: Date = Date(), tick: Duration? = nil) throws -> [String] {
+    public mutating func dueEndpoints(at now: Date? = nil, tick: Duration? = nil) throws -> [String] {
         guard only.isEmpty else { return only }
+        let now = now ?? runner.now()
         let endpoints = runner.config.endpoints.filter { runner.config.maintenanceEnd(of: $0, at: now) == nil }
         guard endpoints.contains(where: { $0.interval != nil }) else { return endpoints.map(\.name) }
         try loadHistory()
@@ -96,9 +97,11 @@ public struct ProbeSession: Sendable {
     }
 
     /// The endpoints a round at `now` does not probe because a maintenance window contains it, each with the
-    /// window's end, in config order; none when `--only` names the endpoints (the user asked for them).
-    public func inMaintenance(at now: Date = Date()) -> [(name: String, until: Date)] {
+    /// window's end, in config order; none when `--only` names the endpoints (the user asked for them). `now` is
+    /// the runner's ``ProbeRunner/now`` when `nil`.
+    public func inMaintenance(at now: Date? = nil) -> [(name: String, until: Date)] {
         guard only.isEmpty else { return [] }
+        let now = now ?? runner.now()
         return runner.config.endpoints.compactMap { endpoint in
             runner.config.maintenanceEnd(of: endpoint, at: now).map { (endpoint.name, $0) }
         }
@@ -162,13 +165,14 @@ public struct ProbeSession: Sendable {
                 warnings += try await AlertOutbox.withLockedFile(url) { items, damaged in
                     guard !items.isEmpty || !events.isEmpty || damaged != nil else { return [] }
                     let sent = await AlertOutbox.deliver(
-                        &items, adding: events, sender: sender, now: Date(), deadline: deadline,
+                        &items, adding: events, sender: sender, now: runner.now(), deadline: deadline,
                         outboxName: url.relativePath)
                     return (damaged.map { [$0] } ?? []) + sent
                 }
             } else if !events.isEmpty || !pendingAlerts.isEmpty {
                 warnings += await AlertOutbox.deliver(
-                    &pendingAlerts, adding: events, sender: sender, now: Date(), deadline: deadline, outboxName: nil)
+                    &pendingAlerts, adding: events, sender: sender, now: runner.now(), deadline: deadline,
+                    outboxName: nil)
             }
         }
         if let pushGateway {
