@@ -151,8 +151,6 @@ struct AlertOutbox: Sendable {
                     + (known ? "undelivered for more than 7 days" : "the config no longer has that receiver"))
             return true
         }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
         var remaining: [Item] = []
         for (index, target) in sender.targets.enumerated() {
             var queue = items.filter { $0.target == index }
@@ -167,7 +165,7 @@ struct AlertOutbox: Sendable {
             var problem: String?
             while let item = queue.first {
                 problem = await sender.deliver(
-                    sender.payload(item.event, for: target.kind), to: target.url, session, deadline)
+                    sender.payload(item.event, for: target.kind), to: target.url, deadline)
                 if problem != nil { break }
                 queue.removeFirst()
             }

@@ -116,11 +116,9 @@ public struct AlertSender: Sendable {
     public func send(_ events: [AlertEvent], deadline: ContinuousClock.Instant) async -> [String] {
         guard !events.isEmpty else { return [] }
         var warnings: [String] = []
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
         for target in targets {
             for event in events {
-                if let problem = await deliver(payload(event, for: target.kind), to: target.url, session, deadline) {
+                if let problem = await deliver(payload(event, for: target.kind), to: target.url, deadline) {
                     warnings.append(
                         redactor.redact(
                             text:
@@ -155,25 +153,23 @@ public struct AlertSender: Sendable {
         return Data(redactor.redact(text: text).utf8)
     }
 
-    /// `nil` when a 2xx answered; otherwise the last problem.
-    func deliver(_ body: Data, to url: URL, _ session: URLSession, _ deadline: ContinuousClock.Instant) async
-        -> String?
-    {
+    /// `nil` when a 2xx answered; otherwise the last problem. Sent by the probes' own client
+    /// (``HTTPLoader/sendOnce(_:timeout:maxBodySize:)``).
+    func deliver(_ body: Data, to url: URL, _ deadline: ContinuousClock.Instant) async -> String? {
         var problem = "no attempt before the deadline"
         for attempt in 0..<3 {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .milliseconds(50) else { return problem }
-            var request = URLRequest(url: url, timeoutInterval: min(5, max(1, remaining.timeInterval.rounded(.up))))
+            var request = URLRequest(url: url)
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body
             do {
-                let (_, response) = try await session.data(for: request)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                let (status, _) = try await HTTPLoader.sendOnce(request, timeout: min(.seconds(5), remaining))
                 if (200..<300).contains(status) { return nil }
                 problem = "the receiver answered \(status)"
             } catch {
-                problem = "\(error.localizedDescription)"
+                problem = error.description
             }
             let backoff = Duration.milliseconds(250 << attempt)
             guard deadline - ContinuousClock.now > backoff else { return problem }

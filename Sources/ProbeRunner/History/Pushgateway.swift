@@ -80,31 +80,19 @@ public struct PushgatewayClient: Sendable {
         request.httpMethod = "PUT"
         request.setValue("text/plain; version=0.0.4; charset=utf-8", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(metrics.utf8)
-        let seconds = max(timeout.timeInterval, 0.001)
-        request.timeoutInterval = seconds
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = seconds
-        configuration.timeoutIntervalForResource = seconds
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
+        let status: Int
         let data: Data
-        let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            // The probes' own client: one for everything the tool sends.
+            (status, data) = try await HTTPLoader.sendOnce(request, timeout: max(timeout, .milliseconds(1)))
         } catch {
-            throw PushgatewayError(
-                url: target.absoluteString, problem: "cannot push: \(error.localizedDescription)"
-            )
+            throw PushgatewayError(url: target.absoluteString, problem: "cannot push: \(error.description)")
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw PushgatewayError(url: target.absoluteString, problem: "the answer was not HTTP")
-        }
-        guard (200..<300).contains(http.statusCode) else {
+        guard (200..<300).contains(status) else {
             var excerpt = String(decoding: data.prefix(500), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             if data.count > 500 { excerpt += "…" }
-            throw PushgatewayError(url: target.absoluteString, status: http.statusCode, body: excerpt)
+            throw PushgatewayError(url: target.absoluteString, status: status, body: excerpt)
         }
     }
 

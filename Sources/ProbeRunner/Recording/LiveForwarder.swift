@@ -88,7 +88,8 @@ package final class LiveForwarder: Sendable {
             if attempt.timedOut {
                 throw Failure(description: "\(shown): no complete response within \(formatDuration(timeout))")
             }
-            throw Failure(description: "cannot reach \(shown): \(redactor.redact(text: Recorder.describe(error)))")
+            throw Failure(
+                description: "cannot reach \(shown): \(redactor.redact(text: FailureClassification.describe(error)))")
         }
         guard let response = attempt.response, (100...599).contains(response.statusCode) else {
             throw Failure(description: "\(shown) did not answer with an HTTP status from 100 to 599")

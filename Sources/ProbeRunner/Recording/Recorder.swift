@@ -140,7 +140,7 @@ public struct Recorder: Sendable {
                 return failed(
                     "\(shownURL): no complete response within \(formatDuration(endpoint.timeout)); nothing was written")
             }
-            return failed("cannot reach \(shownURL): \(Self.describe(error))")
+            return failed("cannot reach \(shownURL): \(FailureClassification.describe(error))")
         }
         guard let http = attempt.response else {
             return failed("\(shownURL) did not answer with an HTTP response")
@@ -348,20 +348,6 @@ public struct Recorder: Sendable {
     private func redactedURL(_ url: String) -> String {
         redactor.redactURL(url)
     }
-
-    /// A transport error in a few words (the category's rule is ``FailureClassification``'s).
-    package static func describe(_ error: any Error) -> String {
-        let failure = FailureClassification.classify(
-            error, timedOut: false, byDeadline: false, url: "", timeout: .zero)
-        switch failure.category {
-        case .refused: return "connection refused"
-        case .dns: return "host not found"
-        case .connection: return "connection lost"
-        case .tls: return "TLS failed: \(failure.tlsReason ?? .handshake)"
-        default: return failure.message
-        }
-    }
-
 }
 
 /// What `apiprobe record` did.

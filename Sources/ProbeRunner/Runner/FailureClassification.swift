@@ -13,6 +13,19 @@ import Darwin
 
 /// Transport errors as a person reads them: DNS, refused, timeout, TLS (with its reason), connection.
 enum FailureClassification {
+    /// A transport error in a few words, for a request that is not a probe (`record`, `serve --proxy`, an alert,
+    /// a push): `connection refused`, `host not found`, `TLS failed: …`.
+    static func describe(_ error: any Error) -> String {
+        let failure = classify(error, timedOut: false, byDeadline: false, url: "", timeout: .zero)
+        switch failure.category {
+        case .refused: return "connection refused"
+        case .dns: return "host not found"
+        case .connection: return "connection lost"
+        case .tls: return "TLS failed: \(failure.tlsReason ?? .handshake)"
+        default: return failure.message
+        }
+    }
+
     static func classify(_ error: any Error, timedOut: Bool, byDeadline: Bool, url: String, timeout: Duration)
         -> ProbeFailure
     {

@@ -843,3 +843,32 @@ private final class WarmUpResponder: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }
+
+extension HTTPLoader {
+    /// Why a request the tool sent for itself got no answer: a few words (``FailureClassification/describe(_:)``).
+    struct SendFailure: Error, Sendable, CustomStringConvertible {
+        var description: String
+    }
+
+    /// One request the tool sends for itself (an alert, a push to the Pushgateway), through the probes' own
+    /// client on connections of its own, closed after: redirects followed by the one rule, the system's trust
+    /// roots, at most `maxBodySize` bytes of the answer read.
+    ///
+    /// - Returns: the answer's status and (the start of) its body.
+    /// - Throws: ``SendFailure`` when no answer came within `timeout`.
+    static func sendOnce(_ request: URLRequest, timeout: Duration, maxBodySize: Int = 64 << 10)
+        async throws(SendFailure) -> (status: Int, body: Data)
+    {
+        let loader = HTTPLoader(maximumConnectionsPerHost: 1)
+        defer { loader.close() }
+        let attempt = await loader.send(
+            request, timeout: timeout, deadline: .now + timeout, maxBodySize: maxBodySize)
+        if let error = attempt.error, !(error is BodyTooLarge) {
+            throw SendFailure(
+                description: attempt.timedOut
+                    ? "no answer within \(formatDuration(timeout))" : FailureClassification.describe(error))
+        }
+        guard let response = attempt.response else { throw SendFailure(description: "no answer") }
+        return (response.statusCode, attempt.body)
+    }
+}
