@@ -157,7 +157,7 @@ private struct HARReader: JSONFieldReading {
         var requestBody: Body?
         if let postData = request["postData"] {
             requestBody = try body(
-                postData, at: "\(pointer)/request/postData", contentType: requestHeaders.value(named: "Content-Type"))
+                postData, at: "\(pointer)/request/postData", contentType: requestHeaders["Content-Type"])
         }
 
         let status = try integer(
@@ -170,7 +170,7 @@ private struct HARReader: JSONFieldReading {
         var responseBody: Body?
         if let content = response["content"] {
             responseBody = try body(
-                content, at: "\(pointer)/response/content", contentType: responseHeaders.value(named: "Content-Type"))
+                content, at: "\(pointer)/response/content", contentType: responseHeaders["Content-Type"])
         }
 
         var metadata = FixtureMetadata(apiprobeVersion: apiprobeVersion, source: "har")
@@ -184,10 +184,11 @@ private struct HARReader: JSONFieldReading {
         )
     }
 
-    /// HAR headers (`[{"name": …, "value": …}]`) as a dictionary; repeated names are joined with `, `.
-    func headers(_ value: JSONValue?, at pointer: String) throws(InputError) -> [String: String] {
+    /// HAR headers (`[{"name": …, "value": …}]`) in order, a repeated name (`Set-Cookie`) once per value;
+    /// HTTP/2 pseudo-headers and the transfer headers a decoded body no longer fits are left out.
+    func headers(_ value: JSONValue?, at pointer: String) throws(InputError) -> HeaderFields {
         guard let value else { return [:] }
-        var result: [String: String] = [:]
+        var result = HeaderFields()
         for (index, item) in try array(value, at: pointer).enumerated() {
             let itemPointer = "\(pointer)/\(index)"
             let header = try object(item, at: itemPointer)
@@ -199,13 +200,7 @@ private struct HARReader: JSONFieldReading {
             {
                 continue
             }
-            if let existingName = result.keys.first(where: { $0.lowercased() == lower }),
-                let existing = result[existingName]
-            {
-                result[existingName] = existing + ", " + text
-            } else {
-                result[name] = text
-            }
+            result.append(name: name, value: text)
         }
         return result
     }
@@ -234,11 +229,5 @@ private struct HARReader: JSONFieldReading {
         }
         if bytes.isEmpty { return nil }
         return Body(bytes: bytes, contentType: type)
-    }
-}
-
-extension Dictionary where Key == String, Value == String {
-    fileprivate func value(named name: String) -> String? {
-        Exchange.header(name, in: self)
     }
 }

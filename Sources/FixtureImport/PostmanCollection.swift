@@ -606,10 +606,10 @@ struct PostmanReader: JSONFieldReading {
         }
         let built = try self.url(required(request, "url", in: pointer), at: "\(pointer)/url")
         var url = built.sent
-        var headers: [String: String] = [:]
+        var headers = HeaderFields()
         if let list = request["header"], case .array = list {
             for (key, text) in try pairs(list, at: "\(pointer)/header", keyField: "key") {
-                headers[key] = substitute(text)
+                headers.append(name: key, value: substitute(text))
             }
         }
         if let auth =
@@ -747,7 +747,7 @@ struct PostmanReader: JSONFieldReading {
 
     /// Postman's `auth` as the header or query item it sends: bearer, basic, API key.
     mutating func apply(
-        _ auth: JSONValue, to headers: inout [String: String], url: inout String, at pointer: String
+        _ auth: JSONValue, to headers: inout HeaderFields, url: inout String, at pointer: String
     ) throws(InputError) {
         let type = try string(required(auth, "type", in: pointer), at: "\(pointer)/type")
         var settings: [String: String] = [:]
@@ -778,13 +778,13 @@ struct PostmanReader: JSONFieldReading {
     }
 
     /// A request body: raw text (JSON when it parses), url-encoded or form data as text.
-    mutating func body(_ value: JSONValue, at pointer: String, headers: inout [String: String]) throws(InputError)
+    mutating func body(_ value: JSONValue, at pointer: String, headers: inout HeaderFields) throws(InputError)
         -> Body?
     {
         let body = try object(value, at: pointer)
         let mode =
             try body["mode"].map { value throws(InputError) in try string(value, at: "\(pointer)/mode") } ?? "raw"
-        let contentType = Exchange.header("Content-Type", in: headers)
+        let contentType = headers["Content-Type"]
         switch mode {
         case "raw":
             guard let raw = body["raw"] else { return nil }
@@ -873,21 +873,21 @@ struct PostmanReader: JSONFieldReading {
             let first = "\(pointer) (in \(current))"
             statusGuesses["\(status) \(reason == nil)", default: (0, first, why)].count += 1
         }
-        var headers: [String: String] = [:]
+        var headers = HeaderFields()
         if let list = response["header"], case .array = list {
             for (key, text) in try pairs(list, at: "\(pointer)/header", keyField: "key") {
                 let lower = key.lowercased()
                 if ["content-encoding", "content-length", "transfer-encoding", "connection"].contains(lower) {
                     continue
                 }
-                headers[key] = text
+                headers.append(name: key, value: text)  // a repeated name (`Set-Cookie`) once per value
             }
         }
         let text =
             try response["body"].map { value throws(InputError) in
                 value == .null ? "" : try string(value, at: "\(pointer)/body")
             } ?? ""
-        let contentType = Exchange.header("Content-Type", in: headers)
+        let contentType = headers["Content-Type"]
         checkJSON(
             text,
             claim: contentType.flatMap { $0.lowercased().contains("json") ? "Content-Type: \($0)" : nil }

@@ -491,10 +491,11 @@ struct FixtureResponder: HTTPResponder {
         guard let url = URL(string: base + target) else {
             return Self.json(status: .badRequest, ["error": "the request target is not a URL path", "request": shown])
         }
+        // The request's fields as sent: spelling, order and repeats kept.
+        let headers = HeaderFields(request.headers.map { HeaderFields.Field(name: $0.name.rawName, value: $0.value) })
         if validatesRequests, let spec {
             let recorded = RecordedRequest(
-                method: method, url: url.absoluteString,
-                headers: Dictionary(request.headers.map { ($0.name.rawName, $0.value) }) { first, _ in first },
+                method: method, url: url.absoluteString, headers: headers,
                 body: body.readableBytes > 0
                     ? Body(bytes: Data(body.readableBytesView), contentType: request.headers[.contentType]) : nil)
             if let (operation, problems) = spec.requestProblems(recorded), !problems.isEmpty {
@@ -531,8 +532,6 @@ struct FixtureResponder: HTTPResponder {
                     status: HTTPResponse.Status(code: status), ["error": "injected by apiprobe", "request": shown])
             }
         }
-        var headers = HeaderFields()
-        for field in request.headers { headers.append(name: field.name.rawName, value: field.value) }
         let stubRequest = StubRequest(
             method: method, url: url, headers: headers,
             body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
@@ -548,9 +547,10 @@ struct FixtureResponder: HTTPResponder {
             }
             note(.fixture, status: wire.status, fixture: fixture)
             var fields = HTTPFields()
-            for (name, value) in wire.headers.sorted(by: { $0.key < $1.key })
-            where !Self.transferHeaders.contains(where: { headerNamesMatch($0, name) }) {
-                if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+            // In the fixture's order, a repeated field (`Set-Cookie`) once per value, as the live API sent it.
+            for field in wire.headers where !Self.transferHeaders.contains(where: { headerNamesMatch($0, field.name) })
+            {
+                if let name = HTTPField.Name(field.name) { fields.append(HTTPField(name: name, value: field.value)) }
             }
             return Response(
                 status: HTTPResponse.Status(code: wire.status), headers: fields,

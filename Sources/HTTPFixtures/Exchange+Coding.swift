@@ -51,8 +51,19 @@ extension Exchange {
         ])
     }
 
-    private static func encode(headers: [String: String]) -> JSONValue {
-        .object(headers.map { ($0.key, JSONValue.string($0.value)) })
+    /// Each name once, as spelled: a string, or an array of strings for a field sent more than once.
+    private static func encode(headers: HeaderFields) -> JSONValue {
+        var order: [String] = []
+        var values: [String: [String]] = [:]
+        for field in headers {
+            if values[field.name] == nil { order.append(field.name) }
+            values[field.name, default: []].append(field.value)
+        }
+        return .object(
+            order.map { name in
+                let all = values[name] ?? []
+                return (name, all.count == 1 ? JSONValue.string(all[0]) : .array(all.map(JSONValue.string)))
+            })
     }
 
     private static func append(body: Body?, to members: inout [(key: String, value: JSONValue)]) {
@@ -222,14 +233,25 @@ private struct FieldReader {
         return text
     }
 
-    func headers(_ value: JSONValue?, at pointer: String) throws(InputError) -> [String: String] {
+    /// An object of header names to a string, or to an array of strings for a field sent more than once.
+    func headers(_ value: JSONValue?, at pointer: String) throws(InputError) -> HeaderFields {
         guard let value else { return [:] }
         guard case .object(let members) = value else {
             throw fail(pointer, expected: "an object of header names to strings", found: value.briefDescription)
         }
-        var headers: [String: String] = [:]
+        var headers = HeaderFields()
         for member in members {
-            headers[member.key] = try string(member.value, at: "\(pointer)/\(member.key)")
+            let place = "\(pointer)/\(JSONPointer.escape(member.key))"
+            if case .array(let items) = member.value {
+                guard !items.isEmpty else {
+                    throw fail(place, expected: "a string, or an array of strings", found: "an empty array")
+                }
+                for (index, item) in items.enumerated() {
+                    headers.append(name: member.key, value: try string(item, at: "\(place)/\(index)"))
+                }
+            } else {
+                headers.append(name: member.key, value: try string(member.value, at: place))
+            }
         }
         return headers
     }

@@ -30,11 +30,11 @@ public struct RecordedRequest: Sendable, Hashable {
     public var method: String
     /// The absolute URL, query included.
     public var url: String
-    /// The headers that matter; names as recorded.
-    public var headers: [String: String]
+    /// The headers that matter; names as recorded, repeats kept.
+    public var headers: HeaderFields
     public var body: Body?
 
-    public init(method: String = "GET", url: String, headers: [String: String] = [:], body: Body? = nil) {
+    public init(method: String = "GET", url: String, headers: HeaderFields = [:], body: Body? = nil) {
         self.method = method.uppercased()
         self.url = url
         self.headers = headers
@@ -45,34 +45,26 @@ public struct RecordedRequest: Sendable, Hashable {
 /// The response half of an ``Exchange``.
 public struct RecordedResponse: Sendable, Hashable {
     public var status: Int
-    public var headers: [String: String]
+    /// The headers, names as recorded; a repeated field (`Set-Cookie` once per cookie) keeps each value.
+    public var headers: HeaderFields
     public var body: Body?
 
-    public init(status: Int = 200, headers: [String: String] = [:], body: Body? = nil) {
+    public init(status: Int = 200, headers: HeaderFields = [:], body: Body? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    /// The value of a header, looked up without regard to case.
+    /// The value of a header, looked up without regard to case (the values of a repeated one joined with `", "`).
     public func header(_ name: String) -> String? {
-        Exchange.header(name, in: headers)
+        headers[name]
     }
 }
 
 extension RecordedRequest {
-    /// The value of a header, looked up without regard to case.
+    /// The value of a header, looked up without regard to case (the values of a repeated one joined with `", "`).
     public func header(_ name: String) -> String? {
-        Exchange.header(name, in: headers)
-    }
-}
-
-extension Exchange {
-    /// The value of the header `name` in `headers`, looked up without regard to case (HTTP field names are
-    /// case-insensitive): the one lookup of the fixture types, the importers and the stubs.
-    package static func header(_ name: String, in headers: [String: String]) -> String? {
-        if let exact = headers[name] { return exact }
-        return headers.first(where: { headerNamesMatch($0.key, name) })?.value
+        headers[name]
     }
 }
 
@@ -178,10 +170,10 @@ public struct FixtureMatch: Sendable, Hashable {
     public var path: String?
     public var query: Query
     /// Headers the request must carry with these values (names in any case).
-    public var headers: [String: String]
+    public var headers: HeaderFields
     public var body: Body
 
-    public init(path: String? = nil, query: Query = .exact, headers: [String: String] = [:], body: Body = .any) {
+    public init(path: String? = nil, query: Query = .exact, headers: HeaderFields = [:], body: Body = .any) {
         self.path = path
         self.query = query
         self.headers = headers

@@ -31,17 +31,17 @@ extension Exchange {
     public init(
         method: String = "GET",
         url: String,
-        requestHeaders: [String: String] = [:],
+        requestHeaders: HeaderFields = [:],
         requestBody: Data? = nil,
         status: Int,
-        responseHeaders: [String: String] = [:],
+        responseHeaders: HeaderFields = [:],
         responseBody: Data? = nil,
         source: String,
         recordedAt: String? = nil
     ) {
-        func body(_ bytes: Data?, _ headers: [String: String]) -> Body? {
+        func body(_ bytes: Data?, _ headers: HeaderFields) -> Body? {
             guard let bytes, !bytes.isEmpty else { return nil }
-            let type = Exchange.header("Content-Type", in: headers)
+            let type = headers["Content-Type"]
             return Body(bytes: bytes, contentType: type)
         }
         self.init(

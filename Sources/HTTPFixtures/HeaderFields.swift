@@ -82,6 +82,14 @@ public struct HeaderFields: Sendable, Hashable {
         fields.append(Field(name: name, value: value))
     }
 
+    /// These fields with `other`'s in place of every field of the same names in any case (`content-type` replaces
+    /// `Content-Type`: one is sent, not two), `other`'s added at the end in its order and spelling.
+    public func replacing(with other: HeaderFields) -> HeaderFields {
+        var result = HeaderFields(fields.filter { field in !other.contains(field.name) })
+        result.fields += other.fields
+        return result
+    }
+
     /// The number of fields, counting each repeat.
     public var count: Int { fields.count }
 

@@ -226,13 +226,15 @@ public struct Redactor: Sendable {
     /// Learns the credentials of headers: whole values, the credential after an auth scheme (`Bearer x`),
     /// a Basic password, cookie values; and the credentials of the URLs in URL-bearing headers (`Referer`,
     /// `Location`, `Content-Location`, `Link`, `Refresh`).
-    package func learnHeaders(_ headers: [String: String]) {
-        for (name, value) in headers {
-            let lower = name.lowercased()
-            if policy.isSensitiveHeader(name) {
-                learnHeaderValue(lower, value)
+    package func learnHeaders(_ headers: HeaderFields) {
+        for field in headers {
+            let lower = field.name.lowercased()
+            if policy.isSensitiveHeader(field.name) {
+                learnHeaderValue(lower, field.value)
             } else {
-                for range in Self.urlRanges(inHeader: lower, value: value) { learnURL(String(value[range])) }
+                for range in Self.urlRanges(inHeader: lower, value: field.value) {
+                    learnURL(String(field.value[range]))
+                }
             }
         }
     }
@@ -469,16 +471,17 @@ public struct Redactor: Sendable {
 
     // MARK: Headers
 
-    private func redactHeaders(_ headers: [String: String], side: String, places: inout [String]) -> [String: String] {
-        var result = headers
-        for name in headers.keys.sorted() {
-            guard let value = headers[name] else { continue }
+    /// Each field redacted in place (a repeated one, each value), order and spelling kept; the places noted in the
+    /// order of their names.
+    private func redactHeaders(_ headers: HeaderFields, side: String, places: inout [String]) -> HeaderFields {
+        var redactedNames: Set<String> = []
+        let fields = headers.map { field -> HeaderFields.Field in
+            let (name, value) = (field.name, field.value)
             if policy.isSensitiveHeader(name) {
-                if value != policy.marker {
-                    result[name] = policy.marker
-                }
-                places.append("\(side).headers.\(name)")
-            } else if case let ranges = Self.urlRanges(inHeader: name.lowercased(), value: value), !ranges.isEmpty {
+                redactedNames.insert(name)
+                return HeaderFields.Field(name: name, value: policy.marker)
+            }
+            if case let ranges = Self.urlRanges(inHeader: name.lowercased(), value: value), !ranges.isEmpty {
                 // Each URL redacted as a request URL is; the text around them (`; rel="next"`) as it came.
                 var found: [String] = []
                 var redacted = ""
@@ -490,19 +493,17 @@ public struct Redactor: Sendable {
                 }
                 redacted += value[last...]
                 let masked = secrets.mask(redacted)
-                if !found.isEmpty || masked != redacted {
-                    result[name] = masked
-                    places.append("\(side).headers.\(name)")
-                }
-            } else {
-                let masked = secrets.mask(value)
-                if masked != value {
-                    result[name] = masked
-                    places.append("\(side).headers.\(name)")
-                }
+                guard !found.isEmpty || masked != redacted else { return field }
+                redactedNames.insert(name)
+                return HeaderFields.Field(name: name, value: masked)
             }
+            let masked = secrets.mask(value)
+            guard masked != value else { return field }
+            redactedNames.insert(name)
+            return HeaderFields.Field(name: name, value: masked)
         }
-        return result
+        places += redactedNames.sorted().map { "\(side).headers.\($0)" }
+        return HeaderFields(fields)
     }
 
     // MARK: Query strings

@@ -21,7 +21,7 @@ extension StubSet {
         let redactedNames = Set(
             exchange.metadata.redactions.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
         var matcher = RequestMatcher().method(request.method)
-        for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) { matcher = matcher.header(name, value) }
+        for field in match.headers { matcher = matcher.header(field.name, field.value) }
         switch match.body {
         case .any: break
         case .exact: matcher = Self.exactBody(request.body, in: matcher)

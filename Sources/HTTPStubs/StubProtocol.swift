@@ -244,7 +244,7 @@ class StubURLProtocol: URLProtocol {
             }
             guard
                 let http = HTTPURLResponse(
-                    url: url, statusCode: wire.status, httpVersion: "HTTP/1.1", headerFields: wire.headers)
+                    url: url, statusCode: wire.status, httpVersion: "HTTP/1.1", headerFields: wire.headers.dictionary)
             else {
                 client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
                 return
@@ -275,7 +275,7 @@ package struct WireResponse: Sendable {
     }
 
     package var status: Int
-    package var headers: [String: String]
+    package var headers: HeaderFields
     package var body: Data
     package var ending: Ending
 
@@ -295,7 +295,7 @@ package struct WireResponse: Sendable {
         case nil:
             break
         }
-        if case .finished = ending, !headers.keys.contains(where: { headerNamesMatch($0, "Content-Length") }) {
+        if case .finished = ending, !headers.contains("Content-Length") {
             headers["Content-Length"] = String(body.count)
         }
     }

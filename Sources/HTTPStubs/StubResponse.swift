@@ -11,7 +11,8 @@ public import Foundation
 /// ```
 public struct StubResponse: Sendable, Hashable {
     public var status: Int
-    public var headers: [String: String]
+    /// The headers; a repeated field (`Set-Cookie` once per cookie) keeps each value.
+    public var headers: HeaderFields
     public var body: Data
     /// How long the stub waits before answering (or failing).
     public var latency: Duration
@@ -19,7 +20,7 @@ public struct StubResponse: Sendable, Hashable {
     public var fault: StubFault?
 
     public init(
-        status: Int = 200, headers: [String: String] = [:], body: Data = Data(), latency: Duration = .zero,
+        status: Int = 200, headers: HeaderFields = [:], body: Data = Data(), latency: Duration = .zero,
         fault: StubFault? = nil
     ) {
         self.status = status
@@ -30,42 +31,43 @@ public struct StubResponse: Sendable, Hashable {
     }
 
     /// A JSON body (compact, as a server sends it) with `Content-Type: application/json`.
-    public static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+    public static func json(_ value: JSONValue, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(
-            status: status, headers: mergingHeaders(["Content-Type": "application/json"], headers),
+            status: status, headers: (["Content-Type": "application/json"] as HeaderFields).replacing(with: headers),
             body: value.serialized())
     }
 
     /// JSON text sent as is, with `Content-Type: application/json`.
-    public static func json(text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+    public static func json(text: String, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(
-            status: status, headers: mergingHeaders(["Content-Type": "application/json"], headers),
+            status: status, headers: (["Content-Type": "application/json"] as HeaderFields).replacing(with: headers),
             body: Data(text.utf8))
     }
 
     /// A value encoded with `encoder`, with `Content-Type: application/json`.
     public static func encoded<Value: Encodable>(
-        _ value: Value, encoder: JSONEncoder = JSONEncoder(), status: Int = 200, headers: [String: String] = [:]
+        _ value: Value, encoder: JSONEncoder = JSONEncoder(), status: Int = 200, headers: HeaderFields = [:]
     ) throws -> StubResponse {
         StubResponse(
-            status: status, headers: mergingHeaders(["Content-Type": "application/json"], headers),
+            status: status, headers: (["Content-Type": "application/json"] as HeaderFields).replacing(with: headers),
             body: try encoder.encode(value))
     }
 
     /// Plain bytes.
-    public static func data(_ data: Data, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+    public static func data(_ data: Data, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(status: status, headers: headers, body: data)
     }
 
     /// UTF-8 text with `Content-Type: text/plain; charset=utf-8` unless `headers` says otherwise.
-    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+    public static func text(_ text: String, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(
-            status: status, headers: mergingHeaders(["Content-Type": "text/plain; charset=utf-8"], headers),
+            status: status,
+            headers: (["Content-Type": "text/plain; charset=utf-8"] as HeaderFields).replacing(with: headers),
             body: Data(text.utf8))
     }
 
     /// A status with an empty body.
-    public static func status(_ status: Int, headers: [String: String] = [:]) -> StubResponse {
+    public static func status(_ status: Int, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(status: status, headers: headers)
     }
 
@@ -73,10 +75,7 @@ public struct StubResponse: Sendable, Hashable {
     public static func fixture(_ exchange: Exchange) -> StubResponse {
         var headers = exchange.response.headers
         // The body is served decoded and whole: a recorded length or encoding would not fit it.
-        for name in headers.keys
-        where ["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) {
-            headers.removeValue(forKey: name)
-        }
+        for name in ["Content-Length", "Content-Encoding", "Transfer-Encoding"] { headers[name] = nil }
         var response = StubResponse(
             status: exchange.response.status, headers: headers, body: exchange.response.body?.data ?? Data())
         if let fault = exchange.metadata.fault.flatMap(StubFault.named) { response = .failure(fault) }
@@ -104,9 +103,9 @@ public struct StubResponse: Sendable, Hashable {
 
     /// The same response with more headers, replacing those of the same name in any case
     /// (`content-type` replaces `Content-Type`: one header is sent, not two).
-    public func withHeaders(_ extra: [String: String]) -> StubResponse {
+    public func withHeaders(_ extra: HeaderFields) -> StubResponse {
         var copy = self
-        copy.headers = mergingHeaders(headers, extra)
+        copy.headers = headers.replacing(with: extra)
         return copy
     }
 
@@ -175,16 +174,4 @@ public struct StubFault: Sendable, Hashable, CustomStringConvertible {
         case .malformed: return "malformed body"
         }
     }
-}
-
-/// `base` with `extra` added; a name in `extra` replaces the same name in `base` whatever its case.
-func mergingHeaders(_ base: [String: String], _ extra: [String: String]) -> [String: String] {
-    var result = base
-    for (name, value) in extra {
-        for existing in result.keys where headerNamesMatch(existing, name) {
-            result.removeValue(forKey: existing)
-        }
-        result[name] = value
-    }
-    return result
 }

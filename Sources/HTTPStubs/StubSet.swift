@@ -389,7 +389,7 @@ public final class StubSet: Sendable {
             guard response.fault == nil, followsRedirects,
                 let hop = RedirectRule.hop(
                     status: response.status,
-                    location: response.headers.first(where: { headerNamesMatch($0.key, "Location") })?.value,
+                    location: response.headers.values(for: "Location").first,
                     from: request.url, method: request.method)
             else {
                 return delivering(wire, url: request.url, latency: latency, answeredBy: answeredBy)
@@ -411,7 +411,7 @@ public final class StubSet: Sendable {
         _ wire: WireResponse, url: URL, latency: Duration, answeredBy: String
     ) -> StubOutcome {
         #if canImport(FoundationNetworking)
-        if wire.status == 401, let name = wire.headers.keys.first(where: { headerNamesMatch($0, "WWW-Authenticate") }) {
+        if wire.status == 401, wire.headers.contains("WWW-Authenticate") {
             guard renamesAuthenticationChallenges else {
                 let message =
                     "HTTPStubs: a stubbed 401 with WWW-Authenticate was not delivered: on Linux, "
@@ -425,7 +425,11 @@ public final class StubSet: Sendable {
                     latency: latency)
             }
             var renamed = wire
-            renamed.headers["X-WWW-Authenticate"] = renamed.headers.removeValue(forKey: name)
+            renamed.headers = HeaderFields(
+                wire.headers.map { field in
+                    headerNamesMatch(field.name, "WWW-Authenticate")
+                        ? HeaderFields.Field(name: "X-WWW-Authenticate", value: field.value) : field
+                })
             return .response(renamed, url: url, latency: latency, answeredBy: answeredBy)
         }
         #endif

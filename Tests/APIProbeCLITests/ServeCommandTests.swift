@@ -83,6 +83,35 @@ struct ServeCommandTests {
         #expect(command.standardOutput.hasSuffix("Stopped (SIGTERM).\n"), "\(command.standardOutput)")
     }
 
+    /// A fixture's repeated `Set-Cookie` reaches a client as two fields (curl sees both lines), not one joined by ", "
+    /// (URLSession would join them itself; a browser or curl would not).
+    @Test func aRepeatedHeaderIsServedOncePerValue() async throws {
+        guard let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: FileManager.default.isExecutableFile)
+        else {
+            TestEnvironment.recordMissing("curl is not installed (apt-get install -y curl; .ci/run does)")
+            return
+        }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("serve-cookies")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixture = #"""
+            {"request": {"method": "GET", "url": "https://api.example.com/login"},
+             "response": {"status": 200, "headers": {"Content-Type": "application/json",
+               "Set-Cookie": ["sid=one; HttpOnly", "pref=two; Expires=Wed, 21 Oct 2026 07:28:00 GMT"]},
+               "body": {}}}
+            """#
+        try Data(fixture.utf8).write(to: folder.appendingPathComponent("login.json"))
+        let command = try RunningCommand(["serve", "--stubs", folder.path])
+        let text = try await command.waitForOutput(containing: "Stop with Ctrl-C.")
+        let match = try #require(text.firstMatch(of: /on http:\/\/127\.0\.0\.1:(\d+)/), "\(text)")
+        let result = try await CommandLineRunner.runProcess(
+            URL(fileURLWithPath: curl), ["-s", "-D", "-", "-o", "/dev/null", "http://127.0.0.1:\(match.1)/login"])
+        let lines = result.standardOutput.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("set-cookie:") }
+        #expect(
+            lines == ["Set-Cookie: sid=one; HttpOnly", "Set-Cookie: pref=two; Expires=Wed, 21 Oct 2026 07:28:00 GMT"],
+            "\(result)")
+        #expect(try await command.stop(SIGTERM) == 0)
+    }
+
     /// A fixture edited while the server runs is served from the next request on; a broken edit keeps the last good
     /// fixtures and says why, naming the file and the place.
     @Test func aChangedFixtureIsServedWithoutARestart() async throws {

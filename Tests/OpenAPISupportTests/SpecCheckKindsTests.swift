@@ -45,7 +45,7 @@ struct SpecCheckKindsTests {
         return try spec.check(OpenAPISpec.fixtures(of: api, in: root), displayRoot: root)
     }
 
-    private func order(body: String?, headers: [String: String] = ["Idempotency-Key": "k1"]) throws -> Exchange {
+    private func order(body: String?, headers: HeaderFields = ["Idempotency-Key": "k1"]) throws -> Exchange {
         Exchange(
             request: RecordedRequest(
                 method: "POST", url: "https://orders.example.com/v1/orders", headers: headers,

@@ -285,6 +285,33 @@ struct RecorderTests {
         }
     }
 
+    /// Two `Set-Cookie` fields from the live API are two in the fixture (each masked), not one joined by ", ".
+    @Test func aRepeatedResponseHeaderIsRecordedOncePerValue() async throws {
+        let router = Router()
+        router.get("/login") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[values: .setCookie] = [
+                "sid=first-SECRET-1111; HttpOnly", "pref=second-SECRET-2222; Expires=Wed, 21 Oct 2026 07:28:00 GMT",
+            ]
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "{}")))
+        }
+        let server = try await TextServer.start(router: router)
+        defer { server.stop() }
+        let folder = try CommandLineRunner.makeTemporaryDirectory("recorder-cookies")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = ProbeConfig(
+            api: "auth", baseURL: server.baseURL, endpoints: [EndpointConfig(name: "login", path: "/login")])
+        let result = try await Recorder(config: config, directory: folder).record()
+        #expect(result.endpoints.map(\.outcome) == [.new])
+        let file = folder.appendingPathComponent("Stubs/auth/login.json")
+        let fixture = try Exchange(decoding: Data(contentsOf: file), file: "login.json")
+        let cookies = fixture.response.headers.values(for: "Set-Cookie")
+        #expect(cookies.count == 2, "\(fixture.response.headers)")
+        let text = try String(decoding: Data(contentsOf: file), as: UTF8.self)
+        #expect(!text.contains("SECRET"), "\(text)")
+    }
+
     @Test func anUnknownOnlyNameIsAnErrorListingTheKnownNames() async throws {
         let recorder = Recorder(
             config: Self.config(URL(string: "http://127.0.0.1:1")!), directory: URL(fileURLWithPath: "/nonexistent"))

@@ -508,7 +508,7 @@ extension ProbeConfig {
         for endpoint in endpoints {
             guard let request = try? endpoint.makeRequest(baseURL: baseURL, file: file) else { continue }
             permanent.learnURL(request.url?.absoluteString ?? "")
-            permanent.learnHeaders(request.allHTTPHeaderFields ?? [:])
+            permanent.learnHeaders(HeaderFields(request.allHTTPHeaderFields ?? [:]))
             if let body = request.httpBody {
                 permanent.learnBody(body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
             }

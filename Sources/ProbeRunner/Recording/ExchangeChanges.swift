@@ -25,16 +25,20 @@ enum ExchangeChanges {
         return lines
     }
 
-    private static func headerChanges(from old: [String: String], to new: [String: String]) -> [String] {
-        let oldByName = Dictionary(old.map { ($0.key.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        let newByName = Dictionary(new.map { ($0.key.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+    /// A line per header name (in any case) added, removed, or whose values (all of a repeated one) changed.
+    private static func headerChanges(from old: HeaderFields, to new: HeaderFields) -> [String] {
+        func byName(_ headers: HeaderFields) -> [String: String] {
+            Dictionary(headers.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        }
+        let oldNames = byName(old)
+        let newNames = byName(new)
         var lines: [String] = []
-        for name in Set(oldByName.keys).union(newByName.keys).sorted() {
-            switch (oldByName[name], newByName[name]) {
-            case (nil, let added?): lines.append("header \(added.key) added")
-            case (let removed?, nil): lines.append("header \(removed.key) removed")
-            case (let before?, let after?) where before.value != after.value:
-                lines.append("header \(after.key) changed")
+        for name in Set(oldNames.keys).union(newNames.keys).sorted() {
+            switch (oldNames[name], newNames[name]) {
+            case (nil, let added?): lines.append("header \(added) added")
+            case (let removed?, nil): lines.append("header \(removed) removed")
+            case (_, let after?) where old.values(for: name) != new.values(for: name):
+                lines.append("header \(after) changed")
             default: break
             }
         }

@@ -8,7 +8,8 @@ import FoundationNetworking
 
 /// Sends what `apiprobe serve --proxy` cannot answer from its fixtures to the live API, through the probe's own
 /// client (``HTTPLoader``: the limits of `record`, a connection kept alive per host), and makes the fixture the
-/// answer becomes (``Recorder/exchange(request:response:body:recordedAt:source:recordedURL:)``, then the redactor).
+/// answer becomes (``Recorder/exchange(request:status:headers:body:recordedAt:source:recordedURL:)``, then the
+/// redactor).
 package final class LiveForwarder: Sendable {
     /// The live API's origin: `https://api.example.com`.
     package let upstream: URL
@@ -95,17 +96,15 @@ package final class LiveForwarder: Sendable {
             throw Failure(description: "\(shown) did not answer with an HTTP status from 100 to 599")
         }
         let live = Recorder.exchange(
-            request: request, response: response, body: attempt.body, recordedAt: now, source: "serve --proxy",
-            recordedURL: recordedURL)
+            request: request, status: response.statusCode, headers: attempt.headers, body: attempt.body,
+            recordedAt: now, source: "serve --proxy", recordedURL: recordedURL)
         let redacted = redactor.redact(live)
         // What the file will hold: every secret met so far masked by value too, as `record` writes it.
         let masked = redactor.secrets.mask(redacted.encoded())
         let fixture = (try? Exchange(decoding: masked, file: "the recording")) ?? redacted
-        var answerHeaders: [(name: String, value: String)] = []
-        for (key, value) in response.allHeaderFields {
-            guard let name = key as? String, let text = value as? String else { continue }
-            answerHeaders.append((name, text))
-        }
-        return Forwarded(status: response.statusCode, headers: answerHeaders, body: attempt.body, fixture: fixture)
+        // The answer as the live API sent it, repeats (`Set-Cookie` once per cookie) kept.
+        return Forwarded(
+            status: response.statusCode, headers: attempt.headers.map { ($0.name, $0.value) }, body: attempt.body,
+            fixture: fixture)
     }
 }

@@ -153,7 +153,10 @@ public struct Recorder: Sendable {
         data = attempt.body
         response = http
 
-        let recorded = redactor.redact(makeExchange(request: request, response: response, body: data))
+        let recorded = redactor.redact(
+            Self.exchange(
+                request: request, status: response.statusCode, headers: attempt.headers, body: data, recordedAt: now(),
+                source: "record"))
         var result = EndpointRecording(
             name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .new, status: response.statusCode,
             redactions: recorded.metadata.redactions)
@@ -217,37 +220,27 @@ public struct Recorder: Sendable {
         }
     }
 
-    /// The exchange as it will be stored, before redaction.
-    private func makeExchange(request: URLRequest, response: HTTPURLResponse, body: Data) -> Exchange {
-        Self.exchange(request: request, response: response, body: body, recordedAt: now(), source: "record")
-    }
-
     /// A live exchange as a fixture stores it, before redaction: the request as sent (at `recordedURL` when
     /// given: the origin the fixtures answer for, not the one the request went to), the response without the
     /// headers of one transfer (``volatileHeaders``). The one rule of `record` and `serve --proxy`.
     package static func exchange(
-        request: URLRequest, response: HTTPURLResponse, body: Data, recordedAt: Date, source: String,
+        request: URLRequest, status: Int, headers: HeaderFields, body: Data, recordedAt: Date, source: String,
         recordedURL: String? = nil
     ) -> Exchange {
         var requestBody: Body?
         if let sent = request.httpBody, !sent.isEmpty {
             requestBody = Body(bytes: sent, contentType: request.value(forHTTPHeaderField: "Content-Type"))
         }
-        var responseHeaders: [String: String] = [:]
-        for (key, value) in response.allHeaderFields {
-            guard let name = key as? String, let text = value as? String else { continue }
-            if Self.volatileHeaders.contains(name.lowercased()) { continue }
-            responseHeaders[name] = text
-        }
-        let contentType = Exchange.header("content-type", in: responseHeaders)
+        let responseHeaders = HeaderFields(headers.filter { !Self.volatileHeaders.contains($0.name.lowercased()) })
+        let contentType = responseHeaders["Content-Type"]
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return Exchange(
             request: RecordedRequest(
                 method: request.httpMethod ?? "GET", url: recordedURL ?? request.url?.absoluteString ?? "",
-                headers: request.allHTTPHeaderFields ?? [:], body: requestBody),
+                headers: HeaderFields(request.allHTTPHeaderFields ?? [:]), body: requestBody),
             response: RecordedResponse(
-                status: response.statusCode, headers: responseHeaders,
+                status: status, headers: responseHeaders,
                 body: body.isEmpty ? nil : Body(bytes: body, contentType: contentType)),
             metadata: FixtureMetadata(
                 recordedAt: formatter.string(from: recordedAt), apiprobeVersion: apiprobeVersion, source: source)

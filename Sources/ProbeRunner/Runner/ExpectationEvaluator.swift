@@ -5,7 +5,7 @@ import JSONShape
 /// A response kept only while its endpoint's checks are evaluated.
 struct ReceivedResponse {
     var status: Int
-    var headers: [String: String]
+    var headers: HeaderFields
     var body: Data
 }
 
@@ -210,7 +210,7 @@ struct ExpectationEvaluator {
         -> CheckResult
     {
         for (index, response) in accepted {
-            let value = Exchange.header(header.name, in: response.headers)
+            let value = response.headers[header.name]
             let problem: String?
             switch header.rule {
             case .exists:

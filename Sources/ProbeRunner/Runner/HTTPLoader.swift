@@ -22,6 +22,9 @@ import Darwin
 /// What one HTTP attempt gave: a response and its body, or a transport error; with its timing.
 struct Attempt: Sendable {
     var response: HTTPURLResponse?
+    /// The response's header fields as sent: order, spelling and repeats (`Set-Cookie` once per cookie) kept, where
+    /// `response`'s dictionary joins repeats.
+    var headers = HeaderFields()
     var body: Data
     var error: (any Error)?
     /// Cancelled by the per-request timeout or the round's deadline.
@@ -249,7 +252,7 @@ final class HTTPLoader: Sendable {
             // `tcp://` and `tls://`: the connection (and its handshake) is the answer; nothing is sent.
             exchange.beginHop(phases: phases, tls: tls)
             channel.close(promise: nil)
-            exchange.succeed(nil, body: Data())
+            exchange.succeed(nil, headers: HeaderFields(), body: Data())
             return
         }
         do {
@@ -292,10 +295,10 @@ final class HTTPLoader: Sendable {
                 } else {
                     connection.channel.close(promise: nil)
                 }
+                let fields = HeaderFields(head.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
                 let response = HTTPURLResponse(
                     url: request.url ?? URL(fileURLWithPath: "/"), statusCode: Int(head.status.code),
-                    httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
-                    headerFields: Self.headerFields(head.headers))
+                    httpVersion: "HTTP/\(head.version.major).\(head.version.minor)", headerFields: fields.dictionary)
                 if exchange.followsRedirects, let next = Self.redirect(from: request, head: head) {
                     guard exchange.redirectCount < RedirectRule.maximumHops else {
                         // As the stubs (and URLSession) do: an error, not the last 3xx passed off as the answer.
@@ -305,7 +308,7 @@ final class HTTPLoader: Sendable {
                     exchange.noteRedirect(to: next.url)
                     self.perform(next, exchange: exchange, mayReuse: true)
                 } else {
-                    exchange.succeed(response, body: body)
+                    exchange.succeed(response, headers: fields, body: body)
                 }
             }
         }
@@ -326,19 +329,6 @@ final class HTTPLoader: Sendable {
             redirected.setValue(nil, forHTTPHeaderField: name)
         }
         return redirected
-    }
-
-    /// Headers as Foundation's dictionary: a name that repeats is joined with ", ".
-    static func headerFields(_ headers: HTTPHeaders) -> [String: String] {
-        var fields: [String: String] = [:]
-        for (name, value) in headers {
-            if let existing = fields.first(where: { headerNamesMatch($0.key, name) }) {
-                fields[existing.key] = existing.value + ", " + value
-            } else {
-                fields[name] = value
-            }
-        }
-        return fields
     }
 
     /// The host's addresses by `getaddrinfo` (called off the event loops and the cooperative pool).
@@ -594,9 +584,10 @@ final class AttemptState: @unchecked Sendable {
         lock.withLock { redirects.append(url) }
     }
 
-    func succeed(_ response: HTTPURLResponse?, body: Data) {
+    func succeed(_ response: HTTPURLResponse?, headers: HeaderFields, body: Data) {
         finish { attempt in
             attempt.response = response
+            attempt.headers = headers
             attempt.body = body
         }
     }

@@ -210,17 +210,12 @@ private struct Context: Sendable {
                     continue
                 }
             }
-            // Only header expectations read the headers; reading them from Foundation's untyped
-            // dictionary is not free on every sample.
-            var headers: [String: String] = [:]
-            for (key, value) in response.allHeaderFields {
-                if let key = key as? String, let value = value as? String { headers[key] = value }
-            }
-            redactor.learnHeaders(headers)
+            redactor.learnHeaders(attempt.headers)
             if attempt.body.count <= Self.largestBodyLearnedFrom {
-                redactor.learnBody(attempt.body, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+                redactor.learnBody(attempt.body, contentType: attempt.headers["Content-Type"])
             }
-            if endpoint.expectations.headers.isEmpty { headers = [:] }
+            // Only header expectations read the headers.
+            let headers = endpoint.expectations.headers.isEmpty ? HeaderFields() : attempt.headers
             let redirects = attempt.redirects.map { redactor.redactURL($0.absoluteString) }
             let sample = Sample(
                 status: status, latency: attempt.latency, timeToFirstByte: attempt.timeToFirstByte,
