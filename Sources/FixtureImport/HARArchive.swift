@@ -154,7 +154,7 @@ private struct HARReader: JSONFieldReading {
             throw fail("\(pointer)/request/url", "an absolute URL", "string \"\(redactor.redactURL(url))\"")
         }
         let requestHeaders = try headers(request["headers"], at: "\(pointer)/request/headers")
-        var requestBody: Body?
+        var requestBody: FixtureBody?
         if let postData = request["postData"] {
             requestBody = try body(
                 postData, at: "\(pointer)/request/postData", contentType: requestHeaders["Content-Type"])
@@ -167,7 +167,7 @@ private struct HARReader: JSONFieldReading {
             throw fail("\(pointer)/response/status", "an HTTP status from 100 to 599", "integer \(status)")
         }
         let responseHeaders = try headers(response["headers"], at: "\(pointer)/response/headers")
-        var responseBody: Body?
+        var responseBody: FixtureBody?
         if let content = response["content"] {
             responseBody = try body(
                 content, at: "\(pointer)/response/content", contentType: responseHeaders["Content-Type"])
@@ -206,7 +206,7 @@ private struct HARReader: JSONFieldReading {
     }
 
     /// A body from HAR `postData` or `content`: `text`, maybe base64 (`"encoding": "base64"`), typed by `mimeType`.
-    func body(_ value: JSONValue, at pointer: String, contentType: String?) throws(InputError) -> Body? {
+    func body(_ value: JSONValue, at pointer: String, contentType: String?) throws(InputError) -> FixtureBody? {
         let content = try object(value, at: pointer)
         guard let textValue = content["text"] else { return nil }
         let text = try string(textValue, at: "\(pointer)/text")
@@ -228,6 +228,6 @@ private struct HARReader: JSONFieldReading {
             bytes = decoded
         }
         if bytes.isEmpty { return nil }
-        return Body(bytes: bytes, contentType: type)
+        return FixtureBody(bytes: bytes, contentType: type)
     }
 }

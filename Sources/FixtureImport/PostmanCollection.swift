@@ -618,7 +618,7 @@ struct PostmanReader: JSONFieldReading {
         {
             try apply(auth, to: &headers, url: &url, at: "\(pointer)/auth")
         }
-        var body: Body?
+        var body: FixtureBody?
         if let bodyValue = request["body"] {
             body = try self.body(bodyValue, at: "\(pointer)/body", headers: &headers)
         }
@@ -779,7 +779,7 @@ struct PostmanReader: JSONFieldReading {
 
     /// A request body: raw text (JSON when it parses), url-encoded or form data as text.
     mutating func body(_ value: JSONValue, at pointer: String, headers: inout HeaderFields) throws(InputError)
-        -> Body?
+        -> FixtureBody?
     {
         let body = try object(value, at: pointer)
         let mode =
@@ -796,7 +796,7 @@ struct PostmanReader: JSONFieldReading {
                 claim: contentType.flatMap { $0.lowercased().contains("json") ? "Content-Type: \($0)" : nil }
                     ?? (language == .string("json") ? "options.raw.language json" : nil),
                 at: "\(pointer)/raw")
-            return Body(bytes: Data(text.utf8), contentType: contentType)
+            return FixtureBody(bytes: Data(text.utf8), contentType: contentType)
         case "urlencoded":
             guard let list = body["urlencoded"] else { return nil }
             let items = try pairs(list, at: "\(pointer)/urlencoded", keyField: "key")

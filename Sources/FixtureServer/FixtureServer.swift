@@ -497,7 +497,8 @@ struct FixtureResponder: HTTPResponder {
             let recorded = RecordedRequest(
                 method: method, url: url.absoluteString, headers: headers,
                 body: body.readableBytes > 0
-                    ? Body(bytes: Data(body.readableBytesView), contentType: request.headers[.contentType]) : nil)
+                    ? FixtureBody(bytes: Data(body.readableBytesView), contentType: request.headers[.contentType]) : nil
+            )
             if let (operation, problems) = spec.requestProblems(recorded), !problems.isEmpty {
                 let lines = problems.map { redactor.redact(text: "\($0.pointer): \($0.kind): \($0.message)") }
                 log(

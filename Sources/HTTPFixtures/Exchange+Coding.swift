@@ -66,7 +66,7 @@ extension Exchange {
             })
     }
 
-    private static func append(body: Body?, to members: inout [(key: String, value: JSONValue)]) {
+    private static func append(body: FixtureBody?, to members: inout [(key: String, value: JSONValue)]) {
         switch body {
         case nil: break
         case .json(let value):
@@ -296,7 +296,7 @@ private struct FieldReader {
         return match
     }
 
-    func body(_ message: JSONValue, at pointer: String) throws(InputError) -> Body? {
+    func body(_ message: JSONValue, at pointer: String) throws(InputError) -> FixtureBody? {
         guard let body = message["body"] else { return nil }
         let encoding =
             try message["bodyEncoding"].map { value throws(InputError) in

@@ -32,9 +32,9 @@ public struct RecordedRequest: Sendable, Hashable {
     public var url: String
     /// The headers that matter; names as recorded, repeats kept.
     public var headers: HeaderFields
-    public var body: Body?
+    public var body: FixtureBody?
 
-    public init(method: String = "GET", url: String, headers: HeaderFields = [:], body: Body? = nil) {
+    public init(method: String = "GET", url: String, headers: HeaderFields = [:], body: FixtureBody? = nil) {
         self.method = method.uppercased()
         self.url = url
         self.headers = headers
@@ -47,9 +47,9 @@ public struct RecordedResponse: Sendable, Hashable {
     public var status: Int
     /// The headers, names as recorded; a repeated field (`Set-Cookie` once per cookie) keeps each value.
     public var headers: HeaderFields
-    public var body: Body?
+    public var body: FixtureBody?
 
-    public init(status: Int = 200, headers: HeaderFields = [:], body: Body? = nil) {
+    public init(status: Int = 200, headers: HeaderFields = [:], body: FixtureBody? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -69,7 +69,7 @@ extension RecordedRequest {
 }
 
 /// A message body as stored in a fixture.
-public enum Body: Sendable, Hashable {
+public enum FixtureBody: Sendable, Hashable {
     /// A JSON document, stored inline.
     case json(JSONValue)
     /// UTF-8 text, stored as a JSON string.

@@ -39,10 +39,10 @@ extension Exchange {
         source: String,
         recordedAt: String? = nil
     ) {
-        func body(_ bytes: Data?, _ headers: HeaderFields) -> Body? {
+        func body(_ bytes: Data?, _ headers: HeaderFields) -> FixtureBody? {
             guard let bytes, !bytes.isEmpty else { return nil }
             let type = headers["Content-Type"]
-            return Body(bytes: bytes, contentType: type)
+            return FixtureBody(bytes: bytes, contentType: type)
         }
         self.init(
             request: RecordedRequest(

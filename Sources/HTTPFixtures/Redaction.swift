@@ -312,7 +312,7 @@ public struct Redactor: Sendable {
 
     /// Learns the credentials of a body: JSON members by name (also in JSON text the reader gave up on, say
     /// nested too deep), form-encoded and multipart fields by name.
-    package func learnBody(_ body: Body?, contentType: String?) {
+    package func learnBody(_ body: FixtureBody?, contentType: String?) {
         switch body {
         case .json(let value):
             learnJSON(value, pointer: "", named: false)
@@ -328,7 +328,7 @@ public struct Redactor: Sendable {
     /// Learns the credentials of a received body given as bytes.
     package func learnBody(_ data: Data, contentType: String?) {
         guard !data.isEmpty else { return }
-        learnBody(Body(bytes: data, contentType: contentType), contentType: contentType)
+        learnBody(FixtureBody(bytes: data, contentType: contentType), contentType: contentType)
     }
 
     /// Learns the strings a policy's pointer names (all of its subtree), and those a sensitive member name holds
@@ -523,7 +523,9 @@ public struct Redactor: Sendable {
 
     // MARK: Bodies
 
-    private func redactBody(_ body: Body?, side: String, contentType: String?, places: inout [String]) -> Body? {
+    private func redactBody(_ body: FixtureBody?, side: String, contentType: String?, places: inout [String])
+        -> FixtureBody?
+    {
         switch body {
         case .json(let value):
             var found: [String] = []

@@ -76,7 +76,7 @@ extension StubSet {
 
     /// `matcher` requiring the recorded body: equal as JSON values for a JSON body, byte for byte otherwise, none
     /// when none was recorded.
-    static func exactBody(_ body: Body?, in matcher: RequestMatcher) -> RequestMatcher {
+    static func exactBody(_ body: FixtureBody?, in matcher: RequestMatcher) -> RequestMatcher {
         switch body {
         case .json(let value)?: return matcher.jsonBody(value)
         case .some(let other): return matcher.body(other.data)

@@ -203,7 +203,7 @@ extension OpenAPISpec {
         return .string(text)
     }
 
-    private func requestBodyProblems(_ operation: SpecOperation, _ body: Body?, _ validator: SchemaValidator)
+    private func requestBodyProblems(_ operation: SpecOperation, _ body: FixtureBody?, _ validator: SchemaValidator)
         -> [SchemaProblem]
     {
         guard let requestBody = operation.requestBody else { return [] }

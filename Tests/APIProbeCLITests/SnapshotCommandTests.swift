@@ -5,7 +5,7 @@ import Testing
 
 struct SnapshotCommandTests {
     /// A workspace with `Stubs/recipes/` fixtures.
-    private func workspace(_ fixtures: [String: (Int, Body?)]) throws -> URL {
+    private func workspace(_ fixtures: [String: (Int, FixtureBody?)]) throws -> URL {
         let directory = try CommandLineRunner.makeTemporaryDirectory("snapshot-cli")
         for (name, (status, body)) in fixtures {
             let exchange = Exchange(
@@ -17,7 +17,7 @@ struct SnapshotCommandTests {
         return directory
     }
 
-    private func json(_ text: String) throws -> Body {
+    private func json(_ text: String) throws -> FixtureBody {
         .json(try JSONValue(parsing: Data(text.utf8)))
     }
 

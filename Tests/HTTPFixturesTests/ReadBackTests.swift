@@ -12,7 +12,7 @@ struct ReadBackTests {
     /// reader allowed the same limit for the whole file and refused what the recorder had just written.
     @Test(arguments: [510, 511, 512])
     func aFixtureOfABodyNestedToTheReadersLimitReadsBack(_ depth: Int) throws {
-        let body = Body(bytes: Data(Self.nested(depth).utf8), contentType: "application/json")
+        let body = FixtureBody(bytes: Data(Self.nested(depth).utf8), contentType: "application/json")
         guard case .json = body else {
             Issue.record("a body of depth \(depth) is within the reader's limit and should be JSON")
             return
@@ -26,7 +26,7 @@ struct ReadBackTests {
 
     @Test func aBodyDeeperThanTheReadersLimitIsStoredAsTextAndReadsBack() throws {
         let text = Self.nested(513)
-        let body = Body(bytes: Data(text.utf8), contentType: "application/json")
+        let body = FixtureBody(bytes: Data(text.utf8), contentType: "application/json")
         #expect(body == .text(text))
         let exchange = Exchange(
             request: RecordedRequest(url: "https://api.example.com/deep"),

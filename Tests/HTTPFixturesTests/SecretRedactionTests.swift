@@ -156,7 +156,7 @@ struct SecretRedactionTests {
         // JSON nested past the reader's limit is text; its credential members are masked by name.
         let deepExchange = Exchange(
             request: RecordedRequest(url: "https://x.example/"),
-            response: RecordedResponse(body: Body(bytes: Data(deep.utf8), contentType: "application/json")))
+            response: RecordedResponse(body: FixtureBody(bytes: Data(deep.utf8), contentType: "application/json")))
         guard case .text = deepExchange.response.body else {
             Issue.record("the deep body should be text for this test to mean anything")
             return

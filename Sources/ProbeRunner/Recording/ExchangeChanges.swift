@@ -45,7 +45,7 @@ enum ExchangeChanges {
         return lines
     }
 
-    private static func bodyChanges(from old: Body?, to new: Body?) -> [String] {
+    private static func bodyChanges(from old: FixtureBody?, to new: FixtureBody?) -> [String] {
         guard old != new else { return [] }
         switch (old, new) {
         case (.json(let before)?, .json(let after)?):
@@ -83,7 +83,7 @@ enum ExchangeChanges {
         }
     }
 
-    private static func describe(_ body: Body?) -> String {
+    private static func describe(_ body: FixtureBody?) -> String {
         switch body {
         case nil: return "empty"
         case .json(let value)?: return "JSON (\(value.serialized().count) bytes)"

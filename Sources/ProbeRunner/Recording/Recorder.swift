@@ -227,9 +227,9 @@ public struct Recorder: Sendable {
         request: URLRequest, status: Int, headers: HeaderFields, body: Data, recordedAt: Date, source: String,
         recordedURL: String? = nil
     ) -> Exchange {
-        var requestBody: Body?
+        var requestBody: FixtureBody?
         if let sent = request.httpBody, !sent.isEmpty {
-            requestBody = Body(bytes: sent, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+            requestBody = FixtureBody(bytes: sent, contentType: request.value(forHTTPHeaderField: "Content-Type"))
         }
         let responseHeaders = HeaderFields(headers.filter { !Self.volatileHeaders.contains($0.name.lowercased()) })
         let contentType = responseHeaders["Content-Type"]
@@ -241,7 +241,7 @@ public struct Recorder: Sendable {
                 headers: HeaderFields(request.allHTTPHeaderFields ?? [:]), body: requestBody),
             response: RecordedResponse(
                 status: status, headers: responseHeaders,
-                body: body.isEmpty ? nil : Body(bytes: body, contentType: contentType)),
+                body: body.isEmpty ? nil : FixtureBody(bytes: body, contentType: contentType)),
             metadata: FixtureMetadata(
                 recordedAt: formatter.string(from: recordedAt), apiprobeVersion: apiprobeVersion, source: source)
         )
