@@ -2,6 +2,7 @@ import APIProbeTestSupport
 import Foundation
 import Testing
 
+@Suite(.tags(.commandLine))
 struct CommandLineBasicsTests {
     @Test func versionPrintsTheVersionAndExitsZero() async throws {
         let result = try await CommandLineRunner.run(["--version"])

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// `apiprobe demo` and `apiprobe demo --serve`, run as the built binary.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
 struct DemoCommandTests {
     @Test func theDemoCatchesTheDriftExitsZeroAndLeavesItsFilesWhereItSays() async throws {
         let temporary = try CommandLineRunner.makeTemporaryDirectory("demo-command")

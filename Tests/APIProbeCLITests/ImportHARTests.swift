@@ -3,6 +3,7 @@ import Foundation
 import HTTPFixtures
 import Testing
 
+@Suite(.tags(.commandLine))
 struct ImportHARTests {
     static let secrets = [
         "sk-live-HEADER-4242", "cookie-SECRET-9876", "query-SECRET-1357", "token-SECRET-2468", "password-SECRET-1122",

@@ -3,6 +3,7 @@ import Foundation
 import RecipesServer
 import Testing
 
+@Suite(.tags(.commandLine))
 struct OpenAPICommandTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -9,6 +9,7 @@ import FoundationNetworking
 
 /// `apiprobe openapi export`, the petstore through all four commands, spec-derived snapshots in
 /// `snapshot check`, and `expectRequestsConform` on an imported description.
+@Suite(.tags(.commandLine, .outsideTools))
 struct OpenAPIExportTests {
     static let repository = OpenAPICommandTests.repository
     static let petstore = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -5,6 +5,7 @@ import Testing
 /// A description shaped like the large real ones (Stripe's): every component reaches every other through
 /// expandable fields (`anyOf: [string, $ref]`) and lists, so unrolling references per operation never ends.
 /// Import, `--strict`, and a diff that reports a change to one component once, with the operations it reaches.
+@Suite(.tags(.commandLine, .outsideTools))
 struct OpenAPIGraphTests {
     static let components = 40
 

@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 /// `apiprobe run` and `apiprobe init`, as the built binary, against the recipes server on loopback.
-@Suite("apiprobe run and init", .serialized, .timeLimit(.minutes(2)))
+@Suite("apiprobe run and init", .tags(.commandLine, .outsideTools), .serialized, .timeLimit(.minutes(2)))
 struct RunCommandTests {
     func writeConfig(_ text: String, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("apiprobe.yml").path

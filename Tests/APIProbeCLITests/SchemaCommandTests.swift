@@ -2,6 +2,7 @@ import APIProbeTestSupport
 import Foundation
 import Testing
 
+@Suite(.tags(.commandLine))
 struct SchemaCommandTests {
     private func folder(_ files: [String: String]) throws -> URL {
         let directory = try CommandLineRunner.makeTemporaryDirectory("schema-cli")
@@ -178,6 +179,7 @@ struct SchemaCommandTests {
 
 /// A snapshot that accepts any value (an import's snapshot once written empty, `{}`) is never compared as
 /// "No changes": the diff says that one side knows nothing.
+@Suite(.tags(.commandLine))
 struct SchemaDiffAgainstNothingTests {
     @Test(arguments: [("full.schema.json", "empty.schema.json"), ("empty.schema.json", "full.schema.json")])
     func aDiffWithASnapshotThatKnowsNothingSaysSo(old: String, new: String) async throws {

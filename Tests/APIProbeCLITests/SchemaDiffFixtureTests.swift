@@ -5,7 +5,7 @@ import Testing
 
 /// `apiprobe schema diff` given fixture files compares their response bodies, not the files (whose envelope of
 /// request, response and metadata is no part of the API's answer).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(1)))
 struct SchemaDiffFixtureTests {
     @Test func aFixtureIsReadAsItsResponseBody() async throws {
         let folder = try CommandLineRunner.makeTemporaryDirectory()

@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// `apiprobe serve` steered as a UI test steers it: sequences, scenarios, faults with delays and verification through
 /// the admin API and its Swift client; and `--proxy`, recording what the fixtures lack from a live server on loopback.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
 struct ServeControlTests {
     /// The built binary serving `folder`, and its base URL.
     static func serve(_ folder: URL, _ extra: [String] = []) async throws -> (RunningCommand, String, String) {

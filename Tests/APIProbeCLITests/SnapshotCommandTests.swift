@@ -3,6 +3,7 @@ import Foundation
 import HTTPFixtures
 import Testing
 
+@Suite(.tags(.commandLine))
 struct SnapshotCommandTests {
     /// A workspace with `Stubs/recipes/` fixtures.
     private func workspace(_ fixtures: [String: (Int, FixtureBody?)]) throws -> URL {

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// `apiprobe run` under GitHub Actions: the step summary.
-@Suite("Step summary, as the built binary", .serialized, .timeLimit(.minutes(2)))
+@Suite("Step summary, as the built binary", .tags(.commandLine), .serialized, .timeLimit(.minutes(2)))
 struct StepSummaryCommandTests {
     func folder(_ files: [String: String]) throws -> URL {
         let directory = try CommandLineRunner.makeTemporaryDirectory("step-summary")

@@ -21,3 +21,14 @@ public enum TestEnvironment {
         }
     }
 }
+
+extension Tag {
+    /// The suite starts a program from outside the Swift toolchain (Prometheus, the Pushgateway, promtool, Chromium,
+    /// curl, dig, dnsmasq, openssl, buildah, the tests' Python): `.ci/run` installs them; elsewhere a missing one
+    /// is a known issue (``TestEnvironment/recordMissing(_:sourceLocation:)``).
+    @Tag public static var outsideTools: Self
+    /// The suite reads real vendors' files from outside the repository (`APIPROBE_REAL_COLLECTIONS`).
+    @Tag public static var realMaterial: Self
+    /// The suite runs the built `apiprobe` binary in another process.
+    @Tag public static var commandLine: Self
+}

@@ -116,10 +116,14 @@ struct ProbeCorrectnessTests {
     static let openssl = "/usr/bin/openssl"
 
     /// A real self-signed certificate (made by `openssl req -x509`), served by `openssl s_server` on loopback.
-    @Test(
-        .enabled(if: FileManager.default.isExecutableFile(atPath: openssl), "needs \(openssl)"),
-        .timeLimit(.minutes(1)))
+    /// Without openssl the test is a known issue outside CI and a failure under it (the one rule for a missing
+    /// tool), never silently disabled.
+    @Test(.tags(.outsideTools), .timeLimit(.minutes(1)))
     func aSelfSignedCertificateFailsAsTLS() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.openssl) else {
+            TestEnvironment.recordMissing("\(Self.openssl) is not installed (apt-get install -y openssl; .ci/run does)")
+            return
+        }
         let folder = try CommandLineRunner.makeTemporaryDirectory("tls")
         defer { try? FileManager.default.removeItem(at: folder) }
         let made = try await CommandLineRunner.runProcess(

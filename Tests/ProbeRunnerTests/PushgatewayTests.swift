@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import ProbeRunner
 import Testing
@@ -38,7 +39,7 @@ import Testing
 }
 
 /// Against the real `prometheus-pushgateway` (Debian package), started on a loopback port for this test.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.tags(.outsideTools), .timeLimit(.minutes(1)))
 struct PushgatewayTests {
     @Test func pushedReportIsServedWithTheJobAndGroupingLabels() async throws {
         guard let binary = ExternalTools.pushgateway else {

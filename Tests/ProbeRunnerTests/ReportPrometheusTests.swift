@@ -3,7 +3,7 @@ import Foundation
 import ProbeRunner
 import Testing
 
-@Suite struct ReportPrometheusTests {
+@Suite(.tags(.outsideTools)) struct ReportPrometheusTests {
     @Test func exposionFollowsTheTextFormatRules() throws {
         let text = Report.render(SampleRuns.mixed, as: .prometheus)
         let parsed = try PrometheusText(parsing: text)
