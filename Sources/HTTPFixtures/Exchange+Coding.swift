@@ -241,16 +241,17 @@ private struct FieldReader {
         }
         var headers = HeaderFields()
         for member in members {
+            // The common case first: one value, a string (the places are made only for an error).
+            if case .string(let value) = member.value {
+                headers.append(name: member.key, value: value)
+                continue
+            }
             let place = "\(pointer)/\(JSONPointer.escape(member.key))"
-            if case .array(let items) = member.value {
-                guard !items.isEmpty else {
-                    throw fail(place, expected: "a string, or an array of strings", found: "an empty array")
-                }
-                for (index, item) in items.enumerated() {
-                    headers.append(name: member.key, value: try string(item, at: "\(place)/\(index)"))
-                }
-            } else {
-                headers.append(name: member.key, value: try string(member.value, at: place))
+            guard case .array(let items) = member.value, !items.isEmpty else {
+                throw fail(place, expected: "a string, or an array of strings", found: member.value.briefDescription)
+            }
+            for (index, item) in items.enumerated() {
+                headers.append(name: member.key, value: try string(item, at: "\(place)/\(index)"))
             }
         }
         return headers

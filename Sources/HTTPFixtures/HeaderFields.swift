@@ -46,8 +46,12 @@ public struct HeaderFields: Sendable, Hashable {
     /// setting `nil` removes them.
     public subscript(name: String) -> String? {
         get {
-            let found = values(for: name)
-            return found.isEmpty ? nil : found.joined(separator: ", ")
+            // No array for the common case of one field (a lookup on every stubbed response).
+            var found: String?
+            for field in fields where headerNamesMatch(field.name, name) {
+                found = found.map { $0 + ", " + field.value } ?? field.value
+            }
+            return found
         }
         set {
             guard let first = fields.firstIndex(where: { headerNamesMatch($0.name, name) }) else {

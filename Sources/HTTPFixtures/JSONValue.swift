@@ -436,8 +436,11 @@ struct JSONParser {
             }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                if builds { scalars.append(contentsOf: bytes[runStart..<index]) }
+                let end = index
                 index += 1
+                // Most strings hold no escape: made from the bytes in place, not through a copy.
+                if runStart == open + 1 { return builds ? String(decoding: bytes[runStart..<end], as: UTF8.self) : "" }
+                if builds { scalars.append(contentsOf: bytes[runStart..<end]) }
                 break
             }
             if byte < 0x20 { throw error(expected: "an escaped control character", found: describeFound(at: index)) }

@@ -244,7 +244,7 @@ class StubURLProtocol: URLProtocol {
             }
             guard
                 let http = HTTPURLResponse(
-                    url: url, statusCode: wire.status, httpVersion: "HTTP/1.1", headerFields: wire.headers.dictionary)
+                    url: url, statusCode: wire.status, httpVersion: "HTTP/1.1", headerFields: wire.foundationHeaders)
             else {
                 client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
                 return
@@ -275,13 +275,18 @@ package struct WireResponse: Sendable {
     }
 
     package var status: Int
-    package var headers: HeaderFields
+    package var headers: HeaderFields {
+        didSet { foundationHeaders = headers.dictionary }
+    }
+    /// `headers` as `HTTPURLResponse` takes them (a repeated field's values joined), made once, not per request.
+    package private(set) var foundationHeaders: [String: String]
     package var body: Data
     package var ending: Ending
 
     init(_ response: StubResponse) {
         status = response.status
         headers = response.headers
+        foundationHeaders = [:]
         body = response.body
         ending = .finished
         switch response.fault?.storage {
@@ -298,6 +303,7 @@ package struct WireResponse: Sendable {
         if case .finished = ending, !headers.contains("Content-Length") {
             headers["Content-Length"] = String(body.count)
         }
+        foundationHeaders = headers.dictionary
     }
 }
 

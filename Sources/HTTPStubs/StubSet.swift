@@ -389,7 +389,7 @@ public final class StubSet: Sendable {
             guard response.fault == nil, followsRedirects,
                 let hop = RedirectRule.hop(
                     status: response.status,
-                    location: response.headers.values(for: "Location").first,
+                    location: response.headers["Location"],
                     from: request.url, method: request.method)
             else {
                 return delivering(wire, url: request.url, latency: latency, answeredBy: answeredBy)

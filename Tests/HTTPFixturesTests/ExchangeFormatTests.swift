@@ -117,7 +117,7 @@ struct ExchangeFormatTests {
         ),
         (
             #"{"request": {"method": "GET", "url": "https://x", "headers": {"A": 1}}, "response": {"status": 200}}"#,
-            "bad.json: /request/headers/A: expected a string, found integer 1"
+            "bad.json: /request/headers/A: expected a string, or an array of strings, found integer 1"
         ),
         (
             #"{"request": {"method": "GET", "url": "https://x"}, "response": {"status": 200, "headers": []}}"#,

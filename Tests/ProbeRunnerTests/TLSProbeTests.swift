@@ -172,9 +172,15 @@ struct TLSProbeTests {
               - {name: soon, url: "https://127.0.0.1:\(server.port)/", tls: {caFile: ca.pem, expiresIn: "> 14d"}}
               - {name: fine, url: "https://127.0.0.1:\(server.port)/", tls: {caFile: ca.pem, expiresIn: "> 2d"}}
             """, in: certificates.folder)
+        // The days left are counted from the runner's date, not the wall clock: a day before the end, without
+        // waiting two days, the 2-day budget fails too, and the round says it started then.
+        let notAfter = try await certificates.notAfter("expiring")
+        let dayBefore = notAfter.addingTimeInterval(-86_400)
+        let later = try await run(
+            "api: tls\nendpoints:\n  - {name: fine, url: \"https://127.0.0.1:\(server.port)/\", tls: {caFile: ca.pem, expiresIn: \"> 2d\"}}",
+            in: certificates.folder, now: dayBefore)
         await server.stop()
 
-        let notAfter = try await certificates.notAfter("expiring")
         let soon = result.endpoints[0]
         let budget = try #require(soon.checks.first { $0.name == "tls expiresIn > 14d" })
         #expect(!budget.passed && budget.category == .tls)
@@ -182,18 +188,6 @@ struct TLSProbeTests {
         #expect(soon.checks.first { $0.name == "tls" }?.passed == true)
         #expect(result.endpoints[1].passed, "\(failedChecks(result))")
 
-        // The days left are counted from the runner's date, not the wall clock: a day before the end, without
-        // waiting two days, the 2-day budget fails too, and the round says it started then.
-        let dayBefore = notAfter.addingTimeInterval(-86_400)
-        let restarted = try await TLSTestServer.start(
-            certificate: certificates.file("expiring.pem"), key: certificates.file("leaf.key"))
-        let later = try await run(
-            """
-            api: tls
-            endpoints:
-              - {name: fine, url: "https://127.0.0.1:\(restarted.port)/", tls: {caFile: ca.pem, expiresIn: "> 2d"}}
-            """, in: certificates.folder, now: dayBefore)
-        await restarted.stop()
         #expect(later.startedAt == dayBefore)
         let twoDays = try #require(later.endpoints.first?.checks.first { $0.name == "tls expiresIn > 2d" })
         #expect(!twoDays.passed)
