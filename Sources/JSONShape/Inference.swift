@@ -50,7 +50,7 @@ public struct ShapeInference {
     /// - Parameters:
     ///   - data: the document's bytes.
     ///   - file: the name used in errors.
-    /// - Throws: ``InputError`` with the line and column of a syntax error, or when nesting is deeper
+    /// - Throws: `InputError` with the line and column of a syntax error, or when nesting is deeper
     ///   than ``InferenceOptions/maximumDepth``.
     /// - Complexity: O(*n*) in the length of the document.
     public mutating func addSample(_ data: Data, file: String = "<input>") throws(InputError) {
@@ -80,7 +80,7 @@ public struct ShapeInference {
     /// - Parameters:
     ///   - samples: each sample's JSON bytes and the file to name in errors.
     ///   - maximumConcurrency: the most samples read at once; the number of active cores by default.
-    /// - Throws: ``InputError`` for the first sample, in order, that is not JSON, naming its file and place.
+    /// - Throws: `InputError` for the first sample, in order, that is not JSON, naming its file and place.
     public mutating func addSamples(
         _ samples: [(json: Data, file: String)],
         maximumConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -128,7 +128,7 @@ public struct ShapeInference {
     ///   - url: the file.
     ///   - file: the name used in errors; the path when `nil`.
     ///   - chunkSize: bytes read at a time.
-    /// - Throws: ``InputError`` with the line and column of a syntax error, or an unreadable file.
+    /// - Throws: `InputError` with the line and column of a syntax error, or an unreadable file.
     public mutating func addSample(contentsOf url: URL, file: String? = nil, chunkSize: Int = 1 << 20)
         throws(InputError)
     {
@@ -165,7 +165,7 @@ public struct ShapeInference {
 
     /// Reads JSON Lines: one document a line; blank lines are skipped.
     ///
-    /// - Throws: ``InputError`` naming the line and column of a syntax error.
+    /// - Throws: `InputError` naming the line and column of a syntax error.
     public mutating func addJSONLines(_ data: Data, file: String = "<input>") throws(InputError) {
         let reader = self.reader
         var count = 0
@@ -190,7 +190,7 @@ public struct ShapeInference {
     ///   - url: the file.
     ///   - file: the name used in errors; the path when `nil`.
     ///   - chunkSize: bytes read at a time.
-    /// - Throws: ``InputError`` naming the line and column of a syntax error, or an unreadable file.
+    /// - Throws: `InputError` naming the line and column of a syntax error, or an unreadable file.
     public mutating func addJSONLines(contentsOf url: URL, file: String? = nil, chunkSize: Int = 1 << 20)
         throws(InputError)
     {
@@ -291,7 +291,7 @@ extension Shape {
     /// let shape = try Shape.infer(from: Data("[1, 2.5, null]".utf8))
     /// shape.items?.types  // [.number, .null]
     /// ```
-    /// - Throws: ``InputError`` with the line and column of a syntax error.
+    /// - Throws: `InputError` with the line and column of a syntax error.
     public static func infer(from data: Data, options: InferenceOptions = InferenceOptions(), file: String = "<input>")
         throws(InputError) -> Shape
     {

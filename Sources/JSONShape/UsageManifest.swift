@@ -90,7 +90,7 @@ public struct UsageManifest: Sendable, Hashable {
 
     /// Reads a manifest file.
     ///
-    /// - Throws: ``InputError`` with line and column, or the JSON Pointer of a wrong value.
+    /// - Throws: `InputError` with line and column, or the JSON Pointer of a wrong value.
     public init(decoding data: Data, file: String = "<input>") throws(InputError) {
         let tree = try JSONValue(parsing: data, file: file, maximumDepth: 2_048)
         guard case .object = tree else {

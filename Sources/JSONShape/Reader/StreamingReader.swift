@@ -30,7 +30,7 @@ struct StreamingReader {
     ///
     /// - Parameters:
     ///   - firstLine: the line number of the first byte, for errors (JSON Lines).
-    /// - Throws: ``InputError`` with the line and column of the first syntax error.
+    /// - Throws: `InputError` with the line and column of the first syntax error.
     func read(_ bytes: UnsafeBufferPointer<UInt8>, into store: inout ShapeStore, firstLine: Int = 1)
         throws(InputError)
     {

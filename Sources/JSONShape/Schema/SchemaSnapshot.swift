@@ -46,7 +46,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// let problems = try snapshot.conformance(of: responseBody)
     /// problems.hasBreakingChanges  // false when the body fits
     /// ```
-    /// - Throws: ``InputError`` when the body is not JSON.
+    /// - Throws: `InputError` when the body is not JSON.
     public func conformance(of body: Data, usage: UsageManifest? = nil, file: String = "<response>")
         throws(InputError) -> SchemaDiff
     {
@@ -196,7 +196,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
     ///   - file: the name used in errors.
     ///   - folder: the snapshot's folder, where a reference to shared definitions (`components.json#/$defs/…`)
     ///     is read from; without it such a reference is an error.
-    /// - Throws: ``InputError``: a syntax error with line and column, or a schema this subset cannot
+    /// - Throws: `InputError`: a syntax error with line and column, or a schema this subset cannot
     ///   hold with the JSON Pointer of the offending value.
     public init(decoding data: Data, file: String = "<input>", folder: URL? = nil) throws(InputError) {
         if let known = Self.readWithDefinitions.withLock({ $0[data] }) {
@@ -225,7 +225,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// - Parameters:
     ///   - url: the snapshot file.
     ///   - file: the name used in errors (default: the path).
-    /// - Throws: ``InputError`` naming the file and place.
+    /// - Throws: `InputError` naming the file and place.
     public init(contentsOf url: URL, file: String? = nil) throws(InputError) {
         let shown = file ?? url.path
         guard let data = FileManager.default.contents(atPath: url.path) else {

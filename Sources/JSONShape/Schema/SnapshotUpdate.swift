@@ -20,7 +20,7 @@ extension SchemaSnapshot {
     ///   - samples: each sample's JSON bytes and the file to name in errors.
     ///   - previous: the snapshot being replaced, if any.
     ///   - recordingEnums: write an enum wherever inference finds few distinct string values.
-    /// - Throws: ``InputError`` for a sample that is not JSON, naming its file and place.
+    /// - Throws: `InputError` for a sample that is not JSON, naming its file and place.
     public init(
         samples: some Sequence<(json: Data, file: String)>,
         previous: SchemaSnapshot?,
