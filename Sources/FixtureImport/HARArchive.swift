@@ -153,12 +153,7 @@ private struct HARReader: JSONFieldReading {
             redactor.learnURL(url)
             throw fail("\(pointer)/request/url", "an absolute URL", "string \"\(redactor.redactURL(url))\"")
         }
-        let requestHeaders = try headers(request["headers"], at: "\(pointer)/request/headers")
-        var requestBody: FixtureBody?
-        if let postData = request["postData"] {
-            requestBody = try body(
-                postData, at: "\(pointer)/request/postData", contentType: requestHeaders["Content-Type"])
-        }
+        let (requestHeaders, requestBody) = try message(request, at: "\(pointer)/request", bodyKey: "postData")
 
         let status = try integer(
             required(response, "status", in: "\(pointer)/response"), at: "\(pointer)/response/status")
@@ -166,12 +161,7 @@ private struct HARReader: JSONFieldReading {
         guard (100...599).contains(status) else {
             throw fail("\(pointer)/response/status", "an HTTP status from 100 to 599", "integer \(status)")
         }
-        let responseHeaders = try headers(response["headers"], at: "\(pointer)/response/headers")
-        var responseBody: FixtureBody?
-        if let content = response["content"] {
-            responseBody = try body(
-                content, at: "\(pointer)/response/content", contentType: responseHeaders["Content-Type"])
-        }
+        let (responseHeaders, responseBody) = try message(response, at: "\(pointer)/response", bodyKey: "content")
 
         var metadata = FixtureMetadata(apiprobeVersion: apiprobeVersion, source: "har")
         if let started = entry["startedDateTime"] {
@@ -182,6 +172,16 @@ private struct HARReader: JSONFieldReading {
             response: RecordedResponse(status: status, headers: responseHeaders, body: responseBody),
             metadata: metadata
         )
+    }
+
+    /// A request's or a response's headers and body (`postData` of a request, `content` of a response), the body
+    /// typed by the message's `Content-Type` when the entry gives no MIME type.
+    func message(_ message: JSONValue, at pointer: String, bodyKey: String) throws(InputError) -> (
+        HeaderFields, FixtureBody?
+    ) {
+        let headers = try headers(message["headers"], at: "\(pointer)/headers")
+        guard let value = message[bodyKey] else { return (headers, nil) }
+        return (headers, try body(value, at: "\(pointer)/\(bodyKey)", contentType: headers["Content-Type"]))
     }
 
     /// HAR headers (`[{"name": …, "value": …}]`) in order, a repeated name (`Set-Cookie`) once per value;
