@@ -77,7 +77,7 @@ package struct FixtureServer: Sendable {
     /// Loads every fixture below `folder` and starts serving them.
     ///
     /// - Parameter log: a line for each request no fixture answered, each recording, each reload.
-    /// - Throws: ``Failure`` naming the folder or the fixture (a ``InputError`` says the file and the place), the
+    /// - Throws: ``Failure`` naming the folder or the fixture (an ``InputError`` says the file and the place), the
     ///   scenario, or the port.
     package static func start(
         folder: URL, displayName: String, options: Options, log: @escaping @Sendable (String) -> Void
@@ -458,6 +458,16 @@ struct FixtureResponder: HTTPResponder {
     /// Headers of one transfer, set by the server for the body it sends, never copied from a fixture.
     static let transferHeaders = ["Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive"]
 
+    /// An answer's fields (a fixture's or the live API's) as the server sends them: in their order, a repeated field
+    /// (`Set-Cookie`) once per value, without the headers of one transfer (Hummingbird writes its own).
+    static func answerFields(_ headers: HeaderFields) -> HTTPFields {
+        var fields = HTTPFields()
+        for field in headers where !transferHeaders.contains(where: { headerNamesMatch($0, field.name) }) {
+            if let name = HTTPField.Name(field.name) { fields.append(HTTPField(name: name, value: field.value)) }
+        }
+        return fields
+    }
+
     func respond(to request: Request, context: Context) async throws -> Response {
         // What the server says about a request (its answer to a miss, the log) passes the redactor: a client's
         // `?api_key=…` is not echoed into logs.
@@ -547,14 +557,8 @@ struct FixtureResponder: HTTPResponder {
                     ["error": "the fixture's fault: the request fails (URLError \(code.rawValue))", "request": shown])
             }
             note(.fixture, status: wire.status, fixture: fixture)
-            var fields = HTTPFields()
-            // In the fixture's order, a repeated field (`Set-Cookie`) once per value, as the live API sent it.
-            for field in wire.headers where !Self.transferHeaders.contains(where: { headerNamesMatch($0, field.name) })
-            {
-                if let name = HTTPField.Name(field.name) { fields.append(HTTPField(name: name, value: field.value)) }
-            }
             return Response(
-                status: HTTPResponse.Status(code: wire.status), headers: fields,
+                status: HTTPResponse.Status(code: wire.status), headers: Self.answerFields(wire.headers),
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: wire.body)))
         case .failure(let error, _):
             if let forwarder {
@@ -628,13 +632,8 @@ struct FixtureResponder: HTTPResponder {
             )
         }
         note(forwarded.status, recordedAs)
-        var fields = HTTPFields()
-        for (name, value) in forwarded.headers
-        where !Self.transferHeaders.contains(where: { headerNamesMatch($0, name) }) {
-            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
-        }
         return Response(
-            status: HTTPResponse.Status(code: forwarded.status), headers: fields,
+            status: HTTPResponse.Status(code: forwarded.status), headers: Self.answerFields(forwarded.headers),
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: forwarded.body)))
     }
 

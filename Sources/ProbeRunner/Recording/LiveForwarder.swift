@@ -32,7 +32,7 @@ package final class LiveForwarder: Sendable {
         /// The live answer, as received, for the client (the server leaves out the headers of one transfer, as it
         /// does for a fixture's answer).
         package var status: Int
-        package var headers: [(name: String, value: String)]
+        package var headers: HeaderFields
         package var body: Data
         /// The exchange as a fixture stores it: redacted, secrets met so far masked.
         package var fixture: Exchange
@@ -104,7 +104,6 @@ package final class LiveForwarder: Sendable {
         let fixture = (try? Exchange(decoding: masked, file: "the recording")) ?? redacted
         // The answer as the live API sent it, repeats (`Set-Cookie` once per cookie) kept.
         return Forwarded(
-            status: response.statusCode, headers: attempt.headers.map { ($0.name, $0.value) }, body: attempt.body,
-            fixture: fixture)
+            status: response.statusCode, headers: attempt.headers, body: attempt.body, fixture: fixture)
     }
 }
