@@ -42,11 +42,12 @@ let package = Package(
             name: "ContractTesting", dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape", "APIProbeShared"]),
 
         // MARK: Probe runner, sample client, demo server, command-line tool
+        // The probe runner in three modules, by job: the client that measures what it sends, the runner that
+        // reads the config, makes rounds and keeps their state, and the reports made from the rounds.
         .target(
-            name: "ProbeRunner",
+            name: "ProbeClient",
             dependencies: [
-                "FixtureImport",
-                "HTTPFixtures", "JSONShape", "APIProbeShared", .product(name: "Yams", package: "Yams"),
+                "HTTPFixtures", "APIProbeShared",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -54,6 +55,16 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        .target(
+            name: "ProbeRunner",
+            dependencies: [
+                "ProbeClient", "FixtureImport", "HTTPFixtures", "JSONShape", "APIProbeShared",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(
+            name: "ProbeReports",
+            dependencies: ["ProbeRunner", "ProbeClient", "HTTPFixtures", "JSONShape", "APIProbeShared"]),
         // OpenAPISupport reads OpenAPI 3.0 and 3.1 documents (JSON or YAML) into JSONShape snapshots and checks
         // fixtures against them. Only the command-line tool uses it: no product depends on OpenAPIKit.
         .target(
@@ -78,7 +89,8 @@ let package = Package(
             name: "FixtureServer",
             dependencies: [
                 "FixtureImport",
-                "APIProbeShared", "HTTPFixtures", "HTTPStubs", "RecipesServer", "OpenAPISupport", "ProbeRunner",
+                "APIProbeShared", "HTTPFixtures", "HTTPStubs", "RecipesServer", "OpenAPISupport", "ProbeClient",
+                "ProbeRunner",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -87,7 +99,7 @@ let package = Package(
             name: "apiprobe",
             dependencies: [
                 "FixtureImport",
-                "HTTPFixtures", "JSONShape", "ProbeRunner", "RecipesServer",
+                "HTTPFixtures", "JSONShape", "ProbeRunner", "ProbeReports", "RecipesServer",
                 "APIProbeShared", "OpenAPISupport", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -112,7 +124,8 @@ let package = Package(
             name: "OpenAPIBenchmark", dependencies: ["OpenAPISupport", "APIProbeShared", "BenchmarkSupport"],
             path: "Benchmarks/OpenAPIBenchmark"),
         .executableTarget(
-            name: "StatusPageBenchmark", dependencies: ["ProbeRunner", "APIProbeShared", "BenchmarkSupport"],
+            name: "StatusPageBenchmark",
+            dependencies: ["ProbeReports", "ProbeRunner", "APIProbeShared", "BenchmarkSupport"],
             path: "Benchmarks/StatusPageBenchmark"),
         .executableTarget(
             name: "ServeBenchmark",
@@ -126,7 +139,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ProbeBenchmark",
-            dependencies: ["ProbeRunner", "RecipesServer", "BenchmarkSupport"],
+            dependencies: ["APIProbeShared", "ProbeClient", "ProbeRunner", "RecipesServer", "BenchmarkSupport"],
             path: "Benchmarks/ProbeBenchmark"
         ),
 
@@ -154,7 +167,8 @@ let package = Package(
             name: "ProbeRunnerTests",
             dependencies: [
                 "FixtureImport",
-                "ProbeRunner", "RecipesServer", "APIProbeTestSupport", "APIProbeShared", "HTTPFixtures",
+                "ProbeClient", "ProbeRunner", "ProbeReports", "RecipesServer", "APIProbeTestSupport", "APIProbeShared",
+                "HTTPFixtures",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]

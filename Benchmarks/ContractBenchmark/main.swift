@@ -96,8 +96,7 @@ decoder.keyDecodingStrategy = .convertFromSnakeCase
 func time(_ body: () throws -> Void) rethrows -> Double {
     let start = ContinuousClock.now
     try body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return seconds(ContinuousClock.now - start)
 }
 
 print(

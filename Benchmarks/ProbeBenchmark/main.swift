@@ -15,8 +15,10 @@
 // is: in one process, the server's request handlers would share Swift's cooperative thread pool (two
 // threads on a two-core machine) with the prober, and penalise whichever contender schedules more work
 // there rather than measure it.
+import APIProbeShared
 import BenchmarkSupport
 import Foundation
+import ProbeClient
 import ProbeRunner
 import RecipesServer
 
@@ -109,11 +111,6 @@ func statusValue(_ key: String) -> Double? {
 }
 
 func mib(_ value: Double?) -> String { value.map { String(format: "%.1f MiB", $0) } ?? "n/a (no /proc)" }
-
-func ms(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return (Double(seconds) + Double(attoseconds) / 1e18) * 1_000
-}
 
 /// The numbers a child process printed on standard output, or `nil` when it could not start or failed.
 func numbersPrinted(by executable: URL, _ arguments: [String]) -> [Double]? {
@@ -250,14 +247,14 @@ for round in 0..<throughputRounds {
         let start = clock.now
         let cpu = processCPUTime()
         let report = await ProbeRunner(config: throughputConfig, directory: URL(fileURLWithPath: "/")).run()
-        runnerRates.append(Double(requestCount) / (ms(clock.now - start) / 1_000))
+        runnerRates.append(Double(requestCount) / (clock.now - start).timeInterval)
         runnerCPU.append((processCPUTime() - cpu) / Double(requestCount) * 1e6)
         failures += report.endpoints.filter { !$0.passed }.count
     }
     func runBare() async {
         let cpu = processCPUTime()
         let elapsed = await bareLoop(url: bareURL, count: requestCount, concurrency: concurrency)
-        bareRates.append(Double(requestCount) / (ms(elapsed) / 1_000))
+        bareRates.append(Double(requestCount) / elapsed.timeInterval)
         bareCPU.append((processCPUTime() - cpu) / Double(requestCount) * 1e6)
     }
     if round % 2 == 0 {
@@ -307,7 +304,7 @@ while rounds < targetRounds && clock.now - roundsStart < budget {
 let rssEnd = statusValue("VmRSS")
 let roundsElapsed = clock.now - roundsStart
 print(
-    "(c) rounds: \(rounds) rounds of 1 endpoint in \(String(format: "%.1f", ms(roundsElapsed) / 1_000)) s"
+    "(c) rounds: \(rounds) rounds of 1 endpoint in \(String(format: "%.1f", roundsElapsed.timeInterval)) s"
         + (rounds < targetRounds ? " (stopped at the \(budget) budget, short of \(targetRounds))" : "")
         + ", \(failedRounds) failed")
 print("    RSS after 200 warm-up rounds \(mib(rssStart)), at the end \(mib(rssEnd))")

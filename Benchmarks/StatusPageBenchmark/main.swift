@@ -10,6 +10,7 @@
 import APIProbeShared
 import BenchmarkSupport
 import Foundation
+import ProbeReports
 import ProbeRunner
 
 #if canImport(Glibc)

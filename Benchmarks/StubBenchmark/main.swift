@@ -118,9 +118,8 @@ func measure(_ contender: Contender, count: Int, tasks: Int) async throws -> Mea
         }
         try await group.waitForAll()
     }
-    let elapsed = start.duration(to: clock.now)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Measurement(rate: Double(count) / seconds, cpuRate: Double(count) / max(processCPUTime() - cpuStart, 1e-6))
+    let elapsed = seconds(start.duration(to: clock.now))
+    return Measurement(rate: Double(count) / elapsed, cpuRate: Double(count) / max(processCPUTime() - cpuStart, 1e-6))
 }
 
 func rate(_ value: Double) -> String { String(format: "%7.0f", value) }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A duration as apiprobe's files and options write it: `300ms`, `1.5s`, `2m`, `1h`; `nil` when it is not one
 /// (no unit, a negative or huge value). The one reader of the config, the fixtures' `metadata.latency` and the
@@ -16,4 +16,34 @@ package func parseDuration(_ text: String) -> Duration? {
         return .nanoseconds(Int64(nanoseconds))
     }
     return nil
+}
+
+extension Duration {
+    /// Seconds as a `TimeInterval`.
+    package var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// Milliseconds as a `Double`.
+    package var milliseconds: Double { timeInterval * 1_000 }
+}
+
+/// `300ms`, `1.5s`, `2m`: the form the config accepts.
+package func formatDuration(_ duration: Duration) -> String {
+    let ms = duration.milliseconds
+    if ms < 1_000 { return ms == ms.rounded() ? "\(Int(ms))ms" : String(format: "%.1fms", ms) }
+    let s = ms / 1_000
+    if s < 60 || s.truncatingRemainder(dividingBy: 60) != 0 {
+        return s == s.rounded() ? "\(Int(s))s" : String(format: "%.1fs", s)
+    }
+    return "\(Int(s / 60))m"
+}
+
+/// `8MiB`, `512KiB`, `1000B`: a byte count in the largest binary unit that divides it, as the config accepts it.
+package func formatSize(_ bytes: Int) -> String {
+    for (unit, factor) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where bytes >= factor {
+        if bytes % factor == 0 { return "\(bytes / factor)\(unit)" }
+    }
+    return "\(bytes)B"
 }

@@ -1,7 +1,7 @@
 import APIProbeShared
-public import Foundation
-public import HTTPFixtures
-public import JSONShape
+package import Foundation
+package import HTTPFixtures
+package import JSONShape
 import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat
@@ -18,33 +18,33 @@ import Yams
 /// let spec = try OpenAPISpec(contentsOf: URL(fileURLWithPath: "openapi/recipes.yaml"))
 /// spec.operations.map(\.name)  // ["GET /api/search", "GET /api/get", "GET /health"]
 /// ```
-public struct OpenAPISpec: Sendable {
+package struct OpenAPISpec: Sendable {
     /// The most YAML nodes read (aliases count each time they are used), so an alias bomb is an error, not a
     /// hang; a document may also hold no more nodes than it has bytes (or 100,000).
-    public static let maximumNodes = 50_000_000
+    package static let maximumNodes = 50_000_000
 
     /// The file's name in messages.
-    public var file: String
+    package var file: String
     /// The document's `openapi` version (`3.0.3`, `3.1.0`).
-    public var version: String
+    package var version: String
     /// The document as read.
-    public var root: JSONValue
+    package var root: JSONValue
     /// The operations in document order.
-    public var operations: [SpecOperation]
+    package var operations: [SpecOperation]
     /// The path parts of the servers' URLs (`/v1`), longest first; empty when every server is at the root.
-    public var basePaths: [String]
+    package var basePaths: [String]
     /// What the snapshots approximate, sorted by place.
-    public var notes: [SpecNote]
+    package var notes: [SpecNote]
     /// The definitions (one per referenced schema) the operations' response shapes refer to.
-    public var responseDefinitions: ShapeDefinitions
+    package var responseDefinitions: ShapeDefinitions
     /// The definitions the operations' request shapes (parameters and bodies) refer to.
-    public var requestDefinitions: ShapeDefinitions
+    package var requestDefinitions: ShapeDefinitions
 
     /// Reads a description from a file.
     ///
     /// - Throws: ``InputError``: not readable, not YAML or JSON, not OpenAPI 3.0/3.1, an external or dangling
     ///   `$ref`, a `$ref` cycle with no object or array in between.
-    public init(contentsOf url: URL, displayName: String? = nil) throws(InputError) {
+    package init(contentsOf url: URL, displayName: String? = nil) throws(InputError) {
         let name = displayName ?? APIProbeShared.displayPath(url)
         let data: Data
         do {
@@ -56,7 +56,7 @@ public struct OpenAPISpec: Sendable {
     }
 
     /// Reads a description from its bytes; `file` names it in errors.
-    public init(data: Data, file: String) throws(InputError) {
+    package init(data: Data, file: String) throws(InputError) {
         self.file = file
         let isJSON =
             data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
@@ -269,7 +269,7 @@ public struct OpenAPISpec: Sendable {
     /// paths are stripped and path templates matched, a template with more literal segments winning.
     ///
     /// - Returns: the operation and the values of its path parameters, or `nil`.
-    public func operation(method: String, url: String) -> (operation: SpecOperation, pathValues: [String: String])? {
+    package func operation(method: String, url: String) -> (operation: SpecOperation, pathValues: [String: String])? {
         let path = Self.stripBase(Self.path(of: url), basePaths: basePaths)
         let segments = Self.segments(path)
         var best: (SpecOperation, [String: String], Int)?

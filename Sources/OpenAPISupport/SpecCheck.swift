@@ -1,33 +1,33 @@
 import APIProbeShared
-public import Foundation
-public import HTTPFixtures
+package import Foundation
+package import HTTPFixtures
 import JSONShape
 
 /// What kind of violation a fixture has; the raw values are those of `openapi check --format json`.
-public struct ViolationKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct ViolationKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// A value of a type the schema does not allow (`null` included).
-    public static let type = ViolationKind(rawValue: "type")
+    package static let type = ViolationKind(rawValue: "type")
     /// A required property is missing.
-    public static let required = ViolationKind(rawValue: "required")
+    package static let required = ViolationKind(rawValue: "required")
     /// A value outside the schema's `enum` (or `const`).
-    public static let `enum` = ViolationKind(rawValue: "enum")
+    package static let `enum` = ViolationKind(rawValue: "enum")
     /// A property the schema does not declare, where `additionalProperties` is `false`.
-    public static let additional = ViolationKind(rawValue: "additional")
+    package static let additional = ViolationKind(rawValue: "additional")
     /// A string that does not fit the schema's `format`.
-    public static let format = ViolationKind(rawValue: "format")
+    package static let format = ViolationKind(rawValue: "format")
     /// The response status is not among the operation's responses.
-    public static let statusUndeclared = ViolationKind(rawValue: "status-undeclared")
+    package static let statusUndeclared = ViolationKind(rawValue: "status-undeclared")
     /// A path, query or header parameter missing, undeclared (query), or of the wrong type.
-    public static let parameter = ViolationKind(rawValue: "parameter")
+    package static let parameter = ViolationKind(rawValue: "parameter")
     /// The request body is missing or does not fit its schema.
-    public static let requestBody = ViolationKind(rawValue: "request-body")
+    package static let requestBody = ViolationKind(rawValue: "request-body")
     /// No operation of the spec has the fixture's method and path.
-    public static let noOperation = ViolationKind(rawValue: "no-operation")
+    package static let noOperation = ViolationKind(rawValue: "no-operation")
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// One way a fixture breaks the spec.
@@ -35,18 +35,18 @@ public struct ViolationKind: RawRepresentable, Sendable, Hashable, CustomStringC
 /// ```
 /// Stubs/recipes/get.json: GET /api/get: /recipe/title: type: expected string, found null
 /// ```
-public struct SpecViolation: Sendable, Hashable, CustomStringConvertible {
+package struct SpecViolation: Sendable, Hashable, CustomStringConvertible {
     /// The fixture file.
-    public var file: String
+    package var file: String
     /// The operation (`GET /api/get`); empty when none matched.
-    public var operation: String
+    package var operation: String
     /// A JSON Pointer into the response body, the request body (`/body/…`) or the parameters
     /// (`/query/page`, `/path/id`, `/header/X-Request-Id`); `""` for the exchange as a whole.
-    public var pointer: String
-    public var kind: ViolationKind
-    public var message: String
+    package var pointer: String
+    package var kind: ViolationKind
+    package var message: String
 
-    public var description: String {
+    package var description: String {
         let place = pointer.isEmpty ? "" : "\(pointer): "
         let operation = operation.isEmpty ? "" : "\(operation): "
         return "\(file): \(operation)\(place)\(kind): \(message)"
@@ -54,21 +54,21 @@ public struct SpecViolation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The result of checking fixtures against a spec.
-public struct SpecCheckReport: Sendable, Hashable {
+package struct SpecCheckReport: Sendable, Hashable {
     /// How many fixtures were read.
-    public var fixtureCount: Int
+    package var fixtureCount: Int
     /// How many operations the spec has.
-    public var operationCount: Int
-    public var violations: [SpecViolation]
+    package var operationCount: Int
+    package var violations: [SpecViolation]
     /// The fixtures that match no operation.
-    public var unmatched: [String]
+    package var unmatched: [String]
 
     /// Whether every fixture matched an operation and fits it.
-    public var passed: Bool { violations.isEmpty }
+    package var passed: Bool { violations.isEmpty }
 
     /// `{"fixtures": N, "operations": N, "violations": [...], "unmatched": [...], "passed": bool}`, keys sorted,
     /// two-space indent, trailing newline.
-    public func jsonReport() -> Data {
+    package func jsonReport() -> Data {
         let items: [JSONValue] = violations.map {
             .object([
                 ("file", .string($0.file)), ("operation", .string($0.operation)), ("pointer", .string($0.pointer)),
@@ -91,7 +91,7 @@ extension OpenAPISpec {
     /// ```swift
     /// let store = OpenAPISpec.fixtures(of: "recipes", in: URL(fileURLWithPath: "Stubs"))  // Stubs/recipes
     /// ```
-    public static func fixtures(of api: String, in stubs: URL) -> FixtureStore {
+    package static func fixtures(of api: String, in stubs: URL) -> FixtureStore {
         let folder = stubs.appendingPathComponent(SafePath.fileName(api, fallback: "api"), isDirectory: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -113,7 +113,7 @@ extension OpenAPISpec {
     ///   - redactor: masks secrets in the messages (a fixture URL's credentials).
     ///   - displayRoot: the fixtures are named relative to it (the current folder by default).
     /// - Throws: ``InputError`` for a fixture that cannot be read.
-    public func check(_ store: FixtureStore, redactor: Redactor = Redactor(), displayRoot: URL? = nil)
+    package func check(_ store: FixtureStore, redactor: Redactor = Redactor(), displayRoot: URL? = nil)
         throws(InputError) -> SpecCheckReport
     {
         let names = store.names()

@@ -1,21 +1,21 @@
 import APIProbeShared
-public import Foundation
+package import Foundation
 import HTTPFixtures
-public import JSONShape
+package import JSONShape
 
 /// One change between two versions of a spec: a ``SchemaChange`` with the operation it is in and where in that
 /// operation (`response 200`, `request body`, `query parameter page`, or `""` for the operation itself).
-public struct SpecChange: Sendable, Hashable, CustomStringConvertible {
+package struct SpecChange: Sendable, Hashable, CustomStringConvertible {
     /// `GET /repos/{owner}/{repo}`, as the new spec writes it (the old one for a removed operation).
-    public var operation: String
+    package var operation: String
     /// `response 200`, `request body`, `query parameter page`, or `""`.
-    public var place: String
-    public var change: SchemaChange
+    package var place: String
+    package var change: SchemaChange
     /// The shared schema the change came through (`components/schemas/charge`), or `nil` for a change that is
     /// the operation's own.
-    public var component: String?
+    package var component: String?
 
-    public var description: String {
+    package var description: String {
         "\(change.severity) \(operation)\(place.isEmpty ? "" : " \(place)"): \(change.summary)"
     }
 }
@@ -33,10 +33,10 @@ public struct SpecChange: Sendable, Hashable, CustomStringConvertible {
 /// let diff = SpecDiff(from: try OpenAPISpec(contentsOf: old), to: try OpenAPISpec(contentsOf: new))
 /// diff.hasBreakingChanges
 /// ```
-public struct SpecDiff: Sendable, Hashable {
-    public var changes: [SpecChange]
+package struct SpecDiff: Sendable, Hashable {
+    package var changes: [SpecChange]
 
-    public init(from old: OpenAPISpec, to new: OpenAPISpec) {
+    package init(from old: OpenAPISpec, to new: OpenAPISpec) {
         var changes: [SpecChange] = []
         // The comparisons of the two documents' definitions, made once for all operations.
         let units = SchemaDiff.Units()
@@ -90,7 +90,7 @@ public struct SpecDiff: Sendable, Hashable {
         self.changes = order.map { changes[$0] }
     }
 
-    public var hasBreakingChanges: Bool { changes.contains { $0.change.severity == .breaking } }
+    package var hasBreakingChanges: Bool { changes.contains { $0.change.severity == .breaking } }
 
     private struct OperationPlace: Hashable {
         var operation: String
@@ -98,20 +98,20 @@ public struct SpecDiff: Sendable, Hashable {
     }
 
     /// A change to a shared schema, once, with every operation it reaches.
-    public struct ComponentChange: Sendable, Hashable {
+    package struct ComponentChange: Sendable, Hashable {
         /// `components/schemas/charge`.
-        public var component: String
+        package var component: String
         /// The change, its path inside the component.
-        public var change: SchemaChange
+        package var change: SchemaChange
         /// `GET /v1/charges response 200`, each operation and place the change reaches, sorted.
-        public var reaches: [String]
+        package var reaches: [String]
         /// The number of operations among ``reaches``.
-        public var operationCount: Int
+        package var operationCount: Int
     }
 
     /// The changes to shared schemas, each once (most severe first, then by component and path), for a reader:
     /// a change to the shared `error` schema is one entry reaching 275 operations, not 275 lines.
-    public var componentChanges: [ComponentChange] {
+    package var componentChanges: [ComponentChange] {
         struct Key: Hashable {
             var component: String
             var path: String
@@ -175,7 +175,7 @@ public struct SpecDiff: Sendable, Hashable {
 
     /// The `schema diff` JSON report with `operation` (and `place`) on each change: keys sorted, two-space indent,
     /// trailing newline.
-    public func jsonReport() -> Data {
+    package func jsonReport() -> Data {
         let items: [JSONValue] = changes.map {
             .object([
                 ("operation", .string($0.operation)), ("place", .string($0.place)), ("path", .string($0.change.path)),

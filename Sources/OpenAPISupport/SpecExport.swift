@@ -1,6 +1,6 @@
 import APIProbeShared
-public import Foundation
-public import HTTPFixtures
+package import Foundation
+package import HTTPFixtures
 import JSONShape
 
 #if canImport(FoundationNetworking)
@@ -29,13 +29,13 @@ import FoundationNetworking
 ///     snapshots: URL(fileURLWithPath: "Snapshots"), title: "Recipes API")
 /// try export.data.write(to: URL(fileURLWithPath: "openapi.json"))
 /// ```
-public struct SpecExport: Sendable {
+package struct SpecExport: Sendable {
     /// The document's bytes: JSON, keys sorted, two-space indent, trailing newline, secrets masked.
-    public var data: Data
+    package var data: Data
     /// How many fixtures were read.
-    public var fixtureCount: Int
+    package var fixtureCount: Int
     /// How many operations the document has.
-    public var operationCount: Int
+    package var operationCount: Int
 
     /// Builds the document.
     ///
@@ -46,7 +46,7 @@ public struct SpecExport: Sendable {
     ///   - redactor: masks secrets; it also learns those the fixtures hold.
     /// - Throws: ``InputError`` for a fixture that cannot be read, `InputError` for a snapshot that
     ///   cannot be read.
-    public init(stubs: FixtureStore, snapshots: URL?, title: String, redactor: Redactor = Redactor()) throws {
+    package init(stubs: FixtureStore, snapshots: URL?, title: String, redactor: Redactor = Redactor()) throws {
         var recorded: [Recorded] = []
         for name in stubs.names() {
             let url = stubs.url(for: name)

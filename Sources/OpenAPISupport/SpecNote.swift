@@ -1,17 +1,17 @@
 import HTTPFixtures
 
 /// A place in a spec and what about it was approximated on the way into a snapshot.
-public struct SpecNote: Sendable, Hashable, CustomStringConvertible {
+package struct SpecNote: Sendable, Hashable, CustomStringConvertible {
     /// The JSON Pointer of the schema in the spec.
-    public var pointer: String
-    public var message: String
+    package var pointer: String
+    package var message: String
 
-    public init(pointer: String, message: String) {
+    package init(pointer: String, message: String) {
         self.pointer = pointer
         self.message = message
     }
 
-    public var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
+    package var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
 }
 
 extension JSONValue {

@@ -1,30 +1,30 @@
 import APIProbeShared
 import Foundation
-public import HTTPFixtures
-public import JSONShape
+package import HTTPFixtures
+package import JSONShape
 
 /// One operation of a spec: a method on a path template, its parameters, request body and responses.
-public struct SpecOperation: Sendable, Hashable {
+package struct SpecOperation: Sendable, Hashable {
     /// The `operationId`, or one made from the method and path (`get_api_search`) when the spec has none.
-    public var id: String
+    package var id: String
     /// `GET`, `POST`, …
-    public var method: String
+    package var method: String
     /// The path template: `/repos/{owner}/{repo}`.
-    public var path: String
+    package var path: String
     /// The JSON Pointer of the operation object in the spec.
-    public var pointer: String
+    package var pointer: String
     /// The parameters, path-level ones included (the operation's own win).
-    public var parameters: [SpecParameter]
+    package var parameters: [SpecParameter]
     /// The JSON request body, when the operation takes one.
-    public var requestBody: SpecRequestBody?
+    package var requestBody: SpecRequestBody?
     /// The responses by status key (`200`, `2XX`, `default`), in document order.
-    public var responses: [SpecResponse]
+    package var responses: [SpecResponse]
 
     /// `GET /repos/{owner}/{repo}`: how messages name the operation.
-    public var name: String { "\(method) \(path)" }
+    package var name: String { "\(method) \(path)" }
 
     /// The response declared for `status`: the exact code, then its range (`4XX`), then `default`.
-    public func response(for status: Int) -> SpecResponse? {
+    package func response(for status: Int) -> SpecResponse? {
         let code = String(status)
         if let exact = responses.first(where: { $0.status == code }) { return exact }
         let range = "\(status / 100)XX"
@@ -34,39 +34,39 @@ public struct SpecOperation: Sendable, Hashable {
 }
 
 /// A parameter: where it goes, its name, whether it is required, and its schema.
-public struct SpecParameter: Sendable, Hashable {
+package struct SpecParameter: Sendable, Hashable {
     /// `path`, `query`, `header` or `cookie`.
-    public var location: String
-    public var name: String
-    public var isRequired: Bool
+    package var location: String
+    package var name: String
+    package var isRequired: Bool
     /// The parameter's schema as written (resolved when it was a `$ref`), or `nil`.
-    public var schema: JSONValue?
+    package var schema: JSONValue?
     /// The JSON Pointer of the schema in the spec.
-    public var schemaPointer: String
+    package var schemaPointer: String
     /// The schema as a shape.
-    public var shape: Shape
+    package var shape: Shape
 }
 
 /// A JSON request body.
-public struct SpecRequestBody: Sendable, Hashable {
-    public var isRequired: Bool
-    public var schema: JSONValue?
-    public var schemaPointer: String
+package struct SpecRequestBody: Sendable, Hashable {
+    package var isRequired: Bool
+    package var schema: JSONValue?
+    package var schemaPointer: String
     /// The schema as a shape, `readOnly` properties left out.
-    public var shape: Shape
+    package var shape: Shape
 }
 
 /// A response: its status key and, for a JSON body, its schema.
-public struct SpecResponse: Sendable, Hashable {
+package struct SpecResponse: Sendable, Hashable {
     /// `200`, `2XX` or `default`.
-    public var status: String
-    public var schema: JSONValue?
-    public var schemaPointer: String
+    package var status: String
+    package var schema: JSONValue?
+    package var schemaPointer: String
     /// The schema as a shape, `writeOnly` properties left out; `nil` without a JSON body.
-    public var shape: Shape?
+    package var shape: Shape?
 
     /// Whether the status is a success (`2xx` or `2XX`).
-    public var isSuccess: Bool { status.hasPrefix("2") }
+    package var isSuccess: Bool { status.hasPrefix("2") }
 }
 
 /// Reads `paths` into operations, converting every schema (so a bad schema is found whatever command runs).

@@ -8,18 +8,18 @@ import Foundation
 /// server.knobs.latency = .uniform(.milliseconds(10) ... .milliseconds(40))
 /// server.knobs.latency = .normal(mean: .milliseconds(30), standardDeviation: .milliseconds(5))
 /// ```
-public struct Latency: Sendable, Hashable, CustomStringConvertible {
+package struct Latency: Sendable, Hashable, CustomStringConvertible {
     /// No added latency.
-    public static let none = Latency(storage: .none)
+    package static let none = Latency(storage: .none)
 
     /// The same delay before every response.
-    public static func fixed(_ delay: Duration) -> Latency { Latency(storage: .fixed(delay)) }
+    package static func fixed(_ delay: Duration) -> Latency { Latency(storage: .fixed(delay)) }
 
     /// A delay drawn uniformly from `range`.
-    public static func uniform(_ range: ClosedRange<Duration>) -> Latency { Latency(storage: .uniform(range)) }
+    package static func uniform(_ range: ClosedRange<Duration>) -> Latency { Latency(storage: .uniform(range)) }
 
     /// A delay drawn from a normal distribution, never below zero.
-    public static func normal(mean: Duration, standardDeviation: Duration) -> Latency {
+    package static func normal(mean: Duration, standardDeviation: Duration) -> Latency {
         Latency(storage: .normal(mean: mean, standardDeviation: standardDeviation))
     }
 
@@ -32,7 +32,7 @@ public struct Latency: Sendable, Hashable, CustomStringConvertible {
 
     private let storage: Storage
 
-    public var description: String {
+    package var description: String {
         switch storage {
         case .none: return "none"
         case .fixed(let delay): return "fixed \(delay)"
@@ -49,23 +49,16 @@ public struct Latency: Sendable, Hashable, CustomStringConvertible {
         case .fixed(let delay):
             return max(delay, .zero)
         case .uniform(let range):
-            let low = range.lowerBound.seconds
-            let high = range.upperBound.seconds
+            let low = range.lowerBound.timeInterval
+            let high = range.upperBound.timeInterval
             return .seconds(max(0, low + (high - low) * random.nextUnit()))
         case .normal(let mean, let deviation):
             // Box–Muller with the seeded generator, so a seed gives the same delays on every platform.
             let u1 = max(random.nextUnit(), .leastNonzeroMagnitude)
             let u2 = random.nextUnit()
             let z = (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
-            return .seconds(max(0, mean.seconds + z * deviation.seconds))
+            return .seconds(max(0, mean.timeInterval + z * deviation.timeInterval))
         }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
 
@@ -75,7 +68,7 @@ extension Duration {
 /// server.knobs.failureRate = 0.2          // one response in five is a 503 with Retry-After
 /// server.knobs.isDrifted = true           // serve the drifted variant of the API
 /// ```
-public final class RecipesServerKnobs: Sendable {
+package final class RecipesServerKnobs: Sendable {
     /// The settings and the random numbers they draw from, behind one lock.
     private let guarded: Locked<(state: State, random: SeededGenerator)>
 
@@ -105,45 +98,45 @@ public final class RecipesServerKnobs: Sendable {
     }
 
     /// Latency added before every response (errors included).
-    public var latency: Latency {
+    package var latency: Latency {
         get { withLock { $0.latency } }
         set { withLock { $0.latency = newValue } }
     }
 
     /// The share of requests, from 0 to 1, answered with `503 Service Unavailable` and `Retry-After`.
-    public var failureRate: Double {
+    package var failureRate: Double {
         get { withLock { $0.failureRate } }
         set { withLock { $0.failureRate = min(max(newValue, 0), 1) } }
     }
 
     /// The `Retry-After` value of simulated failures, in seconds.
-    public var retryAfterSeconds: Int {
+    package var retryAfterSeconds: Int {
         get { withLock { $0.retryAfterSeconds } }
         set { withLock { $0.retryAfterSeconds = max(0, newValue) } }
     }
 
     /// Whether the drifted variant is served: `social_rank` renamed `rank`, `recipe_id` an integer, and a new
     /// `cook_time_minutes` field.
-    public var isDrifted: Bool {
+    package var isDrifted: Bool {
         get { withLock { $0.isDrifted } }
         set { withLock { $0.isDrifted = newValue } }
     }
 
     /// The API key every request must carry as `key`, or `nil` for none.
-    public var apiKey: String? {
+    package var apiKey: String? {
         get { withLock { $0.apiKey } }
         set { withLock { $0.apiKey = newValue } }
     }
 
     /// How many search and recipe requests have arrived so far, counted on arrival (before any latency), so
     /// a test can tell that a request is in flight without timing it.
-    public var requestsReceived: Int {
+    package var requestsReceived: Int {
         withLock { $0.received }
     }
 
     /// The latency drawn for each search and recipe request so far, in order of arrival (the last 1,000): what a
     /// test checks instead of timing responses on a loaded machine.
-    public var delaysDrawn: [Duration] {
+    package var delaysDrawn: [Duration] {
         withLock { $0.delays }
     }
 

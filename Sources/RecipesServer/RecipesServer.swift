@@ -1,6 +1,6 @@
 import APIProbeShared
 import Dispatch
-public import Foundation
+package import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -22,25 +22,25 @@ import NIOPosix
 /// server.setDrifted(true)
 /// await server.stop()
 /// ```
-public final class RecipesServer: Sendable {
+package final class RecipesServer: Sendable {
     /// How the server starts; every knob can also be changed while it runs through ``knobs``.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Latency added before every response.
-        public var latency: Latency
+        package var latency: Latency
         /// The share of requests, from 0 to 1, answered with 503 and `Retry-After`.
-        public var failureRate: Double
+        package var failureRate: Double
         /// The `Retry-After` value of simulated failures, in seconds.
-        public var retryAfterSeconds: Int
+        package var retryAfterSeconds: Int
         /// Whether to serve the drifted variant of the API from the start.
-        public var isDrifted: Bool
+        package var isDrifted: Bool
         /// When set, every `/api/search` and `/api/get` request must carry it as the `key` query parameter.
-        public var apiKey: String?
+        package var apiKey: String?
         /// The seed of the latency and failure draws; the same seed gives the same sequence.
-        public var seed: UInt64
+        package var seed: UInt64
         /// The port on `127.0.0.1`; `0` (the default) lets the system pick a free one.
-        public var port: Int
+        package var port: Int
 
-        public init(
+        package init(
             latency: Latency = .none,
             failureRate: Double = 0,
             retryAfterSeconds: Int = 1,
@@ -60,19 +60,19 @@ public final class RecipesServer: Sendable {
     }
 
     /// The size of a search page.
-    public static let pageSize = 30
+    package static let pageSize = 30
 
     /// The port the system picked on `127.0.0.1`.
-    public let port: Int
+    package let port: Int
 
     /// `http://127.0.0.1:<port>`.
-    public var baseURL: URL {
+    package var baseURL: URL {
         // A literal host and a number: always a valid URL.
         URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// The run-time settings: latency, failure rate, drifted variant, API key.
-    public let knobs: RecipesServerKnobs
+    package let knobs: RecipesServerKnobs
 
     private let task: Task<Void, any Error>
 
@@ -86,7 +86,7 @@ public final class RecipesServer: Sendable {
     /// returns once it accepts connections.
     ///
     /// - Throws: ``RecipesServerError`` when the server cannot bind.
-    public static func start(_ configuration: Configuration = Configuration()) async throws -> RecipesServer {
+    package static func start(_ configuration: Configuration = Configuration()) async throws -> RecipesServer {
         let knobs = RecipesServerKnobs(configuration)
         let router = Router()
         let routes = Routes(catalog: .standard, knobs: knobs)
@@ -104,12 +104,12 @@ public final class RecipesServer: Sendable {
     }
 
     /// Serves the drifted variant (`true`) or the contract (`false`) from the next request on.
-    public func setDrifted(_ isDrifted: Bool) {
+    package func setDrifted(_ isDrifted: Bool) {
         knobs.isDrifted = isDrifted
     }
 
     /// Stops accepting connections, ends the server and returns when its port is closed.
-    public func stop() async {
+    package func stop() async {
         task.cancel()
         _ = try? await task.value
     }
@@ -121,7 +121,7 @@ public final class RecipesServer: Sendable {
     ///     _ = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("api/health"))
     /// }
     /// ```
-    public static func with<R>(
+    package static func with<R>(
         _ configuration: Configuration = Configuration(),
         _ body: (RecipesServer) async throws -> R
     ) async throws -> R {
@@ -138,17 +138,17 @@ public final class RecipesServer: Sendable {
 }
 
 /// The recipes server could not start.
-public struct RecipesServerError: Error, Sendable, CustomStringConvertible {
-    public var message: String
+package struct RecipesServerError: Error, Sendable, CustomStringConvertible {
+    package var message: String
     /// The port asked for is taken by another process.
-    public var isAddressInUse: Bool
+    package var isAddressInUse: Bool
 
-    public init(message: String, isAddressInUse: Bool = false) {
+    package init(message: String, isAddressInUse: Bool = false) {
         self.message = message
         self.isAddressInUse = isAddressInUse
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The routes of the recipes API.

@@ -3,6 +3,7 @@ import Foundation
 import HTTPFixtures
 import Testing
 
+@testable import ProbeReports
 @testable import ProbeRunner
 
 /// The `_total` series count every run that shares a history file, so the cron + Pushgateway setup the README

@@ -3,6 +3,7 @@ import Foundation
 import HTTPFixtures
 import Testing
 
+@testable import ProbeClient
 @testable import ProbeRunner
 
 /// Inputs that used to crash, hang or eat memory: numeric config ranges, history lines, response bodies

@@ -4,6 +4,8 @@ import HTTPFixtures
 import NIOCore
 import Testing
 
+@testable import ProbeClient
+@testable import ProbeReports
 @testable import ProbeRunner
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import APIProbeTestSupport
 import Foundation
+import ProbeReports
 import ProbeRunner
 import Testing
 

@@ -6,6 +6,7 @@ import HTTPFixtures
 import JSONShape
 import Testing
 
+@testable import ProbeClient
 @testable import ProbeRunner
 
 /// Random bytes and random numbers, from a seeded generator, fed to every reader of outside input: the

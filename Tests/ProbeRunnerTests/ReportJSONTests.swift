@@ -1,6 +1,7 @@
 import Foundation
 import HTTPFixtures
 import JSONShape
+import ProbeReports
 import ProbeRunner
 import Testing
 

@@ -1,4 +1,6 @@
+import APIProbeShared
 import Foundation
+import ProbeReports
 import ProbeRunner
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProbeReports
 import ProbeRunner
 import Testing
 

@@ -1,5 +1,7 @@
 import APIProbeTestSupport
 import Foundation
+import ProbeClient
+import ProbeReports
 import ProbeRunner
 import Testing
 

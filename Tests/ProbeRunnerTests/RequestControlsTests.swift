@@ -1,6 +1,7 @@
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
+import ProbeClient
 import ProbeRunner
 import Testing
 

@@ -2,6 +2,7 @@ import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import JSONShape
+import ProbeClient
 import RecipesServer
 import Testing
 

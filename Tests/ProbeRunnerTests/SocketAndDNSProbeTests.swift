@@ -5,6 +5,8 @@ import NIOCore
 import NIOPosix
 import Testing
 
+@testable import ProbeClient
+@testable import ProbeReports
 @testable import ProbeRunner
 
 /// `tcp://`, `tls://` and `dns://` endpoints against real parts on 127.0.0.1: a listening socket and a closed one, a

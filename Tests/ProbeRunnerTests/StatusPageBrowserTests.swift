@@ -1,6 +1,7 @@
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
+import ProbeReports
 import ProbeRunner
 import Testing
 

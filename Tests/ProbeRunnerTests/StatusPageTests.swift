@@ -1,5 +1,6 @@
 import Foundation
 import HTTPFixtures
+import ProbeReports
 import ProbeRunner
 import Testing
 

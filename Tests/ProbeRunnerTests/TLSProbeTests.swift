@@ -1,9 +1,12 @@
+import APIProbeShared
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import RecipesServer
 import Testing
 
+@testable import ProbeClient
+@testable import ProbeReports
 @testable import ProbeRunner
 
 /// `tls:` and phase timings against real servers on 127.0.0.1 with certificates `openssl` made in the test: a CA
@@ -71,7 +74,7 @@ struct TLSProbeTests {
         #expect(details.map { $0["connectionReused"] as? Bool } == [false, true, true])
         #expect((details[0]["phasesMs"] as? [String: Any])?.keys.sorted() == PhaseTimings.names.sorted())
         #expect(((first["tls"] as? [String: Any])?["verified"]) as? Bool == true)
-        #expect(((first["tls"] as? [String: Any])?["notAfter"]) as? String == ReportText.timestamp(tls.notAfter))
+        #expect(((first["tls"] as? [String: Any])?["notAfter"]) as? String == DisplayText.timestamp(tls.notAfter))
         #expect(first["reusedConnections"] as? Int == 2)
     }
 
@@ -184,14 +187,14 @@ struct TLSProbeTests {
         let soon = result.endpoints[0]
         let budget = try #require(soon.checks.first { $0.name == "tls expiresIn > 14d" })
         #expect(!budget.passed && budget.category == .tls)
-        #expect(budget.message == "the certificate expires \(ReportText.timestamp(notAfter)), in 3.0 days")
+        #expect(budget.message == "the certificate expires \(DisplayText.timestamp(notAfter)), in 3.0 days")
         #expect(soon.checks.first { $0.name == "tls" }?.passed == true)
         #expect(result.endpoints[1].passed, "\(failedChecks(result))")
 
         #expect(later.startedAt == dayBefore)
         let twoDays = try #require(later.endpoints.first?.checks.first { $0.name == "tls expiresIn > 2d" })
         #expect(!twoDays.passed)
-        #expect(twoDays.message == "the certificate expires \(ReportText.timestamp(notAfter)), in 1.0 days")
+        #expect(twoDays.message == "the certificate expires \(DisplayText.timestamp(notAfter)), in 1.0 days")
 
         let prometheus = try PrometheusText(parsing: Report.render(result, as: .prometheus))
         for name in ["soon", "fine"] {
@@ -212,9 +215,9 @@ struct TLSProbeTests {
         #expect(junit.contains(#"<testcase classname="soon" name="tls expiresIn &gt; 14d""#))
         #expect(
             junit.contains(
-                #"type="tls">the certificate expires \#(ReportText.timestamp(notAfter)), in 3.0 days</failure>"#))
+                #"type="tls">the certificate expires \#(DisplayText.timestamp(notAfter)), in 3.0 days</failure>"#))
         #expect(
-            Report.render(result, as: .markdown).contains("| soon | CN=localhost | \(ReportText.timestamp(notAfter))"))
+            Report.render(result, as: .markdown).contains("| soon | CN=localhost | \(DisplayText.timestamp(notAfter))"))
         #expect(Report.render(result, as: .console).contains("✗ tls expiresIn > 14d: the certificate expires"))
 
         if let promtool = ExternalTools.find("promtool") {

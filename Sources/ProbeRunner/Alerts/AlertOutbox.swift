@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 
@@ -73,7 +74,7 @@ struct AlertOutbox: Sendable {
             guard let state = AlertEvent.State(rawValue: try string("state")) else {
                 throw DamagedOutbox(description: "/alerts/\(index)/state: expected down or recovered")
             }
-            guard let at = ReportText.parseTimestamp(try string("at")) else {
+            guard let at = DisplayText.parseTimestamp(try string("at")) else {
                 throw DamagedOutbox(description: "/alerts/\(index)/at: expected an ISO 8601 time")
             }
             return Item(
@@ -91,7 +92,7 @@ struct AlertOutbox: Sendable {
                 ("target", .number(String(item.target))), ("receiver", .string(item.receiver)),
                 ("api", .string(item.event.api)), ("endpoint", .string(item.event.endpoint)),
                 ("state", .string(item.event.state.rawValue)),
-                ("at", .string(ReportText.timestamp(item.event.at, milliseconds: true))),
+                ("at", .string(DisplayText.timestamp(item.event.at, milliseconds: true))),
                 ("message", .string(item.event.message)), ("url", .string(item.event.url)),
                 ("consecutive", .number(String(item.event.consecutive))),
                 ("attempts", .number(String(item.attempts))),
@@ -147,7 +148,7 @@ struct AlertOutbox: Sendable {
             let old = now.timeIntervalSince(item.event.at) > maximumAge
             guard !known || old else { return false }
             warnings.append(
-                "gave up the \(item.event.state.rawValue) alert of \(item.event.endpoint) (\(ReportText.timestamp(item.event.at))) to \(item.receiver): "
+                "gave up the \(item.event.state.rawValue) alert of \(item.event.endpoint) (\(DisplayText.timestamp(item.event.at))) to \(item.receiver): "
                     + (known ? "undelivered for more than 7 days" : "the config no longer has that receiver"))
             return true
         }
@@ -157,7 +158,7 @@ struct AlertOutbox: Sendable {
             if queue.count > maximumPerReceiver {
                 for item in queue.prefix(queue.count - maximumPerReceiver) {
                     warnings.append(
-                        "gave up the \(item.event.state.rawValue) alert of \(item.event.endpoint) (\(ReportText.timestamp(item.event.at))) to \(item.receiver): more than \(maximumPerReceiver) alerts wait for it"
+                        "gave up the \(item.event.state.rawValue) alert of \(item.event.endpoint) (\(DisplayText.timestamp(item.event.at))) to \(item.receiver): more than \(maximumPerReceiver) alerts wait for it"
                     )
                 }
                 queue.removeFirst(queue.count - maximumPerReceiver)
@@ -185,7 +186,7 @@ struct AlertOutbox: Sendable {
                     + redactor.redactURL(target.url.absoluteString)
                     + redactor.redact(
                         text:
-                            ": \(problem); \(ReportText.count(waiting.count, "alert")) \(place) and sent again next round"
+                            ": \(problem); \(DisplayText.count(waiting.count, "alert")) \(place) and sent again next round"
                     ))
         }
         items = remaining

@@ -1,29 +1,31 @@
-public import Foundation
-public import HTTPFixtures
+import APIProbeShared
+package import Foundation
+package import HTTPFixtures
+import ProbeClient
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// A change of an endpoint's state that alerts announce: it went down, or it recovered.
-public struct AlertEvent: Sendable, Hashable {
-    public enum State: String, Sendable, Hashable {
+package struct AlertEvent: Sendable, Hashable {
+    package enum State: String, Sendable, Hashable {
         case down, recovered
     }
 
-    public var api: String
-    public var endpoint: String
-    public var state: State
+    package var api: String
+    package var endpoint: String
+    package var state: State
     /// When the round that changed the state started.
-    public var at: Date
+    package var at: Date
     /// The failed checks, or what recovered.
-    public var message: String
+    package var message: String
     /// The endpoint's URL (credentials redacted).
-    public var url: String
+    package var url: String
     /// Failed rounds in a row (down) or passing rounds in a row (recovered).
-    public var consecutive: Int
+    package var consecutive: Int
 
-    public init(
+    package init(
         api: String, endpoint: String, state: State, at: Date, message: String, url: String, consecutive: Int
     ) {
         self.api = api
@@ -42,12 +44,12 @@ public struct AlertEvent: Sendable, Hashable {
 /// **recovers** in the round its passes in a row reach `successThreshold` while it is down. The outcomes come
 /// from the history file as well as this process, so a probe started by cron every 15 minutes alerts once per
 /// outage, as a long-running `--every` does. The status page finds its incidents with the same ``Tracker``.
-public enum AlertTransitions {
+package enum AlertTransitions {
     /// The state change the last outcome makes, if any: ``Tracker`` replayed over `outcomes`, starting up.
     ///
     /// - Parameters:
     ///   - outcomes: the endpoint's rounds, oldest first, `true` for passed; the last is this round's.
-    public static func change(outcomes: [Bool], downAfter: Int, successThreshold: Int) -> AlertEvent.State? {
+    package static func change(outcomes: [Bool], downAfter: Int, successThreshold: Int) -> AlertEvent.State? {
         var tracker = Tracker(downAfter: downAfter, successThreshold: successThreshold)
         var change: AlertEvent.State?
         for passed in outcomes { change = tracker.record(passed: passed) }
@@ -62,25 +64,25 @@ public enum AlertTransitions {
     /// tracker.record(passed: false)  // .down
     /// tracker.record(passed: true)   // .recovered
     /// ```
-    public struct Tracker: Sendable, Hashable {
-        public let downAfter: Int
-        public let successThreshold: Int
+    package struct Tracker: Sendable, Hashable {
+        package let downAfter: Int
+        package let successThreshold: Int
         /// Whether the endpoint is down: it went down and has not recovered since.
-        public private(set) var isDown = false
+        package private(set) var isDown = false
         /// Failed rounds in a row, the last round included (0 after a pass).
-        public private(set) var failuresInARow = 0
+        package private(set) var failuresInARow = 0
         /// Passing rounds in a row, the last round included (0 after a failure).
-        public private(set) var passesInARow = 0
+        package private(set) var passesInARow = 0
 
         /// A tracker of an endpoint that is up; `downAfter` and `successThreshold` are at least 1.
-        public init(downAfter: Int, successThreshold: Int) {
+        package init(downAfter: Int, successThreshold: Int) {
             self.downAfter = max(1, downAfter)
             self.successThreshold = max(1, successThreshold)
         }
 
         /// Adds a round; returns the state change it makes, if any.
         @discardableResult
-        public mutating func record(passed: Bool) -> AlertEvent.State? {
+        package mutating func record(passed: Bool) -> AlertEvent.State? {
             if passed {
                 passesInARow += 1
                 failuresInARow = 0
@@ -103,17 +105,17 @@ public enum AlertTransitions {
 /// that is down costs a run at most that long, and the failure is a warning, not a failed run. Every byte sent
 /// passes the redactor. `apiprobe run` sends through an outbox (kept beside the history), so an alert a receiver
 /// could not take is sent again on later rounds and runs, in order, until it is delivered.
-public struct AlertSender: Sendable {
-    public var targets: [AlertTarget]
-    public var redactor: Redactor
+package struct AlertSender: Sendable {
+    package var targets: [AlertTarget]
+    package var redactor: Redactor
 
-    public init(targets: [AlertTarget], redactor: Redactor) {
+    package init(targets: [AlertTarget], redactor: Redactor) {
         self.targets = targets
         self.redactor = redactor
     }
 
     /// Sends every event to every target; returns a warning for each that could not be delivered.
-    public func send(_ events: [AlertEvent], deadline: ContinuousClock.Instant) async -> [String] {
+    package func send(_ events: [AlertEvent], deadline: ContinuousClock.Instant) async -> [String] {
         guard !events.isEmpty else { return [] }
         var warnings: [String] = []
         for target in targets {
@@ -131,14 +133,13 @@ public struct AlertSender: Sendable {
     }
 
     /// The body of one alert for a target kind, redacted.
-    public func payload(_ event: AlertEvent, for kind: AlertTarget.Kind) -> Data {
-        let formatter = ISO8601DateFormatter()
+    package func payload(_ event: AlertEvent, for kind: AlertTarget.Kind) -> Data {
         let text: String
         switch kind {
         case .webhook:
             let value = JSONValue.object([
                 ("api", .string(event.api)), ("endpoint", .string(event.endpoint)),
-                ("state", .string(event.state.rawValue)), ("at", .string(formatter.string(from: event.at))),
+                ("state", .string(event.state.rawValue)), ("at", .string(DisplayText.timestamp(event.at))),
                 ("message", .string(event.message)), ("url", .string(event.url)),
                 ("consecutive", .number(String(event.consecutive))),
             ])

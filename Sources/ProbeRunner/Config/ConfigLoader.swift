@@ -1,5 +1,5 @@
-public import Foundation
-public import HTTPFixtures
+package import Foundation
+package import HTTPFixtures
 import Yams
 
 /// Reading `apiprobe.yml`.
@@ -60,7 +60,7 @@ extension ProbeConfig {
     ///
     /// - Parameter file: the name shown in errors (default: the URL's path).
     /// - Throws: ``InputError`` naming the file, the line and the key, and what was expected.
-    public static func load(
+    package static func load(
         contentsOf url: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         file: String? = nil
@@ -79,7 +79,7 @@ extension ProbeConfig {
 
     /// Parses config text; see ``load(contentsOf:environment:file:)``. Files the config names (`tls.caFile`) are
     /// read relative to `directory` (the current folder when `nil`).
-    public static func parse(
+    package static func parse(
         _ data: Data, environment: [String: String], file: String, directory: URL? = nil
     ) throws(InputError) -> ProbeConfig {
         guard let text = String(validating: data, as: UTF8.self) else {

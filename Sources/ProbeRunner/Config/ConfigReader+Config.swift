@@ -1,5 +1,6 @@
 import Foundation
 import HTTPFixtures
+import ProbeClient
 import Yams
 
 /// An endpoint's `expect` before it is merged over `defaults.expect` (each key present or not).

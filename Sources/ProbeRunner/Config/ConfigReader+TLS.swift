@@ -1,6 +1,7 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
-import NIOSSL
+import ProbeClient
 import Yams
 
 extension ConfigReader {
@@ -99,9 +100,9 @@ extension ConfigReader {
         let bytes = [UInt8](data)
         do {
             if privateKey {
-                _ = try NIOSSLPrivateKey(bytes: bytes, format: .pem)
+                try TLSSettings.checkPrivateKey(pem: bytes)
             } else {
-                guard !(try NIOSSLCertificate.fromPEMBytes(bytes)).isEmpty else {
+                guard try TLSSettings.certificateCount(pem: bytes) > 0 else {
                     throw error(node, path, expected: "\(what) in \(name)", found: "no certificate")
                 }
             }

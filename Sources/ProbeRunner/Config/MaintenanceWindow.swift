@@ -1,4 +1,5 @@
-public import Foundation
+import APIProbeShared
+package import Foundation
 
 /// A time when an endpoint is expected to be unavailable (a deploy, a database upgrade): a round that starts
 /// inside it does not probe the endpoint, so it neither fails the run, nor counts towards `downAfter`, nor alerts.
@@ -13,15 +14,15 @@ public import Foundation
 /// `every` lists the days it opens on (`mon` … `sun`; every day when left out); a window may run past midnight.
 /// Gatus skips alerts in its maintenance windows the same way; `apiprobe run --only NAME` probes an endpoint in
 /// maintenance all the same (the user asked for it).
-public struct MaintenanceWindow: Sendable, Hashable, CustomStringConvertible {
+package struct MaintenanceWindow: Sendable, Hashable, CustomStringConvertible {
     /// Minutes after midnight, 0 to 1439.
-    public var startMinute: Int
-    public var duration: Duration
+    package var startMinute: Int
+    package var duration: Duration
     /// Weekdays as `Calendar` numbers them (1 is Sunday); empty for every day.
-    public var weekdays: Set<Int>
-    public var timeZone: TimeZone
+    package var weekdays: Set<Int>
+    package var timeZone: TimeZone
 
-    public init(
+    package init(
         startMinute: Int, duration: Duration, weekdays: Set<Int> = [],
         timeZone: TimeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0)!
     ) {
@@ -41,7 +42,7 @@ public struct MaintenanceWindow: Sendable, Hashable, CustomStringConvertible {
     static let longest: Duration = .seconds(7 * 86_400)
 
     /// When the window that contains `date` ends, or `nil` when `date` is outside every opening of the window.
-    public func end(ifContaining date: Date) -> Date? {
+    package func end(ifContaining date: Date) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let seconds = duration.timeInterval
@@ -63,7 +64,7 @@ public struct MaintenanceWindow: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `02:00 for 2h on sun, mon (Europe/Berlin)`.
-    public var description: String {
+    package var description: String {
         let time = String(format: "%02d:%02d", startMinute / 60, startMinute % 60)
         let days =
             weekdays.isEmpty
@@ -76,7 +77,7 @@ public struct MaintenanceWindow: Sendable, Hashable, CustomStringConvertible {
 extension ProbeConfig {
     /// When `endpoint`'s maintenance ends, if a window of the config's or its own contains `date`: the latest end
     /// of the windows that do.
-    public func maintenanceEnd(of endpoint: EndpointConfig, at date: Date) -> Date? {
+    package func maintenanceEnd(of endpoint: EndpointConfig, at date: Date) -> Date? {
         (maintenance + endpoint.maintenance).compactMap { $0.end(ifContaining: date) }.max()
     }
 

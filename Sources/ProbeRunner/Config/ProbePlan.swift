@@ -1,5 +1,7 @@
+import APIProbeShared
 import Foundation
-public import HTTPFixtures
+package import HTTPFixtures
+import ProbeClient
 
 extension ProbeConfig {
     /// What `apiprobe run` would do with this config, for `apiprobe run --dry-run`: every endpoint with its
@@ -13,11 +15,11 @@ extension ProbeConfig {
     ///           5 samples, timeout 5s, every round; status 200, 3 body conditions, schema Snapshots/recipes/search.schema.json
     /// alerts: webhook hooks.example.com
     /// ```
-    public func plan(redactor: Redactor) -> String {
+    package func plan(redactor: Redactor) -> String {
         var lines: [String] = []
-        var head = "\(file): \(ReportText.count(endpoints.count, "endpoint")), concurrency \(concurrency)"
-        head += ", deadline \(formatDuration(deadline)), down after \(ReportText.count(downAfter, "failed round"))"
-        if let rate = requestsPerSecondPerHost { head += ", at most \(ReportText.decimal(rate)) requests/s per host" }
+        var head = "\(file): \(DisplayText.count(endpoints.count, "endpoint")), concurrency \(concurrency)"
+        head += ", deadline \(formatDuration(deadline)), down after \(DisplayText.count(downAfter, "failed round"))"
+        if let rate = requestsPerSecondPerHost { head += ", at most \(DisplayText.decimal(rate)) requests/s per host" }
         lines.append(head)
         let width = endpoints.map(\.name.count).max() ?? 0
         for endpoint in endpoints {
@@ -26,8 +28,8 @@ extension ProbeConfig {
             }
             let name = endpoint.name.padding(toLength: width, withPad: " ", startingAt: 0)
             lines.append("  \(name)  \(endpoint.method) \(url ?? endpoint.path)")
-            var how = "\(ReportText.count(endpoint.samples, "sample")), timeout \(formatDuration(endpoint.timeout))"
-            if endpoint.retries > 0 { how += ", \(ReportText.count(endpoint.retries, "retry", plural: "retries"))" }
+            var how = "\(DisplayText.count(endpoint.samples, "sample")), timeout \(formatDuration(endpoint.timeout))"
+            if endpoint.retries > 0 { how += ", \(DisplayText.count(endpoint.retries, "retry", plural: "retries"))" }
             how += endpoint.interval.map { ", every \(formatDuration($0))" } ?? ", every round"
             if !endpoint.maintenance.isEmpty {
                 how += ", maintenance " + endpoint.maintenance.map(\.description).joined(separator: "; ")
@@ -42,10 +44,10 @@ extension ProbeConfig {
                 checks += endpoint.expectations.answers.map { "answer \($0)" }
             }
             if !endpoint.expectations.headers.isEmpty {
-                checks.append(ReportText.count(endpoint.expectations.headers.count, "header check"))
+                checks.append(DisplayText.count(endpoint.expectations.headers.count, "header check"))
             }
             if !endpoint.expectations.body.isEmpty {
-                checks.append(ReportText.count(endpoint.expectations.body.count, "body condition"))
+                checks.append(DisplayText.count(endpoint.expectations.body.count, "body condition"))
             }
             if let schema = endpoint.expectations.schema { checks.append("schema \(schema.snapshot)") }
             checks += endpoint.expectations.latency.map { "\($0)" }

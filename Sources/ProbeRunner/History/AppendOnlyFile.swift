@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -13,22 +13,22 @@ import Darwin
 /// ```
 /// .apiprobe/history.jsonl: the folder .apiprobe does not exist; create it first (mkdir -p .apiprobe)
 /// ```
-public struct HistoryFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct HistoryFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file as the user named it.
-    public var file: String
+    package var file: String
     /// What went wrong, and what to do about it.
-    public var problem: String
+    package var problem: String
 
-    public init(file: String, problem: String) {
+    package init(file: String, problem: String) {
         self.file = file
         self.problem = problem
     }
 
-    public var description: String { "\(file): \(problem)" }
+    package var description: String { "\(file): \(problem)" }
 }
 
 /// Appends to a file so that earlier content is never rewritten and a killed writer damages at most its own line.
-enum AppendOnlyFile {
+package enum AppendOnlyFile {
     /// Appends `bytes` in one `write` (`O_APPEND`, under an exclusive `flock` so cooperating writers take turns),
     /// then `fsync`s. When the file does not end in a line feed (a torn earlier write), a line feed goes first, so
     /// the new line never merges with the damaged one.
@@ -40,7 +40,9 @@ enum AppendOnlyFile {
     ///
     /// - Returns: the file's size before `bytes` (and the line feed that may precede them) were appended.
     @discardableResult
-    static func append(_ bytes: [UInt8], to url: URL, synchronize: Bool = true, replacingFrom offset: Int64? = nil)
+    package static func append(
+        _ bytes: [UInt8], to url: URL, synchronize: Bool = true, replacingFrom offset: Int64? = nil
+    )
         throws(HistoryFileError) -> Int64
     {
         let name = url.relativePath
@@ -132,7 +134,7 @@ enum AppendOnlyFile {
         }
     }
 
-    static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 }

@@ -1,6 +1,7 @@
 import APIProbeShared
-public import Foundation
+package import Foundation
 import HTTPFixtures
+import ProbeClient
 
 #if canImport(Glibc)
 import Glibc
@@ -30,14 +31,14 @@ import Darwin
 /// Each line is appended with one `write` to a file opened `O_APPEND`, under an exclusive `flock`, then
 /// `fsync`ed: concurrent runs never interleave, and a process killed mid-write damages only its own line, which
 /// readers skip (and count in ``Contents/damagedLines``).
-public struct HistoryFile: Sendable {
-    public var url: URL
+package struct HistoryFile: Sendable {
+    package var url: URL
 
-    public init(url: URL) { self.url = url }
+    package init(url: URL) { self.url = url }
 
     /// The longest line read (1 MiB; a run's line is a few hundred bytes an endpoint): a longer line is
     /// damaged, skipped and counted in ``Contents/damagedLines`` without being held in memory.
-    public static let maximumLineLength = 1 << 20
+    package static let maximumLineLength = 1 << 20
 
     /// Appends one line for `result`.
     ///
@@ -45,14 +46,14 @@ public struct HistoryFile: Sendable {
     /// means a mistyped path or a cache that was not restored.
     ///
     /// - Throws: ``HistoryFileError`` naming the file.
-    public func append(_ result: ProbeRunResult) throws {
+    package func append(_ result: ProbeRunResult) throws {
         try append(HistoryRecord(result))
     }
 
     /// Appends one line for `record`.
     ///
     /// - Throws: ``HistoryFileError`` naming the file.
-    public func append(_ record: HistoryRecord) throws {
+    package func append(_ record: HistoryRecord) throws {
         try AppendOnlyFile.append(Array(record.line.utf8) + [UInt8(ascii: "\n")], to: url)
     }
 
@@ -63,18 +64,18 @@ public struct HistoryFile: Sendable {
     ///
     /// - Complexity: reads the file from its end in 1 MiB chunks, only as far back as `limit` records need.
     /// - Throws: ``HistoryFileError`` when the file exists but cannot be read.
-    public func records(last limit: Int) throws -> [HistoryRecord] {
+    package func records(last limit: Int) throws -> [HistoryRecord] {
         try read(last: limit).records
     }
 
     /// What ``read(last:)`` found.
-    public struct Contents: Sendable, Hashable {
+    package struct Contents: Sendable, Hashable {
         /// The readable records, oldest first.
-        public var records: [HistoryRecord]
+        package var records: [HistoryRecord]
         /// Lines that could not be read (a torn write, a hand edit), among those looked at.
-        public var damagedLines: Int
+        package var damagedLines: Int
 
-        public init(records: [HistoryRecord], damagedLines: Int) {
+        package init(records: [HistoryRecord], damagedLines: Int) {
             self.records = records
             self.damagedLines = damagedLines
         }
@@ -87,7 +88,7 @@ public struct HistoryFile: Sendable {
     ///   - chunkSize: how many bytes to read at a time from the end (1 MiB).
     /// - Complexity: O(bytes of the last `limit` lines), whatever the file's size.
     /// - Throws: ``HistoryFileError`` when the file exists but cannot be read.
-    public func read(last limit: Int, chunkSize: Int = 1 << 20) throws -> Contents {
+    package func read(last limit: Int, chunkSize: Int = 1 << 20) throws -> Contents {
         let name = url.relativePath
         guard limit > 0 else { return Contents(records: [], damagedLines: 0) }
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -208,30 +209,30 @@ public struct HistoryFile: Sendable {
 /// checks (`failures`) and the first failed check (`message`, up to ``maximumMessageLength`` characters); when its
 /// snapshot drifted, the first ``maximumDriftLines`` changes (`drift`). Lines written before `p50`, `failures`,
 /// `message` and `drift` existed read with them empty.
-public struct HistoryRecord: Sendable, Hashable, Codable {
-    public var startedAt: Date
-    public var passed: Bool
+package struct HistoryRecord: Sendable, Hashable, Codable {
+    package var startedAt: Date
+    package var passed: Bool
     /// Per endpoint: passed, p95 (ms, `nil` with no response).
-    public var endpoints: [String: EndpointSummary]
+    package var endpoints: [String: EndpointSummary]
 
     /// The longest `message` kept, in characters.
-    public static let maximumMessageLength = 200
+    package static let maximumMessageLength = 200
     /// The most `drift` lines kept an endpoint.
-    public static let maximumDriftLines = 5
+    package static let maximumDriftLines = 5
 
-    public struct EndpointSummary: Sendable, Hashable, Codable {
-        public var passed: Bool
-        public var p95: Double?
+    package struct EndpointSummary: Sendable, Hashable, Codable {
+        package var passed: Bool
+        package var p95: Double?
         /// The median latency (ms), `nil` with no response or in a line written before it was recorded.
-        public var p50: Double?
+        package var p50: Double?
         /// The categories of the failed checks, sorted (`http-status`, `timeout`); empty when it passed.
-        public var failures: [String]
+        package var failures: [String]
         /// The first failed check, `name: message`; `nil` when it passed.
-        public var message: String?
+        package var message: String?
         /// Schema drift against the snapshot, one change a line (`breaking /id type-changed: string → integer`).
-        public var drift: [String]
+        package var drift: [String]
 
-        public init(
+        package init(
             passed: Bool, p95: Double?, p50: Double? = nil, failures: [String] = [], message: String? = nil,
             drift: [String] = []
         ) {
@@ -244,14 +245,14 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
         }
     }
 
-    public init(startedAt: Date, passed: Bool, endpoints: [String: EndpointSummary]) {
+    package init(startedAt: Date, passed: Bool, endpoints: [String: EndpointSummary]) {
         self.startedAt = startedAt
         self.passed = passed
         self.endpoints = endpoints
     }
 
     /// The record of a run: whether it and each endpoint passed, each endpoint's p95 and p50, and why it failed.
-    public init(_ result: ProbeRunResult) {
+    package init(_ result: ProbeRunResult) {
         var endpoints: [String: EndpointSummary] = [:]
         for endpoint in result.endpoints {
             let failed = endpoint.checks.filter { !$0.passed }
@@ -260,7 +261,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
                 passed: endpoint.passed, p95: endpoint.latency?.p95, p50: endpoint.latency?.p50,
                 failures: Set(failed.map { ($0.category ?? .other).rawValue }).sorted(),
                 message: message.map { String($0.prefix(Self.maximumMessageLength)) },
-                drift: endpoint.schemaChanges.prefix(Self.maximumDriftLines).map(ReportText.describe))
+                drift: endpoint.schemaChanges.prefix(Self.maximumDriftLines).map(\.lineWithFile))
         }
         self.init(startedAt: result.startedAt, passed: result.passed, endpoints: endpoints)
     }
@@ -268,7 +269,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
     /// The file's line for this record (no line feed): compact JSON, keys sorted, latencies to 0.001 ms.
     var line: String {
         func milliseconds(_ value: Double?) -> JSONValue {
-            value.flatMap { $0.isFinite ? .number(ReportText.trimmed($0)) : nil } ?? .null
+            value.flatMap { $0.isFinite ? .number(DisplayText.trimmed($0)) : nil } ?? .null
         }
         let endpointMembers: [(key: String, value: JSONValue)] = endpoints.map { name, summary in
             var members: [(key: String, value: JSONValue)] = [
@@ -284,7 +285,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
         }
         let document = JSONValue.object([
             ("version", .number("1")),
-            ("startedAt", .string(ReportText.timestamp(startedAt, milliseconds: true))),
+            ("startedAt", .string(DisplayText.timestamp(startedAt, milliseconds: true))),
             ("passed", .bool(passed)),
             ("endpoints", .object(endpointMembers)),
         ])
@@ -315,7 +316,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
             throw LineProblem(pointer: "", expected: error.expected, found: error.found, syntax: error)
         }
         func found(_ value: JSONValue?) -> String { value?.briefDescription ?? "nothing" }
-        guard case .string(let started)? = document["startedAt"], let startedAt = ReportText.parseTimestamp(started)
+        guard case .string(let started)? = document["startedAt"], let startedAt = DisplayText.parseTimestamp(started)
         else {
             throw LineProblem(
                 pointer: "/startedAt", expected: "an ISO 8601 time (2026-11-22T18:00:00Z)",

@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 
 /// Compares a run's p95 per endpoint with the median p95 of the last runs.
@@ -7,7 +8,7 @@ import Foundation
 /// let regressions = RegressionDetector.regressions(in: result, history: earlier, policy: config.regression)
 /// let failures = RegressionDetector.consecutiveFailures(in: earlier)  // ["search": 2]
 /// ```
-public enum RegressionDetector {
+package enum RegressionDetector {
     /// The endpoints whose p95 this run is a regression against their last `policy.window` runs, in the order of
     /// `result.endpoints`. A regression must clear three bars, so noise on a fast endpoint is not one:
     /// - more than `policy.factor` × the baseline, the median p95 of the window;
@@ -26,7 +27,7 @@ public enum RegressionDetector {
     /// - Returns: one ``Regression`` per slow endpoint; its `factor` is the policy's, its `runs` the number of
     ///   earlier p95 values the median was taken over.
     /// - Complexity: O(endpoints × history).
-    public static func regressions(in result: ProbeRunResult, history: [HistoryRecord], policy: RegressionPolicy)
+    package static func regressions(in result: ProbeRunResult, history: [HistoryRecord], policy: RegressionPolicy)
         -> [Regression]
     {
         guard policy.window > 0 else { return [] }
@@ -39,9 +40,7 @@ public enum RegressionDetector {
             guard window.count >= max(policy.minimumRuns, 1) else { return nil }
             let baseline = median(window)
             let spread = 1.4826 * median(window.map { abs($0 - baseline) })
-            let slowdown =
-                Double(policy.minimumSlowdown.components.seconds) * 1000
-                + Double(policy.minimumSlowdown.components.attoseconds) / 1e15
+            let slowdown = policy.minimumSlowdown.milliseconds
             guard baseline > 0, p95 > policy.factor * baseline, p95 - baseline >= slowdown,
                 p95 > baseline + 3 * spread
             else { return nil }
@@ -57,7 +56,7 @@ public enum RegressionDetector {
     /// history names is in the answer, with 0 when its last run passed.
     ///
     /// - Complexity: O(history × endpoints).
-    public static func consecutiveFailures(in history: [HistoryRecord]) -> [String: Int] {
+    package static func consecutiveFailures(in history: [HistoryRecord]) -> [String: Int] {
         var streaks: [String: Int] = [:]
         var settled: Set<String> = []
         for record in history.reversed() {

@@ -1,6 +1,7 @@
 import APIProbeShared
 package import Foundation
 package import HTTPFixtures
+import ProbeClient
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,8 @@
 import APIProbeShared
-public import Foundation
-public import HTTPFixtures
+package import Foundation
+package import HTTPFixtures
 import JSONShape
+import ProbeClient
 
 #if canImport(FoundationNetworking)
 package import FoundationNetworking
@@ -21,37 +22,37 @@ package import FoundationNetworking
 /// let result = try await recorder.record(snapshots: true)
 /// for endpoint in result.endpoints { print(endpoint.outcome, endpoint.fixturePath) }
 /// ```
-public struct Recorder: Sendable {
-    public var config: ProbeConfig
+package struct Recorder: Sendable {
+    package var config: ProbeConfig
     /// The folder relative paths in the config resolve against.
-    public var directory: URL
+    package var directory: URL
 
     /// Redacts every exchange before it is written, by name and by value (the config's secrets, and every
     /// credential met while recording).
     package var redactor: Redactor
 
     /// The folder that paths in results and messages are shown relative to; the current folder when `nil`.
-    public var displayRoot: URL?
+    package var displayRoot: URL?
 
     /// The time a new fixture's `recordedAt` says (the wall clock by default; a test sets it instead of waiting).
     package var now: @Sendable () -> Date = { Date() }
 
-    public init(config: ProbeConfig, directory: URL) {
+    package init(config: ProbeConfig, directory: URL) {
         self.config = config
         self.directory = directory
         self.redactor = config.makeRedactor()
     }
 
     /// The policy applied to every exchange before it is written.
-    public var redactionPolicy: RedactionPolicy {
+    package var redactionPolicy: RedactionPolicy {
         redactor.policy
     }
 
     /// `<directory>/<stubs>`.
-    public var stubsDirectory: URL { resolve(config.stubsDirectory) }
+    package var stubsDirectory: URL { resolve(config.stubsDirectory) }
 
     /// `<directory>/<snapshots>`.
-    public var snapshotsDirectory: URL { resolve(config.snapshotsDirectory) }
+    package var snapshotsDirectory: URL { resolve(config.snapshotsDirectory) }
 
     /// Calls each endpoint once (those in `only`, or all) and writes its fixture; with `snapshots`, also the
     /// endpoint's schema snapshot. Up to `config.concurrency` endpoints are called at once, and
@@ -68,7 +69,7 @@ public struct Recorder: Sendable {
     /// - Throws: ``RecordError`` for a name in `only` that is not in the config, an endpoint whose URL cannot
     ///   be built, or a fixture or snapshot that cannot be written (the folder is named; no file is left
     ///   half-written).
-    public func record(only: [String] = [], snapshots: Bool = false) async throws(RecordError) -> RecordingResult {
+    package func record(only: [String] = [], snapshots: Bool = false) async throws(RecordError) -> RecordingResult {
         let selected = try selectEndpoints(only)
         let endpoints = selected.filter { $0.kind == .http }
         let skipped = selected.filter { $0.kind != .http }.map(\.name)
@@ -203,9 +204,7 @@ public struct Recorder: Sendable {
         var retries = 0
         while true {
             if let limiter, await !limiter.acquire(host: request.url?.host ?? "", deadline: deadline) {
-                return Attempt(
-                    response: nil, body: Data(), error: RequestTimedOut(), timedOut: true, cutByDeadline: true,
-                    latency: .zero)
+                return .notSentBeforeDeadline
             }
             let attempt = await loader.send(
                 request, timeout: endpoint.timeout, deadline: deadline,
@@ -233,8 +232,6 @@ public struct Recorder: Sendable {
         }
         let responseHeaders = HeaderFields(headers.filter { !Self.volatileHeaders.contains($0.name.lowercased()) })
         let contentType = responseHeaders["Content-Type"]
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
         return Exchange(
             request: RecordedRequest(
                 method: request.httpMethod ?? "GET", url: recordedURL ?? request.url?.absoluteString ?? "",
@@ -243,7 +240,7 @@ public struct Recorder: Sendable {
                 status: status, headers: responseHeaders,
                 body: body.isEmpty ? nil : FixtureBody(bytes: body, contentType: contentType)),
             metadata: FixtureMetadata(
-                recordedAt: formatter.string(from: recordedAt), apiprobeVersion: apiprobeVersion, source: source)
+                recordedAt: DisplayText.timestamp(recordedAt), apiprobeVersion: apiprobeVersion, source: source)
         )
     }
 
@@ -344,24 +341,24 @@ public struct Recorder: Sendable {
 }
 
 /// What `apiprobe record` did.
-public struct RecordingResult: Sendable, Hashable {
-    public var endpoints: [EndpointRecording]
+package struct RecordingResult: Sendable, Hashable {
+    package var endpoints: [EndpointRecording]
     /// The `tcp://`, `tls://` and `dns://` endpoints: they have no HTTP response to record.
-    public var skipped: [String]
+    package var skipped: [String]
 
-    public init(endpoints: [EndpointRecording], skipped: [String] = []) {
+    package init(endpoints: [EndpointRecording], skipped: [String] = []) {
         self.endpoints = endpoints
         self.skipped = skipped
     }
 
     /// Some endpoint could not be reached: nothing was written for it.
-    public var hasFailures: Bool { endpoints.contains { $0.outcome == .failed } }
+    package var hasFailures: Bool { endpoints.contains { $0.outcome == .failed } }
 }
 
 /// One endpoint's recording: where it went and what changed.
-public struct EndpointRecording: Sendable, Hashable {
+package struct EndpointRecording: Sendable, Hashable {
     /// What happened to the fixture.
-    public enum Outcome: String, Sendable, Hashable {
+    package enum Outcome: String, Sendable, Hashable {
         /// No fixture was there before.
         case new
         /// The response matched the fixture; the file was left as it was.
@@ -372,32 +369,32 @@ public struct EndpointRecording: Sendable, Hashable {
         case failed
     }
 
-    public var name: String
+    package var name: String
     /// The URL called, with credentials in the query redacted.
-    public var url: String
+    package var url: String
     /// The fixture's path, relative to the current folder when below it.
-    public var fixturePath: String
-    public var outcome: Outcome
+    package var fixturePath: String
+    package var outcome: Outcome
     /// The HTTP status (`nil` when the endpoint could not be reached).
-    public var status: Int?
+    package var status: Int?
     /// Why it failed.
-    public var message: String?
+    package var message: String?
     /// What was redacted (the fixture's `metadata.redactions`).
-    public var redactions: [String]
+    package var redactions: [String]
     /// Lines summarising a change: `status 200 → 404`, `breaking /recipes/*/social_rank removed`, `3 values changed`.
-    public var changes: [String]
+    package var changes: [String]
     /// Problems worth a look that did not stop the recording (an HTTP error status).
-    public var warnings: [String]
+    package var warnings: [String]
     /// Notes: a snapshot skipped, and why.
-    public var notes: [String]
+    package var notes: [String]
     /// Whether the response body was JSON.
-    public var isJSON: Bool
+    package var isJSON: Bool
     /// The endpoint's snapshot, when one was written or checked.
-    public var snapshotPath: String?
+    package var snapshotPath: String?
     /// What happened to the snapshot (`nil` when none was written).
-    public var snapshotOutcome: Outcome?
+    package var snapshotOutcome: Outcome?
 
-    public init(
+    package init(
         name: String, url: String, fixturePath: String, outcome: Outcome, status: Int? = nil, message: String? = nil,
         redactions: [String] = [], changes: [String] = [], warnings: [String] = [], notes: [String] = [],
         isJSON: Bool = true, snapshotPath: String? = nil, snapshotOutcome: Outcome? = nil
@@ -420,16 +417,16 @@ public struct EndpointRecording: Sendable, Hashable {
 
 /// A recording that could not go on: an unknown endpoint name, a URL that cannot be built, or a file that
 /// cannot be written.
-public struct RecordError: Error, Sendable, CustomStringConvertible {
-    public var message: String
+package struct RecordError: Error, Sendable, CustomStringConvertible {
+    package var message: String
     /// The error this one wraps (a ``InputError`` for a file, a `InputError` for a snapshot, a
     /// ``InputError`` for a URL), when there is one; `nil` for an unknown endpoint name.
-    public var underlying: (any Error & Sendable)?
+    package var underlying: (any Error & Sendable)?
 
-    public init(message: String, underlying: (any Error & Sendable)? = nil) {
+    package init(message: String, underlying: (any Error & Sendable)? = nil) {
         self.message = message
         self.underlying = underlying
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,23 +1,25 @@
-public import Foundation
+import APIProbeShared
+package import Foundation
 package import HTTPFixtures
-public import JSONShape
+package import JSONShape
+package import ProbeClient
 
 /// The outcome of one `apiprobe run` round: what every report renders.
-public struct ProbeRunResult: Sendable, Hashable {
-    public var startedAt: Date
+package struct ProbeRunResult: Sendable, Hashable {
+    package var startedAt: Date
     /// Wall time of the whole round.
-    public var duration: Duration
+    package var duration: Duration
     /// The config file the round ran from.
-    public var configFile: String
-    public var endpoints: [EndpointResult]
+    package var configFile: String
+    package var endpoints: [EndpointResult]
     /// Slowdowns against the history file (empty without `--history` or with too little history).
-    public var regressions: [Regression]
+    package var regressions: [Regression]
     /// `true` when the overall deadline ended the round before every endpoint finished.
-    public var hitDeadline: Bool
+    package var hitDeadline: Bool
     /// Endpoints this round left alone because a maintenance window contained its start (config order).
-    public var inMaintenance: [String] = []
+    package var inMaintenance: [String] = []
 
-    public init(
+    package init(
         startedAt: Date,
         duration: Duration,
         configFile: String,
@@ -34,39 +36,39 @@ public struct ProbeRunResult: Sendable, Hashable {
     }
 
     /// Every endpoint passed and no regression was found.
-    public var passed: Bool { endpoints.allSatisfy(\.passed) && regressions.isEmpty }
+    package var passed: Bool { endpoints.allSatisfy(\.passed) && regressions.isEmpty }
 
     /// Whether an endpoint passed this run: its checks held and its latency did not regress. The one rule every
     /// report's per-endpoint mark and count uses, so no row shows ✓ in a run that fails because of it.
-    public func passed(_ endpoint: EndpointResult) -> Bool {
+    package func passed(_ endpoint: EndpointResult) -> Bool {
         endpoint.passed && !regressions.contains { $0.endpoint == endpoint.name }
     }
 }
 
 /// One endpoint's samples, statistics and checks.
-public struct EndpointResult: Sendable, Hashable {
-    public var name: String
-    public var method: String
+package struct EndpointResult: Sendable, Hashable {
+    package var name: String
+    package var method: String
     /// The URL probed, with credentials in the query redacted.
-    public var url: String
-    public var samples: [Sample]
+    package var url: String
+    package var samples: [Sample]
     /// Latency statistics over the samples that got a response (`nil` when none did).
-    public var latency: LatencyStats?
+    package var latency: LatencyStats?
     /// Time-to-first-byte statistics, where the platform reports it.
-    public var timeToFirstByte: LatencyStats?
-    public var checks: [CheckResult]
+    package var timeToFirstByte: LatencyStats?
+    package var checks: [CheckResult]
     /// Schema drift found against the endpoint's snapshot (empty when none or no snapshot).
-    public var schemaChanges: [SchemaChange]
+    package var schemaChanges: [SchemaChange]
     /// Phase timings (DNS, connect, TLS, processing, transfer) over the answered samples.
-    public var phases: PhaseStats?
+    package var phases: PhaseStats?
     /// What the TLS handshake showed (`https` endpoints that completed one).
-    public var tls: TLSReport?
+    package var tls: TLSReport?
     /// Consecutive failed rounds so far, this one included (0 when this round passed).
-    public var consecutiveFailures: Int
+    package var consecutiveFailures: Int
     /// Whether the endpoint counts as down: `consecutiveFailures >= downAfter`.
-    public var isDown: Bool
+    package var isDown: Bool
 
-    public init(
+    package init(
         name: String,
         method: String,
         url: String,
@@ -95,52 +97,52 @@ public struct EndpointResult: Sendable, Hashable {
     }
 
     /// Every check held.
-    public var passed: Bool { checks.allSatisfy(\.passed) }
+    package var passed: Bool { checks.allSatisfy(\.passed) }
     /// Samples that ended in a transport error (no response, connection or answer).
-    public var errors: Int { samples.filter { !$0.answered }.count }
+    package var errors: Int { samples.filter { !$0.answered }.count }
     /// How many samples got each status.
-    public var statusCodes: [Int: Int] {
+    package var statusCodes: [Int: Int] {
         samples.reduce(into: [:]) { counts, sample in sample.status.map { counts[$0, default: 0] += 1 } }
     }
     /// Retries made after transport errors, over all samples.
-    public var retries: Int { samples.reduce(0) { $0 + $1.retries } }
+    package var retries: Int { samples.reduce(0) { $0 + $1.retries } }
     /// Samples answered 429 or 503 with `Retry-After`: rate limiting, not an outage.
-    public var rateLimited: Int { samples.filter(\.wasRateLimited).count }
+    package var rateLimited: Int { samples.filter(\.wasRateLimited).count }
     /// Samples that were redirected.
-    public var redirects: Int { samples.filter { $0.redirectedTo != nil }.count }
+    package var redirects: Int { samples.filter { $0.redirectedTo != nil }.count }
     /// The first failed check's category, for a one-word summary.
-    public var failureCategory: FailureCategory? { checks.first { !$0.passed }?.category }
+    package var failureCategory: FailureCategory? { checks.first { !$0.passed }?.category }
 }
 
 /// One request (with its retries) and what came back.
-public struct Sample: Sendable, Hashable {
+package struct Sample: Sendable, Hashable {
     /// The HTTP status; `nil` after a transport error, and for `tcp://`, `tls://` and `dns://` endpoints.
-    public var status: Int?
+    package var status: Int?
     /// From sending the request to the last byte of the body, monotonic clock (of the last attempt).
-    public var latency: Duration
+    package var latency: Duration
     /// To the response head, where the platform reports it.
-    public var timeToFirstByte: Duration?
+    package var timeToFirstByte: Duration?
     /// Body size in bytes.
-    public var bytes: Int
+    package var bytes: Int
     /// Retries made after transport errors.
-    public var retries: Int
+    package var retries: Int
     /// The final URL when the request was redirected.
-    public var redirectedTo: String? { redirects.last }
+    package var redirectedTo: String? { redirects.last }
     /// Every URL the redirects led to, in order, when they were followed (credentials in queries redacted).
-    public var redirects: [String]
+    package var redirects: [String]
     /// Where the time went (`nil` when nothing was sent).
-    public var phases: PhaseTimings?
+    package var phases: PhaseTimings?
     /// 429 or 503 with `Retry-After`.
-    public var wasRateLimited: Bool
+    package var wasRateLimited: Bool
     /// The transport error, classified, when there was no response.
-    public var failure: ProbeFailure?
+    package var failure: ProbeFailure?
     /// A `dns://` endpoint's answer: its response code and records.
-    public var dns: DNSAnswer?
+    package var dns: DNSAnswer?
 
     /// The sample got its answer (an HTTP response, an open connection, a DNS answer): no transport error.
-    public var answered: Bool { failure == nil }
+    package var answered: Bool { failure == nil }
 
-    public init(
+    package init(
         status: Int?,
         latency: Duration,
         timeToFirstByte: Duration? = nil,
@@ -165,61 +167,17 @@ public struct Sample: Sendable, Hashable {
     }
 }
 
-/// A transport failure as a person reads it.
-public struct ProbeFailure: Sendable, Hashable, CustomStringConvertible {
-    public var category: FailureCategory
-    /// `connection refused by 127.0.0.1:9`
-    public var message: String
-    /// Why TLS failed, when the category is `tls`.
-    public var tlsReason: TLSFailureReason?
-
-    public init(category: FailureCategory, message: String, tlsReason: TLSFailureReason? = nil) {
-        self.category = category
-        self.message = message
-        self.tlsReason = tlsReason
-    }
-
-    public var description: String { "\(category): \(message)" }
-}
-
-/// Why something failed, for a person: DNS, refused, timeout, TLS, HTTP status, body condition,
-/// schema drift, latency budget. A struct with static members, so new kinds do not break `switch`es.
-public struct FailureCategory: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    public static let dns = FailureCategory(rawValue: "dns")
-    public static let refused = FailureCategory(rawValue: "refused")
-    public static let timeout = FailureCategory(rawValue: "timeout")
-    public static let tls = FailureCategory(rawValue: "tls")
-    /// The connection was lost or reset mid-response.
-    public static let connection = FailureCategory(rawValue: "connection")
-    public static let httpStatus = FailureCategory(rawValue: "http-status")
-    public static let header = FailureCategory(rawValue: "header")
-    public static let bodyCondition = FailureCategory(rawValue: "body-condition")
-    public static let schemaDrift = FailureCategory(rawValue: "schema-drift")
-    public static let latencyBudget = FailureCategory(rawValue: "latency-budget")
-    public static let rateLimited = FailureCategory(rawValue: "rate-limited")
-    /// The response body was larger than the endpoint's `maxBodySize`; reading stopped at the limit.
-    public static let bodyTooLarge = FailureCategory(rawValue: "body-too-large")
-    public static let regression = FailureCategory(rawValue: "regression")
-    public static let other = FailureCategory(rawValue: "other")
-
-    public var description: String { rawValue }
-    public static func < (lhs: FailureCategory, rhs: FailureCategory) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// One check of an endpoint: `status 200-299`, `/count > 0`, `schema Snapshots/recipes/search.schema.json`,
 /// `latency p95 < 300ms`, `reachable`.
-public struct CheckResult: Sendable, Hashable {
-    public var name: String
-    public var passed: Bool
+package struct CheckResult: Sendable, Hashable {
+    package var name: String
+    package var passed: Bool
     /// Why it failed (or a note when it passed): `p95 was 315.2 ms`.
-    public var message: String?
+    package var message: String?
     /// Set when it failed.
-    public var category: FailureCategory?
+    package var category: FailureCategory?
 
-    public init(name: String, passed: Bool, message: String? = nil, category: FailureCategory? = nil) {
+    package init(name: String, passed: Bool, message: String? = nil, category: FailureCategory? = nil) {
         self.name = name
         self.passed = passed
         self.message = message
@@ -228,14 +186,14 @@ public struct CheckResult: Sendable, Hashable {
 }
 
 /// A slowdown against history: this run's p95 beside the median p95 of the last runs.
-public struct Regression: Sendable, Hashable {
-    public var endpoint: String
-    public var p95: Double
-    public var baselineMedian: Double
-    public var factor: Double
-    public var runs: Int
+package struct Regression: Sendable, Hashable {
+    package var endpoint: String
+    package var p95: Double
+    package var baselineMedian: Double
+    package var factor: Double
+    package var runs: Int
 
-    public init(endpoint: String, p95: Double, baselineMedian: Double, factor: Double, runs: Int) {
+    package init(endpoint: String, p95: Double, baselineMedian: Double, factor: Double, runs: Int) {
         self.endpoint = endpoint
         self.p95 = p95
         self.baselineMedian = baselineMedian
@@ -248,18 +206,18 @@ public struct Regression: Sendable, Hashable {
 ///
 /// Percentiles interpolate linearly between the two nearest ranks (the R-7 / NumPy default), so the
 /// p50 of an even count is the mean of the middle two.
-public struct LatencyStats: Sendable, Hashable {
-    public var count: Int
-    public var min: Double
-    public var p50: Double
-    public var p90: Double
-    public var p95: Double
-    public var p99: Double
-    public var max: Double
-    public var mean: Double
+package struct LatencyStats: Sendable, Hashable {
+    package var count: Int
+    package var min: Double
+    package var p50: Double
+    package var p90: Double
+    package var p95: Double
+    package var p99: Double
+    package var max: Double
+    package var mean: Double
 
     /// `nil` for no samples.
-    public init?(milliseconds samples: [Double]) {
+    package init?(milliseconds samples: [Double]) {
         guard !samples.isEmpty else { return nil }
         let sorted = samples.sorted()
         count = sorted.count
@@ -273,12 +231,12 @@ public struct LatencyStats: Sendable, Hashable {
     }
 
     /// `nil` for no samples.
-    public init?(durations: [Duration]) {
+    package init?(durations: [Duration]) {
         self.init(milliseconds: durations.map(\.milliseconds))
     }
 
     /// The value at percentile `p` (0...100) of sorted samples, interpolating between ranks.
-    public static func percentile(_ p: Double, ofSorted sorted: [Double]) -> Double {
+    package static func percentile(_ p: Double, ofSorted sorted: [Double]) -> Double {
         precondition(!sorted.isEmpty)
         let rank = Swift.min(Swift.max(p, 0), 100) / 100 * Double(sorted.count - 1)
         let lower = Int(rank.rounded(.down))
@@ -344,5 +302,36 @@ extension ProbeRunResult {
             return regression
         }
         return result
+    }
+}
+
+/// An endpoint's phase timings over its answered samples: statistics per phase, and how many samples reused
+/// a connection.
+package struct PhaseStats: Sendable, Hashable {
+    /// Statistics per phase name (``PhaseTimings/names``), in milliseconds.
+    package var phases: [String: LatencyStats]
+    /// Samples that opened no new connection (their dns, connect and tls are zero).
+    package var reusedConnections: Int
+    /// Samples with phase timings.
+    package var count: Int
+
+    /// `nil` when no sample has phase timings.
+    package init?(_ timings: [PhaseTimings]) {
+        guard !timings.isEmpty else { return nil }
+        var phases: [String: LatencyStats] = [:]
+        for name in PhaseTimings.names {
+            phases[name] = LatencyStats(durations: timings.map { $0.named.first { $0.name == name }!.duration })
+        }
+        self.phases = phases
+        self.reusedConnections = timings.count(where: \.connectionReused)
+        self.count = timings.count
+    }
+}
+
+extension SchemaChange {
+    /// A change as one line, with the fixture it was seen in: `breaking search.json: /recipes/*/rank type-changed:
+    /// number → string`. What the history keeps and the reports print.
+    package var lineWithFile: String {
+        "\(severity) \(file.map { "\($0): " } ?? "")\(summary)"
     }
 }

@@ -1,6 +1,8 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 import JSONShape
+import ProbeClient
 
 /// A response kept only while its endpoint's checks are evaluated.
 struct ReceivedResponse {
@@ -159,8 +161,8 @@ struct ExpectationEvaluator {
             checks.append(CheckResult(name: "tls", passed: false, message: failure.message, category: .tls))
         } else if let report {
             let validity =
-                "the certificate (\(report.subject)) expires \(ReportText.timestamp(report.notAfter)), in "
-                + "\(ReportText.decimal(report.daysUntilExpiry(from: now))) days"
+                "the certificate (\(report.subject)) expires \(DisplayText.timestamp(report.notAfter)), in "
+                + "\(DisplayText.decimal(report.daysUntilExpiry(from: now))) days"
             let message =
                 report.insecure
                 ? "not verified (insecure: true); \(validity)" : "chain and host name verified; \(validity)"
@@ -173,12 +175,12 @@ struct ExpectationEvaluator {
             let name = "tls expiresIn \(endpoint.tls.expiresInText ?? formatDuration(minimum))"
             if let report {
                 let left = report.notAfter.timeIntervalSince(now)
-                let days = ReportText.decimal(left / 86_400)
+                let days = DisplayText.decimal(left / 86_400)
                 let passed = left > minimum.timeInterval
                 let message =
                     left < 0
-                    ? "the certificate expired \(ReportText.timestamp(report.notAfter)) (\(days) days)"
-                    : "the certificate expires \(ReportText.timestamp(report.notAfter)), in \(days) days"
+                    ? "the certificate expired \(DisplayText.timestamp(report.notAfter)) (\(days) days)"
+                    : "the certificate expires \(DisplayText.timestamp(report.notAfter)), in \(days) days"
                 checks.append(CheckResult(name: name, passed: passed, message: message, category: passed ? nil : .tls))
             } else {
                 checks.append(

@@ -1,6 +1,8 @@
-public import Foundation
+import APIProbeShared
+package import Foundation
 package import HTTPFixtures
 import JSONShape
+import ProbeClient
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -22,17 +24,17 @@ import FoundationNetworking
 ///   rate limited; an endpoint whose only failures are rate limiting fails with category `rate-limited` and
 ///   does not count as an outage: its consecutive-failure count is carried over unchanged, so it never
 ///   becomes down by being throttled.
-public struct ProbeRunner: Sendable {
-    public var config: ProbeConfig
+package struct ProbeRunner: Sendable {
+    package var config: ProbeConfig
     /// The folder relative paths in the config (snapshots) resolve against: the config file's folder.
-    public var directory: URL
+    package var directory: URL
     /// Masks the run's secrets (the config's, and those met in traffic) in the result.
     package var redactor: Redactor
     /// The date a round starts at and its checks are judged at (a certificate's days left): the wall clock by
     /// default; a test sets it instead of waiting. Latency is timed on the monotonic clock, never by this.
     package var now: @Sendable () -> Date = { Date() }
 
-    public init(config: ProbeConfig, directory: URL) {
+    package init(config: ProbeConfig, directory: URL) {
         self.config = config
         self.directory = directory
         self.redactor = config.makeRedactor()
@@ -40,7 +42,7 @@ public struct ProbeRunner: Sendable {
 
     /// One round over `only` (every endpoint when empty). Never throws for a failing endpoint: failures
     /// are results. `previous` carries consecutive-failure counts between rounds (`--every`, history).
-    public func run(only: [String] = [], previousFailures: [String: Int] = [:]) async -> ProbeRunResult {
+    package func run(only: [String] = [], previousFailures: [String: Int] = [:]) async -> ProbeRunResult {
         await HTTPLoader.warmUp()
         let startedAt = now()
         let clock = ContinuousClock()

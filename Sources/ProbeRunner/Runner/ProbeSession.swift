@@ -1,58 +1,31 @@
-public import Foundation
+import APIProbeShared
+package import Foundation
 import HTTPFixtures
-
-/// Where one `--report KIND[=PATH]` goes: a file, or standard output when `path` is `nil`.
-public struct ReportDestination: Sendable, Hashable, CustomStringConvertible {
-    public var kind: ReportKind
-    public var path: String?
-
-    public init(kind: ReportKind, path: String? = nil) {
-        self.kind = kind
-        self.path = path
-    }
-
-    /// `json`, `json=out/report.json`; `json=-` is standard output, as `json` is; `nil` for an unknown kind or
-    /// an empty path.
-    public init?(argument: String) {
-        let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let kind = ReportKind(rawValue: String(parts[0]).lowercased()) else { return nil }
-        if parts.count == 2, parts[1] == "-" {
-            self.init(kind: kind)
-        } else if parts.count == 2 {
-            guard !parts[1].isEmpty else { return nil }
-            self.init(kind: kind, path: String(parts[1]))
-        } else {
-            self.init(kind: kind)
-        }
-    }
-
-    public var description: String { path.map { "\(kind)=\($0)" } ?? kind.rawValue }
-}
 
 /// Rounds of probes as `apiprobe run` makes them: consecutive failures carried between rounds, history
 /// read and appended, regressions found, metrics pushed. The command line only parses and prints.
-public struct ProbeSession: Sendable {
-    public var runner: ProbeRunner
-    public var only: [String]
-    public var history: HistoryFile?
-    public var pushGateway: PushgatewayClient?
+package struct ProbeSession: Sendable {
+    package var runner: ProbeRunner
+    package var only: [String]
+    package var history: HistoryFile?
+    package var pushGateway: PushgatewayClient?
     /// Consecutive failed rounds per endpoint, carried into the next round.
-    public private(set) var consecutiveFailures: [String: Int] = [:]
+    package private(set) var consecutiveFailures: [String: Int] = [:]
     /// Each endpoint's alert state (down or up, rounds in a row): the history's last rounds replayed (read
     /// once), then this process's rounds, so a probe that cron starts anew alerts once per outage.
-    public private(set) var alertStates: [String: AlertTransitions.Tracker] = [:]
+    package private(set) var alertStates: [String: AlertTransitions.Tracker] = [:]
     /// When each endpoint was last probed, from the history file (read once) and this process's rounds: what
     /// an endpoint's `interval` is measured from.
-    public private(set) var lastProbed: [String: Date] = [:]
+    package private(set) var lastProbed: [String: Date] = [:]
     private var historyLoaded = false
     private var pendingWarnings: [String] = []
     /// Alerts not delivered yet, when there is no history file to keep them beside.
     private var pendingAlerts: [AlertOutbox.Item] = []
 
     /// How many of the history's last rounds are read when a session starts: a day of rounds a minute apart.
-    public static let historyMemory = 2_000
+    package static let historyMemory = 2_000
 
-    public init(
+    package init(
         runner: ProbeRunner, only: [String] = [], history: HistoryFile? = nil, pushGateway: PushgatewayClient? = nil
     ) {
         self.runner = runner
@@ -62,16 +35,16 @@ public struct ProbeSession: Sendable {
     }
 
     /// What a round gave: the result, and problems that did not stop it (a failed push).
-    public struct Round: Sendable {
-        public var result: ProbeRunResult
-        public var warnings: [String]
+    package struct Round: Sendable {
+        package var result: ProbeRunResult
+        package var warnings: [String]
         /// The counts of every round of this session so far, this one included.
-        public var totals = RunningTotals()
+        package var totals = RunningTotals()
     }
 
     /// The counts behind the Prometheus counters: of every run sharing the history file (read from and written
     /// to `history.totals.json` beside it each round), or of every round of this session without one.
-    public private(set) var totals = RunningTotals()
+    package private(set) var totals = RunningTotals()
 
     /// The endpoints a round at `now` probes: those outside their maintenance windows, of them every endpoint
     /// without an `interval`, and those whose interval has passed since they were last probed (or that never
@@ -83,7 +56,7 @@ public struct ProbeSession: Sendable {
     ///     interval on a 1m tick is probed every 5th round, not every 6th. Without a tick (one round, as cron
     ///     starts it), a tenth of the interval.
     /// - Throws: the history file's errors.
-    public mutating func dueEndpoints(at now: Date? = nil, tick: Duration? = nil) throws -> [String] {
+    package mutating func dueEndpoints(at now: Date? = nil, tick: Duration? = nil) throws -> [String] {
         guard only.isEmpty else { return only }
         let now = now ?? runner.now()
         let endpoints = runner.config.endpoints.filter { runner.config.maintenanceEnd(of: $0, at: now) == nil }
@@ -99,7 +72,7 @@ public struct ProbeSession: Sendable {
     /// The endpoints a round at `now` does not probe because a maintenance window contains it, each with the
     /// window's end, in config order; none when `--only` names the endpoints (the user asked for them). `now` is
     /// the runner's ``ProbeRunner/now`` when `nil`.
-    public func inMaintenance(at now: Date? = nil) -> [(name: String, until: Date)] {
+    package func inMaintenance(at now: Date? = nil) -> [(name: String, until: Date)] {
         guard only.isEmpty else { return [] }
         let now = now ?? runner.now()
         return runner.config.endpoints.compactMap { endpoint in
@@ -113,7 +86,7 @@ public struct ProbeSession: Sendable {
     /// - Parameter endpoints: the endpoints to probe (``dueEndpoints(at:tick:)``); `nil` for every endpoint
     ///   (or those of `only`).
     /// - Throws: the history file's errors (reading or appending).
-    public mutating func round(endpoints: [String]? = nil) async throws -> Round {
+    package mutating func round(endpoints: [String]? = nil) async throws -> Round {
         try loadHistory()
         var warnings = pendingWarnings
         pendingWarnings = []
@@ -177,7 +150,7 @@ public struct ProbeSession: Sendable {
         }
         if let pushGateway {
             do {
-                let text = Report.render(result, as: .prometheus, options: ReportOptions(totals: totals))
+                let text = PrometheusReport.render(result, totals: totals)
                 try await pushGateway.push(runner.redactor.redact(text: text))
             } catch {
                 let redactor = runner.redactor
@@ -209,7 +182,7 @@ public struct ProbeSession: Sendable {
         }
         if contents.damagedLines > 0 {
             pendingWarnings.append(
-                "\(history.url.relativePath): skipped \(ReportText.count(contents.damagedLines, "damaged line")) "
+                "\(history.url.relativePath): skipped \(DisplayText.count(contents.damagedLines, "damaged line")) "
                     + "(not a whole record, or longer than \(HistoryFile.maximumLineLength) bytes)")
         }
     }
@@ -240,19 +213,19 @@ public struct ProbeSession: Sendable {
 
     /// How long to wait after a round that took `elapsed` so rounds start `interval` apart (`--every` is measured
     /// start to start); no wait when the round took the whole interval or more.
-    public static func delayBeforeNextRound(interval: Duration, elapsed: Duration) -> Duration {
+    package static func delayBeforeNextRound(interval: Duration, elapsed: Duration) -> Duration {
         max(.zero, interval - elapsed)
     }
 
     /// `interval` ± 10%, so many probes started together drift apart.
-    public static func jittered(_ interval: Duration) -> Duration {
+    package static func jittered(_ interval: Duration) -> Duration {
         interval * Double.random(in: 0.9...1.1)
     }
 }
 
 extension ProbeConfig {
     /// A duration as the config writes it (`300ms`, `1.5s`, `2m`, `1h`); `nil` when it is not one.
-    public static func parseDuration(_ text: String) -> Duration? {
+    package static func parseDuration(_ text: String) -> Duration? {
         ConfigReader.parseDuration(text)
     }
 }

@@ -1,8 +1,10 @@
+import APIProbeShared
 import ArgumentParser
 import Dispatch
 import Foundation
 import HTTPFixtures
 import OpenAPISupport
+import ProbeReports
 import ProbeRunner
 import RecipesServer
 

@@ -1,7 +1,9 @@
+import APIProbeShared
 import ArgumentParser
 import Dispatch
 import Foundation
 import HTTPFixtures
+import ProbeReports
 import ProbeRunner
 
 #if canImport(Glibc)
@@ -207,9 +209,8 @@ struct RunCommand: AsyncParsableCommand {
         let resting = session.inMaintenance(at: now)
         if resting.map(\.name) != noted {
             noted = resting.map(\.name)
-            let formatter = ISO8601DateFormatter()
             if !resting.isEmpty {
-                let list = resting.map { "\($0.name) (until \(formatter.string(from: $0.until)))" }
+                let list = resting.map { "\($0.name) (until \(DisplayText.timestamp($0.until)))" }
                 Terminal.standardError.write(
                     "apiprobe run: in maintenance, not probed: \(list.joined(separator: ", "))\n")
             }
@@ -237,22 +238,21 @@ struct RunCommand: AsyncParsableCommand {
         }
         if progress.isTerminal { progress.write("\r\u{1B}[K") }
         for warning in round.warnings { Terminal.standardError.write("apiprobe run: warning: \(warning)\n") }
-        let job = "apiprobe"
         for destination in destinations {
             if let path = destination.path {
                 let text = Report.render(
-                    round.result, as: destination.kind, options: ReportOptions(job: job, totals: round.totals))
+                    round.result, as: destination.kind, options: ReportOptions(totals: round.totals))
                 let masked = Terminal.redactor.redact(text: text)
                 try AtomicFile.write(Data(masked.utf8), to: URL(fileURLWithPath: path), displayName: path)
             } else {
                 let out = Terminal.standardOutput
                 let options = ReportOptions(
-                    usesColor: destination.kind == .console && out.usesColor, job: job, totals: round.totals)
+                    usesColor: destination.kind == .console && out.usesColor, totals: round.totals)
                 out.write(Report.render(round.result, as: destination.kind, options: options))
             }
         }
         do {
-            let markdown = Report.render(round.result, as: .markdown, options: ReportOptions(job: job))
+            let markdown = Report.render(round.result, as: .markdown, options: ReportOptions())
             try summary.write(Terminal.redactor.redact(text: markdown))
         } catch {
             Terminal.standardError.write("apiprobe run: warning: cannot write to GITHUB_STEP_SUMMARY: \(error)\n")

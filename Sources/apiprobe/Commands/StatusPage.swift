@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPFixtures
+import ProbeReports
 import ProbeRunner
 
 /// `apiprobe status-page`: a static status site from the history file (and the latest JSON report).

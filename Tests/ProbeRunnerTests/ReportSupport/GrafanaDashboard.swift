@@ -1,4 +1,5 @@
 import Foundation
+import ProbeClient
 
 /// The Grafana dashboard the repository ships (`deploy/grafana/apiprobe.json`): its panels' PromQL, with the
 /// dashboard's variables given values, as Grafana would send the queries.

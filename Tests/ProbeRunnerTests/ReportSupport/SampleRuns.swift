@@ -1,5 +1,6 @@
 import Foundation
 import JSONShape
+import ProbeClient
 import ProbeRunner
 
 /// Probe results built by hand, as the runner would produce them, for the report and history tests.

@@ -94,12 +94,12 @@ final class TLSVerification: Sendable {
         }
         if now > leaf.notValidAfter {
             return TLSConnectionError(
-                reason: .expired, detail: "the certificate expired \(ReportText.timestamp(leaf.notValidAfter))")
+                reason: .expired, detail: "the certificate expired \(DisplayText.timestamp(leaf.notValidAfter))")
         }
         if now < leaf.notValidBefore {
             return TLSConnectionError(
                 reason: .notYetValid,
-                detail: "the certificate is valid from \(ReportText.timestamp(leaf.notValidBefore))")
+                detail: "the certificate is valid from \(DisplayText.timestamp(leaf.notValidBefore))")
         }
         let intermediates = CertificateStore(chain.dropFirst())
         var chainVerifier = Verifier(rootCertificates: roots) { RFC5280Policy() }

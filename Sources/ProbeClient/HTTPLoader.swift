@@ -1,6 +1,6 @@
 import APIProbeShared
-import Foundation
-import HTTPFixtures
+package import Foundation
+package import HTTPFixtures
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -8,7 +8,7 @@ import NIOSSL
 import NIOTLS
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+package import FoundationNetworking
 #endif
 
 #if canImport(Glibc)
@@ -20,35 +20,39 @@ import Darwin
 #endif
 
 /// What one HTTP attempt gave: a response and its body, or a transport error; with its timing.
-struct Attempt: Sendable {
-    var response: HTTPURLResponse?
+package struct Attempt: Sendable {
+    package var response: HTTPURLResponse?
     /// The response's header fields as sent: order, spelling and repeats (`Set-Cookie` once per cookie) kept, where
     /// `response`'s dictionary joins repeats.
-    var headers = HeaderFields()
-    var body: Data
-    var error: (any Error)?
+    package var headers = HeaderFields()
+    package var body: Data
+    package var error: (any Error)?
     /// Cancelled by the per-request timeout or the round's deadline.
-    var timedOut: Bool
-    var cutByDeadline: Bool
-    var latency: Duration
-    var timeToFirstByte: Duration?
+    package var timedOut: Bool
+    package var cutByDeadline: Bool
+    package var latency: Duration
+    package var timeToFirstByte: Duration?
     /// Every URL a redirect led to, in order (the last is where the answer came from).
-    var redirects: [URL] = []
+    package var redirects: [URL] = []
     /// Where the time went; `nil` when nothing was sent.
-    var phases: PhaseTimings?
+    package var phases: PhaseTimings?
     /// The server's certificate and its verification (https and tls:// only).
-    var tls: TLSReport?
+    package var tls: TLSReport?
     /// A `dns://` endpoint's answer.
-    var dns: DNSAnswer?
+    package var dns: DNSAnswer?
 
     /// The final URL when the request was redirected.
-    var redirectedTo: URL? { redirects.last }
+    package var redirectedTo: URL? { redirects.last }
+
+    /// An attempt not sent because the deadline came first (while it waited for the rate limiter).
+    package static let notSentBeforeDeadline = Attempt(
+        response: nil, body: Data(), error: RequestTimedOut(), timedOut: true, cutByDeadline: true, latency: .zero)
 }
 
 /// A response body larger than the endpoint's `maxBodySize`: reading stopped at the limit.
-struct BodyTooLarge: Error, Sendable, Hashable {
+package struct BodyTooLarge: Error, Sendable, Hashable {
     /// The limit, in bytes.
-    var limit: Int
+    package var limit: Int
 }
 
 /// The host name did not resolve.
@@ -69,7 +73,7 @@ struct TooManyRedirects: Error, Sendable, CustomStringConvertible {
 }
 
 /// The per-request timeout or the round's deadline cut the attempt.
-struct RequestTimedOut: Error, Sendable {}
+package struct RequestTimedOut: Error, Sendable {}
 
 /// A TLS connection that failed, with the reason (``TLSFailureReason``) and the library's words.
 struct TLSConnectionError: Error, Sendable, CustomStringConvertible {
@@ -84,11 +88,11 @@ struct TLSConnectionError: Error, Sendable, CustomStringConvertible {
 ///
 /// URLSession on Linux (libcurl underneath) reports none of the phases nor the server's certificate, which the
 /// `tls:` checks need: hence a client of our own on the event loops SwiftNIO already brings.
-final class HTTPLoader: Sendable {
+package final class HTTPLoader: Sendable {
     private let pool: ConnectionPool
     private let contexts = TLSContextCache()
 
-    init(maximumConnectionsPerHost: Int) {
+    package init(maximumConnectionsPerHost: Int) {
         pool = ConnectionPool(maximumIdlePerKey: max(1, maximumConnectionsPerHost))
         // The event loop threads start here, before any request is timed: a fresh process (cron, `samples: 1`)
         // spent them inside its first sample's latency (15 ms on a loaded machine), in no phase.
@@ -96,11 +100,11 @@ final class HTTPLoader: Sendable {
     }
 
     /// Closes the idle connections.
-    func close() { pool.closeAll() }
+    package func close() { pool.closeAll() }
 
     /// Sets up, before any request is timed, what the first request to each of `urls` would otherwise set up
     /// inside its sample: the TLS contexts of the https ones and the system's trust roots.
-    func prepare(_ targets: some Sequence<(url: URL?, tls: TLSSettings)>) {
+    package func prepare(_ targets: some Sequence<(url: URL?, tls: TLSSettings)>) {
         contexts.prepare(
             targets.lazy.filter { ["https", "tls"].contains($0.url?.scheme?.lowercased() ?? "") }.map(\.tls))
     }
@@ -108,7 +112,7 @@ final class HTTPLoader: Sendable {
     /// One attempt: cut after `timeout`, or at `deadline` when that comes first; a body longer than
     /// `maxBodySize` bytes (announced by `Content-Length`, or read so far) stops the transfer there and fails
     /// the attempt with ``BodyTooLarge``, so memory stays bounded whatever the server sends.
-    func send(
+    package func send(
         _ request: URLRequest, timeout: Duration, deadline: ContinuousClock.Instant, maxBodySize: Int,
         followsRedirects: Bool = true, tls: TLSSettings = TLSSettings()
     ) async -> Attempt {
@@ -792,7 +796,7 @@ extension HTTPLoader {
     /// metadata, protocol conformance lookups, the first channel and codec) inside its first sample, about
     /// 1.5 ms on loopback where curl takes 0.7 ms. Best effort: when loopback cannot be bound, the first sample
     /// pays it.
-    static func warmUp() async {
+    package static func warmUp() async {
         await warmUpOnce.value
     }
 
@@ -837,8 +841,8 @@ private final class WarmUpResponder: ChannelInboundHandler {
 
 extension HTTPLoader {
     /// Why a request the tool sent for itself got no answer: a few words (``FailureClassification/describe(_:)``).
-    struct SendFailure: Error, Sendable, CustomStringConvertible {
-        var description: String
+    package struct SendFailure: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// One request the tool sends for itself (an alert, a push to the Pushgateway), through the probes' own
@@ -847,7 +851,7 @@ extension HTTPLoader {
     ///
     /// - Returns: the answer's status and (the start of) its body.
     /// - Throws: ``SendFailure`` when no answer came within `timeout`.
-    static func sendOnce(_ request: URLRequest, timeout: Duration, maxBodySize: Int = 64 << 10)
+    package static func sendOnce(_ request: URLRequest, timeout: Duration, maxBodySize: Int = 64 << 10)
         async throws(SendFailure) -> (status: Int, body: Data)
     {
         let loader = HTTPLoader(maximumConnectionsPerHost: 1)

@@ -1,3 +1,4 @@
+import APIProbeShared
 package import Foundation
 import HTTPFixtures
 
@@ -16,17 +17,17 @@ package enum StatusPageText {
     /// `123.4 ms`, or `no data`.
     package static func milliseconds(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "no data" }
-        return ReportText.decimal(value, places: 1) + " ms"
+        return DisplayText.decimal(value, places: 1) + " ms"
     }
 
     /// `2026-11-22 18:05 UTC`.
     package static func time(_ date: Date) -> String {
-        let iso = ReportText.timestamp(date)
+        let iso = DisplayText.timestamp(date)
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 
     /// `2026-11-22T18:05:00Z`, for `<time datetime>`.
-    package static func machineTime(_ date: Date) -> String { ReportText.timestamp(date) }
+    package static func machineTime(_ date: Date) -> String { DisplayText.timestamp(date) }
 
     /// `3 d 4 h`, `2 h 15 min`, `45 min`, `30 s`: the two largest units; under 10 s to a tenth (`1.5 s`), so a
     /// short incident of rounds a second apart never reads `0 s`.
@@ -34,7 +35,7 @@ package enum StatusPageText {
         if seconds < 9.95 {
             let tenths = (max(0, seconds) * 10).rounded()
             return tenths.truncatingRemainder(dividingBy: 10) == 0
-                ? "\(Int(tenths / 10)) s" : ReportText.decimal(tenths / 10, places: 1) + " s"
+                ? "\(Int(tenths / 10)) s" : DisplayText.decimal(tenths / 10, places: 1) + " s"
         }
         let total = Int(max(0, seconds).rounded())
         let days = total / 86_400

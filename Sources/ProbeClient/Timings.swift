@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Where the time of one request went, as blackbox_exporter's `probe_http_duration_seconds{phase}` splits it:
 /// looking up the host, opening the TCP connection, the TLS handshake, sending the request and waiting for the
@@ -9,19 +9,19 @@ public import Foundation
 /// After redirects, each phase is the sum over the hops. The phases follow one another without a gap from the
 /// sample's start, so they add up to its latency but for the client's work after the last byte (microseconds);
 /// the client's set-up (event loops, TLS contexts) happens before any sample is timed.
-public struct PhaseTimings: Sendable, Hashable {
-    public var dns: Duration
-    public var connect: Duration
-    public var tls: Duration
+package struct PhaseTimings: Sendable, Hashable {
+    package var dns: Duration
+    package var connect: Duration
+    package var tls: Duration
     /// From the connection ready (or the hop's start on a kept-alive one) to the response head: writing the
     /// request and waiting for the server.
-    public var processing: Duration
+    package var processing: Duration
     /// From the response head to the last body byte.
-    public var transfer: Duration
+    package var transfer: Duration
     /// No new connection was opened for the sample: every hop went over a kept-alive connection.
-    public var connectionReused: Bool
+    package var connectionReused: Bool
 
-    public init(
+    package init(
         dns: Duration = .zero, connect: Duration = .zero, tls: Duration = .zero, processing: Duration = .zero,
         transfer: Duration = .zero, connectionReused: Bool = false
     ) {
@@ -35,12 +35,12 @@ public struct PhaseTimings: Sendable, Hashable {
 
     /// The phases by name, in the order a request goes through them: `dns`, `connect`, `tls`, `processing`,
     /// `transfer` (the names reports and metric labels use).
-    public var named: [(name: String, duration: Duration)] {
+    package var named: [(name: String, duration: Duration)] {
         [("dns", dns), ("connect", connect), ("tls", tls), ("processing", processing), ("transfer", transfer)]
     }
 
     /// The phase names, in order.
-    public static let names = ["dns", "connect", "tls", "processing", "transfer"]
+    package static let names = ["dns", "connect", "tls", "processing", "transfer"]
 
     /// Each phase's sum with `other`'s; reused only when both were.
     func adding(_ other: PhaseTimings) -> PhaseTimings {
@@ -51,48 +51,25 @@ public struct PhaseTimings: Sendable, Hashable {
     }
 }
 
-/// An endpoint's phase timings over its answered samples: statistics per phase, and how many samples reused
-/// a connection.
-public struct PhaseStats: Sendable, Hashable {
-    /// Statistics per phase name (``PhaseTimings/names``), in milliseconds.
-    public var phases: [String: LatencyStats]
-    /// Samples that opened no new connection (their dns, connect and tls are zero).
-    public var reusedConnections: Int
-    /// Samples with phase timings.
-    public var count: Int
-
-    /// `nil` when no sample has phase timings.
-    public init?(_ timings: [PhaseTimings]) {
-        guard !timings.isEmpty else { return nil }
-        var phases: [String: LatencyStats] = [:]
-        for name in PhaseTimings.names {
-            phases[name] = LatencyStats(durations: timings.map { $0.named.first { $0.name == name }!.duration })
-        }
-        self.phases = phases
-        self.reusedConnections = timings.count(where: \.connectionReused)
-        self.count = timings.count
-    }
-}
-
 /// What the TLS handshake of an `https` endpoint showed: the server's leaf certificate and whether it was
 /// verified (the chain up to a trusted root, and the host name).
-public struct TLSReport: Sendable, Hashable {
+package struct TLSReport: Sendable, Hashable {
     /// The leaf certificate's subject (`CN=api.example.com`).
-    public var subject: String
+    package var subject: String
     /// The leaf certificate's issuer.
-    public var issuer: String
-    public var notBefore: Date
+    package var issuer: String
+    package var notBefore: Date
     /// When the leaf certificate expires: the value of `apiprobe_tls_cert_expiry_timestamp_seconds`.
-    public var notAfter: Date
+    package var notAfter: Date
     /// The chain led to a trusted root and the certificate names the host; `false` with ``insecure`` (not checked)
     /// or when verification failed (``failure`` says why).
-    public var verified: Bool
+    package var verified: Bool
     /// `insecure: true`: the certificate was not verified.
-    public var insecure: Bool
+    package var insecure: Bool
     /// Why verification failed (`expired`, `self-signed`, `unknown-authority`, `name-mismatch`, ...).
-    public var failure: TLSFailureReason?
+    package var failure: TLSFailureReason?
 
-    public init(
+    package init(
         subject: String, issuer: String, notBefore: Date, notAfter: Date, verified: Bool, insecure: Bool,
         failure: TLSFailureReason? = nil
     ) {
@@ -106,37 +83,37 @@ public struct TLSReport: Sendable, Hashable {
     }
 
     /// Days from `now` until the certificate expires (negative once it has).
-    public func daysUntilExpiry(from now: Date) -> Double { notAfter.timeIntervalSince(now) / 86_400 }
+    package func daysUntilExpiry(from now: Date) -> Double { notAfter.timeIntervalSince(now) / 86_400 }
 }
 
 /// Why a TLS connection failed. A struct with static members, so new reasons do not break `switch`es.
-public struct TLSFailureReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public var rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct TLSFailureReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package var rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// The server's certificate is past its notAfter.
-    public static let expired = TLSFailureReason(rawValue: "expired")
+    package static let expired = TLSFailureReason(rawValue: "expired")
     /// The server's certificate is not valid yet (notBefore in the future).
-    public static let notYetValid = TLSFailureReason(rawValue: "not-yet-valid")
+    package static let notYetValid = TLSFailureReason(rawValue: "not-yet-valid")
     /// The server's certificate signs itself and is not trusted.
-    public static let selfSigned = TLSFailureReason(rawValue: "self-signed")
+    package static let selfSigned = TLSFailureReason(rawValue: "self-signed")
     /// The chain leads to no trusted root (an unknown CA, a missing intermediate).
-    public static let unknownAuthority = TLSFailureReason(rawValue: "unknown-authority")
+    package static let unknownAuthority = TLSFailureReason(rawValue: "unknown-authority")
     /// The certificate does not name the host (or IP address) that was asked for.
-    public static let nameMismatch = TLSFailureReason(rawValue: "name-mismatch")
+    package static let nameMismatch = TLSFailureReason(rawValue: "name-mismatch")
     /// The server asked for a client certificate and none was given.
-    public static let clientCertificateRequired = TLSFailureReason(rawValue: "client-certificate-required")
+    package static let clientCertificateRequired = TLSFailureReason(rawValue: "client-certificate-required")
     /// The server refused the client certificate given.
-    public static let clientCertificateRejected = TLSFailureReason(rawValue: "client-certificate-rejected")
+    package static let clientCertificateRejected = TLSFailureReason(rawValue: "client-certificate-rejected")
     /// Any other handshake failure (no common protocol or cipher, not TLS at all).
-    public static let handshake = TLSFailureReason(rawValue: "handshake")
+    package static let handshake = TLSFailureReason(rawValue: "handshake")
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Whether the reason is about the server's own certificate (expired, not yet valid, self-signed, of an
     /// unknown authority, naming another host): only then is the server's chain unverified. A refused or missing
     /// client certificate, or another handshake failure, says nothing against a chain that verified.
-    public var concernsServerCertificate: Bool {
+    package var concernsServerCertificate: Bool {
         [.expired, .notYetValid, .selfSigned, .unknownAuthority, .nameMismatch].contains(self)
     }
 }

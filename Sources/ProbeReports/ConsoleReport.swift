@@ -1,5 +1,8 @@
+import APIProbeShared
 import Foundation
 import JSONShape
+import ProbeClient
+import ProbeRunner
 
 /// `--report console`: a table a person reads at a glance, then what failed and why.
 ///
@@ -55,10 +58,10 @@ enum ConsoleReport {
     static func summary(_ result: ProbeRunResult, style: Style) -> String {
         let passed = result.endpoints.count(where: result.passed)
         let failed = result.endpoints.count - passed
-        var text = "\(ReportText.count(result.endpoints.count, "endpoint")): \(passed) passed, \(failed) failed"
-        if !result.regressions.isEmpty { text += ", \(ReportText.count(result.regressions.count, "regression"))" }
+        var text = "\(DisplayText.count(result.endpoints.count, "endpoint")): \(passed) passed, \(failed) failed"
+        if !result.regressions.isEmpty { text += ", \(DisplayText.count(result.regressions.count, "regression"))" }
         if !result.inMaintenance.isEmpty { text += ", \(result.inMaintenance.count) in maintenance (not probed)" }
-        text += " in \(ReportText.seconds(result.duration))"
+        text += " in \(DisplayText.seconds(result.duration))"
         return result.passed ? style.green(text) : style.red(text)
     }
 
@@ -71,7 +74,7 @@ enum ConsoleReport {
         let mark = passed ? style.green("✓") : style.red("✗")
         let latency = endpoint.latency
         let values = [latency?.p50, latency?.p95, latency?.p99, latency?.max].map { value in
-            value.map { ReportText.decimal($0) } ?? "-"
+            value.map { DisplayText.decimal($0) } ?? "-"
         }
         let plain =
             [
@@ -118,7 +121,7 @@ enum ConsoleReport {
         }
         if endpoint.isDown {
             lines.append(
-                indent + style.red("down: \(ReportText.count(endpoint.consecutiveFailures, "failed round")) in a row")
+                indent + style.red("down: \(DisplayText.count(endpoint.consecutiveFailures, "failed round")) in a row")
             )
         }
         return lines

@@ -1,5 +1,6 @@
-public import Foundation
+package import Foundation
 import HTTPFixtures
+import ProbeClient
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,21 +10,21 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let gateway = PushgatewayClient(url: URL(string: "http://pushgateway:9091")!, grouping: ["instance": "eu-1"])
-/// try await gateway.push(Report.render(result, as: .prometheus))
+/// try await gateway.push(PrometheusReport.render(result))
 /// ```
 ///
 /// A `PUT` replaces every metric of the group (`job` plus the grouping labels), so series of an endpoint that
 /// left the config disappear with the next push. Label values go in the path URL-escaped; a value with a `/`
 /// (or an empty one) in the Pushgateway's base64 form, `/instance@base64/ZXUvMQ==`.
-public struct PushgatewayClient: Sendable {
-    public var url: URL
-    public var job: String
+package struct PushgatewayClient: Sendable {
+    package var url: URL
+    package var job: String
     /// Grouping labels beside `job` (for instance `instance`), each a series label of every pushed metric.
-    public var grouping: [String: String]
+    package var grouping: [String: String]
     /// How long the push may take.
-    public var timeout: Duration
+    package var timeout: Duration
 
-    public init(url: URL, job: String = "apiprobe", grouping: [String: String] = [:], timeout: Duration = .seconds(10))
+    package init(url: URL, job: String = "apiprobe", grouping: [String: String] = [:], timeout: Duration = .seconds(10))
     {
         self.url = url
         self.job = job
@@ -36,7 +37,7 @@ public struct PushgatewayClient: Sendable {
     ///
     /// Pushes from different configs, hosts or CI matrix jobs then land in groups of their own instead of
     /// replacing each other's series; a config's next push replaces its own group only.
-    public static func forRun(
+    package static func forRun(
         url: URL, api: String, instance: String = ProcessInfo.processInfo.hostName, labels: [String: String] = [:]
     ) -> PushgatewayClient {
         PushgatewayClient(url: url, grouping: ["api": api, "instance": instance].merging(labels) { $1 })
@@ -46,7 +47,7 @@ public struct PushgatewayClient: Sendable {
     ///
     /// - Throws: ``PushgatewayError`` for a URL that is not http(s), an empty job, or a label name Prometheus
     ///   does not allow.
-    public func groupURL() throws -> URL {
+    package func groupURL() throws -> URL {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PushgatewayError(url: url.absoluteString, problem: "expected an http:// or https:// URL")
         }
@@ -74,7 +75,7 @@ public struct PushgatewayClient: Sendable {
     ///
     /// - Throws: ``PushgatewayError`` naming the URL: not reachable, or an answer other than 2xx, with the status
     ///   and the start of the body (the Pushgateway says there what it could not parse).
-    public func push(_ metrics: String) async throws {
+    package func push(_ metrics: String) async throws {
         let target = try groupURL()
         var request = URLRequest(url: target)
         request.httpMethod = "PUT"
@@ -146,18 +147,18 @@ public struct PushgatewayClient: Sendable {
 /// ```
 /// Pushgateway http://127.0.0.1:9091/metrics/job/apiprobe answered 400: text format parsing error in line 1: …
 /// ```
-public struct PushgatewayError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PushgatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL pushed to.
-    public var url: String
+    package var url: String
     /// The HTTP status, when there was an answer.
-    public var status: Int?
+    package var status: Int?
     /// The start of the answer's body.
-    public var body: String
+    package var body: String
     /// What went wrong when there was no answer (or before sending).
-    public var problem: String?
+    package var problem: String?
 
     /// - Parameter url: shown with its user-info and credential parameters masked.
-    public init(url: String, status: Int, body: String) {
+    package init(url: String, status: Int, body: String) {
         self.url = Redactor().redactURL(url)
         self.status = status
         self.body = body
@@ -165,14 +166,14 @@ public struct PushgatewayError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// - Parameter url: shown with its user-info and credential parameters masked.
-    public init(url: String, problem: String) {
+    package init(url: String, problem: String) {
         self.url = Redactor().redactURL(url)
         self.status = nil
         self.body = ""
         self.problem = problem
     }
 
-    public var description: String {
+    package var description: String {
         if let status {
             let reason = HTTPURLResponse.localizedString(forStatusCode: status)
             return "Pushgateway \(url) answered \(status) \(reason)" + (body.isEmpty ? "" : ": \(body)")

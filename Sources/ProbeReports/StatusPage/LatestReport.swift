@@ -1,24 +1,25 @@
-public import Foundation
+import APIProbeShared
+package import Foundation
 import HTTPFixtures
 
 /// What the status page takes from the latest `apiprobe run --report json=FILE`: when it ran, and per endpoint
 /// its URL and its failed checks.
-public struct LatestReport: Sendable, Hashable {
-    public struct Endpoint: Sendable, Hashable {
-        public var name: String
-        public var url: String?
+package struct LatestReport: Sendable, Hashable {
+    package struct Endpoint: Sendable, Hashable {
+        package var name: String
+        package var url: String?
         /// `name: message` of each failed check.
-        public var failedChecks: [String]
+        package var failedChecks: [String]
     }
 
-    public var startedAt: Date
-    public var endpoints: [Endpoint]
+    package var startedAt: Date
+    package var endpoints: [Endpoint]
 
     /// Reads a JSON report.
     ///
     /// - Throws: ``HTTPFixtures/InputError`` naming the file and the place: not JSON (line and column), or a
     ///   field that is not what the report format has (a JSON Pointer).
-    public init(contentsOf url: URL, displayName: String? = nil) throws {
+    package init(contentsOf url: URL, displayName: String? = nil) throws {
         let name = displayName ?? url.relativePath
         let data: Data
         do {
@@ -39,7 +40,7 @@ public struct LatestReport: Sendable, Hashable {
                 file: name, position: .jsonPointer(pointer), expected: expected,
                 found: value?.briefDescription ?? "nothing")
         }
-        guard case .string(let started)? = document["startedAt"], let startedAt = ReportText.parseTimestamp(started)
+        guard case .string(let started)? = document["startedAt"], let startedAt = DisplayText.parseTimestamp(started)
         else { throw problem("/startedAt", "an ISO 8601 time", document["startedAt"]) }
         guard case .array(let items)? = document["endpoints"] else {
             throw problem("/endpoints", "an array of endpoints", document["endpoints"])

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 
 /// An endpoint's `tls:` settings: what its certificate must satisfy and how to connect.
 ///
@@ -13,23 +14,23 @@ import Foundation
 ///
 /// Paths are relative to the config file's folder. The files are read, and their PEM checked, when the config
 /// is loaded: a missing file or bad PEM is a config error at the key that names it.
-public struct TLSSettings: Sendable, Hashable {
+package struct TLSSettings: Sendable, Hashable {
     /// The least time the leaf certificate must have left (`> 14d`), or `nil` for no such check.
-    public var minimumValidity: Duration?
+    package var minimumValidity: Duration?
     /// `expiresIn` as written (`> 14d`), for the check's name.
-    public var expiresInText: String?
+    package var expiresInText: String?
     /// The CA file as written in the config.
-    public var caFile: String?
-    public var clientCertificate: String?
-    public var clientKey: String?
+    package var caFile: String?
+    package var clientCertificate: String?
+    package var clientKey: String?
     /// `insecure: true`: connect without verifying the server's certificate.
-    public var insecure: Bool = false
+    package var insecure: Bool = false
     /// The PEM contents of `caFile`, `clientCertificate` and `clientKey`, read when the config was loaded.
     package var caPEM: [UInt8]?
     package var clientCertificatePEM: [UInt8]?
     package var clientKeyPEM: [UInt8]?
 
-    public init(
+    package init(
         minimumValidity: Duration? = nil, expiresInText: String? = nil, caFile: String? = nil,
         clientCertificate: String? = nil, clientKey: String? = nil, insecure: Bool = false
     ) {
@@ -54,4 +55,17 @@ struct ConnectionSettings: Sendable, Hashable {
     var clientCertificatePEM: [UInt8]?
     var clientKeyPEM: [UInt8]?
     var insecure: Bool
+}
+
+extension TLSSettings {
+    /// Reads a PEM private key as the TLS stack will when it connects; throws what the stack says of anything else.
+    package static func checkPrivateKey(pem bytes: [UInt8]) throws {
+        _ = try NIOSSLPrivateKey(bytes: bytes, format: .pem)
+    }
+
+    /// How many certificates a PEM file holds, read as the TLS stack will when it connects; throws what the stack
+    /// says of text that is not PEM.
+    package static func certificateCount(pem bytes: [UInt8]) throws -> Int {
+        try NIOSSLCertificate.fromPEMBytes(bytes).count
+    }
 }

@@ -5,13 +5,13 @@ import Foundation
 /// Callers for one host go one at a time, and each is let go no sooner than `interval` after the previous
 /// one was actually let go (not after the slot it was given): a caller that wakes late on a loaded machine
 /// pushes the ones after it back instead of letting them through in a burst.
-actor RateLimiter {
+package actor RateLimiter {
     private let interval: Duration
     private var lastRelease: [String: ContinuousClock.Instant] = [:]
     private var busy: Set<String> = []
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
 
-    init(requestsPerSecond: Double) {
+    package init(requestsPerSecond: Double) {
         // The config accepts 0.001...100000 a second; a rate built in code outside that is clamped, never a trap.
         let nanoseconds = (1e9 / requestsPerSecond).rounded()
         let bounded = nanoseconds.isNaN || nanoseconds < 0 ? 1e15 : min(nanoseconds, 1e15)
@@ -19,7 +19,7 @@ actor RateLimiter {
     }
 
     /// Waits for this host's next slot; `false` (without waiting for it) when that slot is after `deadline`.
-    func acquire(host: String, deadline: ContinuousClock.Instant) async -> Bool {
+    package func acquire(host: String, deadline: ContinuousClock.Instant) async -> Bool {
         while busy.contains(host) {
             await withCheckedContinuation { waiting[host, default: []].append($0) }
         }

@@ -1,4 +1,7 @@
+import APIProbeShared
 import Foundation
+import ProbeClient
+import ProbeRunner
 
 /// `--report junit`: JUnit XML, as CI systems (GitHub test reporters, GitLab, Jenkins) read it.
 ///
@@ -36,7 +39,7 @@ enum JUnitReport {
                 let type = check.category?.rawValue ?? "failure"
                 var body = message
                 if !endpoint.schemaChanges.isEmpty, check.category == .schemaDrift {
-                    body += "\n" + endpoint.schemaChanges.map(ReportText.describe).joined(separator: "\n")
+                    body += "\n" + endpoint.schemaChanges.map(\.lineWithFile).joined(separator: "\n")
                 }
                 cases.append(
                     open + ">\n      <failure message=\"\(escape(message))\" type=\"\(escape(type))\">"
@@ -67,10 +70,10 @@ enum JUnitReport {
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"apiprobe\" \(counts) time=\"\(time)\">",
             "  <testsuite name=\"apiprobe\" \(counts) skipped=\"0\" time=\"\(time)\" "
-                + "timestamp=\"\(ReportText.timestamp(result.startedAt, zone: false))\">",
+                + "timestamp=\"\(DisplayText.timestamp(result.startedAt, zone: false))\">",
             "    <properties>",
             "      <property name=\"config\" value=\"\(escape(result.configFile))\"/>",
-            "      <property name=\"startedAt\" value=\"\(ReportText.timestamp(result.startedAt))\"/>",
+            "      <property name=\"startedAt\" value=\"\(DisplayText.timestamp(result.startedAt))\"/>",
             "    </properties>",
         ]
         lines += cases
@@ -78,7 +81,7 @@ enum JUnitReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func seconds(_ value: TimeInterval) -> String { ReportText.decimal(value, places: 3) }
+    private static func seconds(_ value: TimeInterval) -> String { DisplayText.decimal(value, places: 3) }
 
     /// XML 1.0 text: markup characters as entities; characters XML cannot carry at all (most C0 controls,
     /// U+FFFE, U+FFFF) as a visible `\u{1B}`; in attributes, tab, newline and carriage return as character

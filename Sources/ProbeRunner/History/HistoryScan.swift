@@ -15,14 +15,14 @@ import Darwin
 
 extension HistoryFile {
     /// What ``scan(_:)`` read: how many records, and which lines were skipped as damaged.
-    public struct ScanSummary: Sendable, Hashable {
+    package struct ScanSummary: Sendable, Hashable {
         /// Records handed to the body.
-        public var records: Int
+        package var records: Int
         /// Lines that are not JSON (a write cut short by a killed run) or longer than
         /// ``HistoryFile/maximumLineLength``: skipped, as `apiprobe run` skips them.
-        public var damagedLines: Int
+        package var damagedLines: Int
         /// The 1-based numbers of the first damaged lines (at most 10), for a warning.
-        public var firstDamagedLines: [Int]
+        package var firstDamagedLines: [Int]
     }
 
     /// Reads every record from the first line to the last, one at a time, in bounded memory.
@@ -34,7 +34,7 @@ extension HistoryFile {
     /// - Complexity: O(file size) time; memory O(``maximumLineLength``) beside what `body` keeps.
     /// - Throws: ``HTTPFixtures/InputError`` for a missing or unreadable file, a JSON line that is not a record,
     ///   or a file with no record at all; whatever `body` throws.
-    public func scan(_ body: (HistoryRecord) throws -> Void) throws -> ScanSummary {
+    package func scan(_ body: (HistoryRecord) throws -> Void) throws -> ScanSummary {
         let name = url.relativePath
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {

@@ -1,6 +1,9 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 import JSONShape
+import ProbeClient
+import ProbeRunner
 
 /// `--report json`: a stable format (part of the public API, README "Project status"); fields only ever get added.
 ///
@@ -27,7 +30,7 @@ enum JSONReport {
     static func document(_ result: ProbeRunResult) -> JSONValue {
         .object([
             ("passed", .bool(result.passed)),
-            ("startedAt", .string(ReportText.timestamp(result.startedAt))),
+            ("startedAt", .string(DisplayText.timestamp(result.startedAt))),
             ("durationMs", milliseconds(result.duration.milliseconds)),
             ("configFile", .string(result.configFile)),
             ("hitDeadline", .bool(result.hitDeadline)),
@@ -83,9 +86,9 @@ enum JSONReport {
         .object([
             ("subject", .string(tls.subject)),
             ("issuer", .string(tls.issuer)),
-            ("notBefore", .string(ReportText.timestamp(tls.notBefore))),
-            ("notAfter", .string(ReportText.timestamp(tls.notAfter))),
-            ("expiresInDays", .number(ReportText.decimal(tls.daysUntilExpiry(from: now)))),
+            ("notBefore", .string(DisplayText.timestamp(tls.notBefore))),
+            ("notAfter", .string(DisplayText.timestamp(tls.notAfter))),
+            ("expiresInDays", .number(DisplayText.decimal(tls.daysUntilExpiry(from: now)))),
             ("verified", .bool(tls.verified)),
             ("insecure", .bool(tls.insecure)),
             ("failure", tls.failure.map { .string($0.rawValue) } ?? .null),
@@ -149,14 +152,14 @@ enum JSONReport {
             ("endpoint", .string(regression.endpoint)),
             ("p95Ms", milliseconds(regression.p95)),
             ("baselineMedianMs", milliseconds(regression.baselineMedian)),
-            ("factor", .number(ReportText.trimmed(regression.factor))),
+            ("factor", .number(DisplayText.trimmed(regression.factor))),
             ("runs", integer(regression.runs)),
         ])
     }
 
     /// Milliseconds rounded to 0.1, always with one decimal (`12.0`); `null` if not finite.
     private static func milliseconds(_ value: Double) -> JSONValue {
-        value.isFinite ? .number(ReportText.decimal(value, places: 1)) : .null
+        value.isFinite ? .number(DisplayText.decimal(value, places: 1)) : .null
     }
 
     private static func integer(_ value: Int) -> JSONValue { .number(String(value)) }

@@ -1,5 +1,5 @@
 import APIProbeShared
-import Foundation
+package import Foundation
 import NIOCore
 import NIOPosix
 
@@ -14,8 +14,8 @@ struct NoNameServer: Error, Sendable, CustomStringConvertible {
 ///
 /// Phases: `dns` is resolving the server's own name (zero for an address), `processing` the question and its
 /// answer, so they add up to the latency.
-enum DNSProbe {
-    static func ask(
+package enum DNSProbe {
+    package static func ask(
         _ query: DNSQuery, server url: URL, timeout: Duration, deadline: ContinuousClock.Instant
     ) async -> Attempt {
         let start = ContinuousClock.now

@@ -1,4 +1,7 @@
-public import Foundation
+import APIProbeShared
+package import Foundation
+import ProbeClient
+package import ProbeRunner
 
 /// What `apiprobe status-page` shows, computed from a history file: each endpoint's state, uptime over 24 hours,
 /// 7 days and 30 days, latency over time in buckets, incidents and schema-drift events.
@@ -22,26 +25,26 @@ public import Foundation
 /// - **Schema drift**: an event each time the drift an endpoint's rounds record changes (appears, changes,
 ///   clears). A line with a `schema-drift` failure but no `drift` is an event without details; lines written
 ///   before `drift` and `failures` were recorded hold no drift.
-public struct StatusPage: Sendable {
+package struct StatusPage: Sendable {
     /// How the page is computed.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The page's heading (the config's `api`, say).
-        public var title: String
+        package var title: String
         /// Failed rounds in a row that make an endpoint down (the config's `downAfter`).
-        public var downAfter: Int
+        package var downAfter: Int
         /// Passing rounds in a row that bring it back (the config's `successThreshold`).
-        public var successThreshold: Int
+        package var successThreshold: Int
         /// How many buckets the latency chart has at most (fewer for an endpoint with fewer rounds).
-        public var chartBuckets: Int
+        package var chartBuckets: Int
         /// The time windows are measured back from; rounds after it are left out. `nil`: the newest entry's start.
-        public var reference: Date?
+        package var reference: Date?
         /// The most incidents and drift events kept (the newest).
-        public var maximumEvents: Int
+        package var maximumEvents: Int
         /// The config's maintenance windows, shown in a section of their own (``Maintenance/all(in:)``). A round
         /// inside one did not probe its endpoints, so it counts towards no uptime.
-        public var maintenance: [Maintenance] = []
+        package var maintenance: [Maintenance] = []
 
-        public init(
+        package init(
             title: String = "API status", downAfter: Int = 1, successThreshold: Int = 1, chartBuckets: Int = 96,
             reference: Date? = nil, maximumEvents: Int = 100
         ) {
@@ -55,18 +58,18 @@ public struct StatusPage: Sendable {
     }
 
     /// A maintenance window of the config and the endpoints it covers.
-    public struct Maintenance: Sendable, Hashable {
-        public var window: MaintenanceWindow
+    package struct Maintenance: Sendable, Hashable {
+        package var window: MaintenanceWindow
         /// The endpoints it covers; empty: every endpoint (a top-level `maintenance:`).
-        public var endpoints: [String]
+        package var endpoints: [String]
 
-        public init(window: MaintenanceWindow, endpoints: [String] = []) {
+        package init(window: MaintenanceWindow, endpoints: [String] = []) {
             self.window = window
             self.endpoints = endpoints
         }
 
         /// Every window of `config`: the top-level ones, then each endpoint's own.
-        public static func all(in config: ProbeConfig) -> [Maintenance] {
+        package static func all(in config: ProbeConfig) -> [Maintenance] {
             config.maintenance.map { Maintenance(window: $0) }
                 + config.endpoints.flatMap { endpoint in
                     endpoint.maintenance.map { Maintenance(window: $0, endpoints: [endpoint.name]) }
@@ -75,34 +78,34 @@ public struct StatusPage: Sendable {
     }
 
     /// An uptime window: 24 hours, 7 days, 30 days.
-    public struct Window: Sendable, Hashable, CaseIterable {
-        public var label: String
-        public var seconds: TimeInterval
-        public static let day = Window(label: "24h", seconds: 86_400)
-        public static let week = Window(label: "7d", seconds: 7 * 86_400)
-        public static let month = Window(label: "30d", seconds: 30 * 86_400)
-        public static let allCases: [Window] = [.day, .week, .month]
+    package struct Window: Sendable, Hashable, CaseIterable {
+        package var label: String
+        package var seconds: TimeInterval
+        package static let day = Window(label: "24h", seconds: 86_400)
+        package static let week = Window(label: "7d", seconds: 7 * 86_400)
+        package static let month = Window(label: "30d", seconds: 30 * 86_400)
+        package static let allCases: [Window] = [.day, .week, .month]
     }
 
     /// Passing rounds out of all rounds in a window.
-    public struct Uptime: Sendable, Hashable {
-        public var passed: Int
-        public var total: Int
-        public init(passed: Int, total: Int) {
+    package struct Uptime: Sendable, Hashable {
+        package var passed: Int
+        package var total: Int
+        package init(passed: Int, total: Int) {
             self.passed = passed
             self.total = total
         }
         /// 0...1; `nil` with no rounds in the window.
-        public var ratio: Double? { total > 0 ? Double(passed) / Double(total) : nil }
+        package var ratio: Double? { total > 0 ? Double(passed) / Double(total) : nil }
     }
 
     /// p50 and p95 of a set of rounds (see the type's discussion), in milliseconds.
-    public struct Latency: Sendable, Hashable {
-        public var p50: Double?
-        public var p95: Double?
+    package struct Latency: Sendable, Hashable {
+        package var p50: Double?
+        package var p95: Double?
         /// Rounds with a measured latency.
-        public var rounds: Int
-        public init(p50: Double?, p95: Double?, rounds: Int) {
+        package var rounds: Int
+        package init(p50: Double?, p95: Double?, rounds: Int) {
             self.p50 = p50
             self.p95 = p95
             self.rounds = rounds
@@ -110,14 +113,14 @@ public struct StatusPage: Sendable {
     }
 
     /// One bar of the latency chart.
-    public struct Bucket: Sendable, Hashable {
-        public var start: Date
-        public var end: Date
-        public var latency: Latency
+    package struct Bucket: Sendable, Hashable {
+        package var start: Date
+        package var end: Date
+        package var latency: Latency
     }
 
     /// An endpoint's state in its newest round.
-    public enum State: String, Sendable, Hashable {
+    package enum State: String, Sendable, Hashable {
         /// Its newest round passed and it is not down.
         case up
         /// Its newest round failed, but not yet `downAfter` in a row (or not yet `successThreshold` passes).
@@ -126,35 +129,35 @@ public struct StatusPage: Sendable {
         case down
     }
 
-    public struct Endpoint: Sendable {
-        public var name: String
-        public var state: State
+    package struct Endpoint: Sendable {
+        package var name: String
+        package var state: State
         /// Its newest round.
-        public var lastSeen: Date
-        public var uptime: [Window: Uptime]
+        package var lastSeen: Date
+        package var uptime: [Window: Uptime]
         /// Over the last 24 hours.
-        public var latency: Latency
-        public var chart: [Bucket]
+        package var latency: Latency
+        package var chart: [Bucket]
         /// From the latest report, when given.
-        public var url: String?
+        package var url: String?
         /// The failed checks of the latest report (`name: message`), or of its newest round in the history.
-        public var failedChecks: [String]
+        package var failedChecks: [String]
     }
 
     /// A down period of an endpoint.
-    public struct Incident: Sendable, Hashable {
-        public var endpoint: String
+    package struct Incident: Sendable, Hashable {
+        package var endpoint: String
         /// The first failed round of the failures that took it down.
-        public var start: Date
+        package var start: Date
         /// The first passing round of the passes that brought it back; `nil` while it is still down.
-        public var end: Date?
+        package var end: Date?
         /// Categories of the failed checks of its failed rounds, sorted.
-        public var failures: [String]
+        package var failures: [String]
         /// The first failed check of its first round.
-        public var message: String?
+        package var message: String?
         /// Failed rounds during it.
-        public var failedRounds: Int
-        public init(
+        package var failedRounds: Int
+        package init(
             endpoint: String, start: Date, end: Date?, failures: [String], message: String?, failedRounds: Int
         ) {
             self.endpoint = endpoint
@@ -165,18 +168,18 @@ public struct StatusPage: Sendable {
             self.failedRounds = failedRounds
         }
         /// How long it lasted (ongoing: up to the reference time).
-        public func duration(until reference: Date) -> TimeInterval { (end ?? reference).timeIntervalSince(start) }
+        package func duration(until reference: Date) -> TimeInterval { (end ?? reference).timeIntervalSince(start) }
     }
 
     /// A change of the schema drift an endpoint's rounds record.
-    public struct DriftEvent: Sendable, Hashable {
-        public var endpoint: String
-        public var at: Date
+    package struct DriftEvent: Sendable, Hashable {
+        package var endpoint: String
+        package var at: Date
         /// The drift from this round on, one change a line; empty when it cleared.
-        public var changes: [String]
+        package var changes: [String]
         /// Whether the history line held only a `schema-drift` failure, without the changes.
-        public var withoutDetails: Bool
-        public init(endpoint: String, at: Date, changes: [String], withoutDetails: Bool) {
+        package var withoutDetails: Bool
+        package init(endpoint: String, at: Date, changes: [String], withoutDetails: Bool) {
             self.endpoint = endpoint
             self.at = at
             self.changes = changes
@@ -185,13 +188,13 @@ public struct StatusPage: Sendable {
     }
 
     /// The state of everything: operational, degraded, a partial or a major outage.
-    public enum OverallState: String, Sendable {
+    package enum OverallState: String, Sendable {
         case operational
         case degraded
         case partialOutage = "partial-outage"
         case majorOutage = "major-outage"
 
-        public var headline: String {
+        package var headline: String {
             switch self {
             case .operational: return "All systems operational"
             case .degraded: return "Degraded: some checks are failing"
@@ -201,39 +204,39 @@ public struct StatusPage: Sendable {
         }
     }
 
-    public var options: Options
+    package var options: Options
     /// The time windows are measured back from.
-    public var reference: Date
+    package var reference: Date
     /// The oldest round read.
-    public var firstRound: Date
-    public var rounds: Int
+    package var firstRound: Date
+    package var rounds: Int
     /// Lines skipped as damaged, and the first of their numbers.
-    public var damagedLines: Int
-    public var firstDamagedLines: [Int]
+    package var damagedLines: Int
+    package var firstDamagedLines: [Int]
     /// Sorted by name.
-    public var endpoints: [Endpoint]
+    package var endpoints: [Endpoint]
     /// Over every endpoint: share of rounds in which all passed.
-    public var uptime: [Window: Uptime]
+    package var uptime: [Window: Uptime]
     /// Over every endpoint's rounds of the last 24 hours.
-    public var latency: Latency
+    package var latency: Latency
     /// Newest first, at most ``Options/maximumEvents``.
-    public var incidents: [Incident]
+    package var incidents: [Incident]
     /// Incidents older than those kept.
-    public var olderIncidents: Int
+    package var olderIncidents: Int
     /// Newest first, at most ``Options/maximumEvents``.
-    public var driftEvents: [DriftEvent]
-    public var olderDriftEvents: Int
+    package var driftEvents: [DriftEvent]
+    package var olderDriftEvents: Int
     /// The latest report's start, when one was given.
-    public var reportStartedAt: Date?
+    package var reportStartedAt: Date?
 
     /// Whether `endpoint` has had a round in the 24 hours before the reference time. One that has not (removed
     /// from the config, say) keeps its numbers on the page but no longer counts for the overall state.
-    public func isCurrent(_ endpoint: Endpoint) -> Bool {
+    package func isCurrent(_ endpoint: Endpoint) -> Bool {
         reference.timeIntervalSince(endpoint.lastSeen) < Window.day.seconds
     }
 
     /// From the endpoints seen in the last 24 hours (``isCurrent(_:)``).
-    public var overallState: OverallState {
+    package var overallState: OverallState {
         let current = endpoints.filter(isCurrent)
         let down = current.filter { $0.state == .down }.count
         if down > 0 { return down == current.count ? .majorOutage : .partialOutage }
@@ -243,14 +246,14 @@ public struct StatusPage: Sendable {
 
 extension StatusPage {
     /// `2026-11-22T18:00:00Z` (fractional seconds allowed), as the history and reports write times.
-    public static func parseTime(_ text: String) -> Date? { ReportText.parseTimestamp(text) }
+    package static func parseTime(_ text: String) -> Date? { DisplayText.parseTimestamp(text) }
 
     /// The page for `history` (and the latest report, when given).
     ///
     /// - Complexity: one pass over the file; memory grows by about 25 bytes per endpoint and round (what the
     ///   windows and the chart need), besides at most ``Options/maximumEvents`` incidents and drift events.
     /// - Throws: ``HTTPFixtures/InputError`` for a missing, empty or bad history file or report.
-    public static func build(from history: HistoryFile, report: LatestReport? = nil, options: Options = Options())
+    package static func build(from history: HistoryFile, report: LatestReport? = nil, options: Options = Options())
         throws -> StatusPage
     {
         let reference: Date

@@ -1,4 +1,5 @@
-public import Foundation
+import Foundation
+import ProbeRunner
 
 /// Appends a Markdown report to the GitHub Actions step summary (the file `GITHUB_STEP_SUMMARY` names).
 ///
@@ -15,7 +16,7 @@ public import Foundation
 /// - Returns: whether anything was written.
 /// - Throws: ``HistoryFileError`` naming the file when it cannot be appended to.
 @discardableResult
-public func appendToStepSummary(
+package func appendToStepSummary(
     _ markdown: String,
     environment: [String: String] = ProcessInfo.processInfo.environment
 ) throws -> Bool {
@@ -36,13 +37,13 @@ public func appendToStepSummary(
 /// The first ``write(_:)`` appends after what earlier steps wrote; each later one replaces this process's
 /// section, so `apiprobe run --every` leaves one report (the last round's), never one a round: GitHub caps a
 /// step summary at 1 MiB. Does nothing outside GitHub Actions (the variable unset or empty).
-public struct StepSummary: Sendable {
+package struct StepSummary: Sendable {
     /// The summary file, `nil` outside GitHub Actions.
-    public var path: String?
+    package var path: String?
     /// Where this process's section begins, once written.
     private var start: Int64?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         path = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -51,7 +52,7 @@ public struct StepSummary: Sendable {
     /// - Returns: whether anything was written.
     /// - Throws: ``HistoryFileError`` naming the file when it cannot be written.
     @discardableResult
-    public mutating func write(_ markdown: String) throws -> Bool {
+    package mutating func write(_ markdown: String) throws -> Bool {
         guard let path else { return false }
         var text = markdown
         if !text.hasSuffix("\n") { text += "\n" }

@@ -1,6 +1,7 @@
 import APIProbeShared
-public import Foundation
-public import HTTPFixtures
+package import Foundation
+package import HTTPFixtures
+import ProbeRunner
 
 /// Writes a ``StatusPage`` as a static site: `index.html` (no script, no outside resource) and SVG badges under
 /// `badges/`.
@@ -8,27 +9,27 @@ public import HTTPFixtures
 /// Every text from outside (endpoint names, URLs, failure messages, drift) passes the redactor, after it has
 /// learned the credentials in all of them, and is escaped. Files are written atomically and only inside the
 /// output folder; badge file names made from endpoint names are made safe (`badges/<endpoint>-uptime-30d.svg`).
-public struct StatusPageWriter: Sendable {
-    public var page: StatusPage
-    public var redactor: Redactor
+package struct StatusPageWriter: Sendable {
+    package var page: StatusPage
+    package var redactor: Redactor
 
-    public init(page: StatusPage, redactor: Redactor = Redactor()) {
+    package init(page: StatusPage, redactor: Redactor = Redactor()) {
         self.page = page
         self.redactor = redactor
         for text in page.outsideTexts { redactor.learnBody(Data(text.utf8), contentType: "text/plain") }
     }
 
     /// The files written, relative to the folder.
-    public struct Output: Sendable, Hashable {
-        public var index: String
-        public var badges: [String]
+    package struct Output: Sendable, Hashable {
+        package var index: String
+        package var badges: [String]
     }
 
     /// Writes the site into `folder` (created when missing).
     ///
     /// - Throws: ``HTTPFixtures/InputError`` naming a file that cannot be written.
     @discardableResult
-    public func write(to folder: URL, displayName: String? = nil) throws -> Output {
+    package func write(to folder: URL, displayName: String? = nil) throws -> Output {
         let shown = displayName ?? folder.relativePath
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,5 +1,8 @@
+import APIProbeShared
 import Foundation
 import JSONShape
+import ProbeClient
+import ProbeRunner
 
 /// `--report markdown`: for a pull request comment or a GitHub Actions step summary.
 ///
@@ -22,7 +25,7 @@ enum MarkdownReport {
     static func render(_ result: ProbeRunResult) -> String {
         var lines: [String] = [heading(result), ""]
         lines.append(
-            "Started \(ReportText.timestamp(result.startedAt)), took \(ReportText.seconds(result.duration)), "
+            "Started \(DisplayText.timestamp(result.startedAt)), took \(DisplayText.seconds(result.duration)), "
                 + "config \(escape(result.configFile))."
         )
         if result.hitDeadline {
@@ -67,13 +70,13 @@ enum MarkdownReport {
             lines += ["", "### TLS", "", "| endpoint | certificate | expires | verified |", "|---|---|---|---|"]
             for endpoint in secured {
                 guard let tls = endpoint.tls else { continue }
-                let days = ReportText.decimal(tls.daysUntilExpiry(from: result.startedAt))
+                let days = DisplayText.decimal(tls.daysUntilExpiry(from: result.startedAt))
                 let verified =
                     tls.insecure
                     ? "⚠️ no (insecure: true)"
                     : tls.verified ? "✅ yes" : "❌ no (\(escape(tls.failure?.rawValue ?? "handshake")))"
                 lines.append(
-                    "| \(escape(endpoint.name)) | \(escape(tls.subject)) | \(ReportText.timestamp(tls.notAfter)) (\(days) days) "
+                    "| \(escape(endpoint.name)) | \(escape(tls.subject)) | \(DisplayText.timestamp(tls.notAfter)) (\(days) days) "
                         + "| \(verified) |")
             }
         }
@@ -115,9 +118,9 @@ enum MarkdownReport {
             return "## ✅ apiprobe: \(total == 1 ? "1 endpoint" : "all \(total) endpoints") passed"
         }
         var parts: [String] = []
-        if failed > 0 { parts.append("\(failed) of \(ReportText.count(total, "endpoint")) failed") }
+        if failed > 0 { parts.append("\(failed) of \(DisplayText.count(total, "endpoint")) failed") }
         if !result.regressions.isEmpty {
-            parts.append("\(ReportText.count(result.regressions.count, "latency regression")) found")
+            parts.append("\(DisplayText.count(result.regressions.count, "latency regression")) found")
         }
         if parts.isEmpty { parts.append("the run did not finish") }
         return "## ❌ apiprobe: " + parts.joined(separator: ", ")
@@ -132,7 +135,7 @@ enum MarkdownReport {
     }
 
     private static func milliseconds(_ value: Double?) -> String {
-        value.map { ReportText.decimal($0) + " ms" } ?? "-"
+        value.map { DisplayText.decimal($0) + " ms" } ?? "-"
     }
 
     /// Text shown as itself in a table cell or a list item: Markdown and HTML punctuation backslash-escaped

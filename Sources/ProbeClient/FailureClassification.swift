@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 import HTTPFixtures
 import NIOCore
@@ -12,10 +13,10 @@ import Darwin
 #endif
 
 /// Transport errors as a person reads them: DNS, refused, timeout, TLS (with its reason), connection.
-enum FailureClassification {
+package enum FailureClassification {
     /// A transport error in a few words, for a request that is not a probe (`record`, `serve --proxy`, an alert,
     /// a push): `connection refused`, `host not found`, `TLS failed: …`.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         let failure = classify(error, timedOut: false, byDeadline: false, url: "", timeout: .zero)
         switch failure.category {
         case .refused: return "connection refused"
@@ -26,7 +27,7 @@ enum FailureClassification {
         }
     }
 
-    static func classify(_ error: any Error, timedOut: Bool, byDeadline: Bool, url: String, timeout: Duration)
+    package static func classify(_ error: any Error, timedOut: Bool, byDeadline: Bool, url: String, timeout: Duration)
         -> ProbeFailure
     {
         if let tooLarge = error as? BodyTooLarge {

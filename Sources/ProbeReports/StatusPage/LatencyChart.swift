@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 
 /// One endpoint's latency chart: inline SVG (p50 and p95 lines over the buckets, incidents shaded) with a
@@ -23,7 +24,7 @@ struct LatencyChart {
         return 10 * power
     }
 
-    static func number(_ value: Double) -> String { ReportText.decimal(value, places: 1) }
+    static func number(_ value: Double) -> String { DisplayText.decimal(value, places: 1) }
 
     var html: String {
         let buckets = endpoint.chart
@@ -137,6 +138,6 @@ struct LatencyChart {
     /// `250`, `2.5`, `0.25`: as few decimals as the tick needs.
     static func axisLabel(_ value: Double) -> String {
         if value == value.rounded() { return String(Int(value)) }
-        return ReportText.trimmed(value)
+        return DisplayText.trimmed(value)
     }
 }

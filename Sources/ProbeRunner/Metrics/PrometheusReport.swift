@@ -1,6 +1,7 @@
 import APIProbeShared
 import Foundation
 import JSONShape
+import ProbeClient
 
 /// `--report prometheus`: Prometheus text exposition format 0.0.4, for a node-exporter textfile collector or
 /// a Pushgateway (`--push-gateway URL`).
@@ -19,10 +20,12 @@ import JSONShape
 /// Each family has one `# HELP` and `# TYPE`; label values escape `\`, `"` and line feeds. The `job` label is
 /// not written: a Pushgateway adds it from the push URL, and Prometheus from the scrape config. Counters
 /// (`…_total`) count the samples of every run that shares the history file, kept beside it (or of every round of
-/// the process without one: ``ReportOptions/totals``), so `rate()` and `increase()` work for cron runs that push
+/// the process without one: `totals`), so `rate()` and `increase()` work for cron runs that push
 /// to a Pushgateway as under `--every`; gauges describe this run. Endpoint names that repeat get `#2`, `#3` so no series repeats.
-enum PrometheusReport {
-    static func render(_ result: ProbeRunResult, options: ReportOptions) -> String {
+package enum PrometheusReport {
+    /// The exposition of a round; `totals`: the counts of every run sharing the history (or of every round of
+    /// the process), for the `…_total` counters; `nil`: this round's.
+    package static func render(_ result: ProbeRunResult, totals: RunningTotals? = nil) -> String {
         var writer = Writer()
         let endpoints = uniqueNames(result.endpoints)
         let regressed = Set(result.regressions.map(\.endpoint))
@@ -79,18 +82,18 @@ enum PrometheusReport {
                 writer.sample("apiprobe_tls_insecure", ["endpoint": name], endpoint.tls?.insecure == true ? 1 : 0)
             }
         }
-        // Counters count every run sharing the history, or every round of the process (`options.totals`); this
+        // Counters count every run sharing the history, or every round of the process (`totals`); this
         // run's alone when there are no totals.
         let counts = endpoints.map { name, endpoint in
             (
                 name,
-                options.totals?.endpoints[endpoint.name]
+                totals?.endpoints[endpoint.name]
                     ?? RunningTotals.Endpoint(
                         statusCodes: endpoint.statusCodes, errors: endpoint.errors, retries: endpoint.retries,
                         rateLimited: endpoint.rateLimited)
             )
         }
-        let scope = options.totals == nil ? "in this run" : "over every run"
+        let scope = totals == nil ? "in this run" : "over every run"
         writer.family("apiprobe_responses_total", .counter, "Responses \(scope), by HTTP status code.")
         for (name, count) in counts {
             for (code, number) in count.statusCodes.sorted(by: { $0.key < $1.key }) {
