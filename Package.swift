@@ -144,10 +144,15 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // Test helpers on Foundation alone (running the tool, raw loopback servers, the missing-tool rule), so the
+        // stub tests build without SwiftNIO; the echo server, on Hummingbird, is a target of its own.
         .target(
-            name: "APIProbeTestSupport",
-            dependencies: ["HTTPFixtures", "APIProbeShared", .product(name: "Hummingbird", package: "hummingbird")],
-            path: "Tests/APIProbeTestSupport"
+            name: "APIProbeTestSupport", dependencies: ["HTTPFixtures", "APIProbeShared"],
+            path: "Tests/APIProbeTestSupport"),
+        .target(
+            name: "APIProbeEchoServer",
+            dependencies: ["APIProbeShared", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/APIProbeEchoServer"
         ),
         // HTTPStubs' global mode depends on what a process did before its first StubSet, so it is checked in a
         // process of its own, which GlobalModeTests runs.
@@ -167,7 +172,9 @@ let package = Package(
             name: "ProbeRunnerTests",
             dependencies: [
                 "FixtureImport",
-                "ProbeClient", "ProbeRunner", "ProbeReports", "RecipesServer", "APIProbeTestSupport", "APIProbeShared",
+                "ProbeClient", "ProbeRunner", "ProbeReports", "RecipesServer", "APIProbeTestSupport",
+                "APIProbeEchoServer",
+                "APIProbeShared",
                 "HTTPFixtures",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -180,12 +187,25 @@ let package = Package(
             dependencies: [
                 "FixtureImport",
                 "apiprobe", "HTTPFixtures", "HTTPStubs", "ContractTesting", "RecipesServer", "APIProbeTestSupport",
+                "APIProbeEchoServer",
                 "RecipesAPI",
             ],
             exclude: ["Fixtures"]
         ),
     ]
 )
+
+// The thread-sanitizer step of `.ci/run` builds only what the stub tests need (`APIPROBE_STUB_TESTS_ONLY` set):
+// the products, the sample client, their tests and helpers, without SwiftNIO, OpenAPIKit or Hummingbird, instead
+// of every target of the package a second time. Nothing else reads this variable.
+if Context.environment["APIPROBE_STUB_TESTS_ONLY"] != nil {
+    let needed: Set<String> = [
+        "APIProbeShared", "HTTPFixtures", "HTTPStubs", "JSONShape", "ContractTesting", "RecipesAPI",
+        "APIProbeTestSupport", "StubsGlobalModeCheck", "HTTPStubsTests", "RecipesAPITests",
+    ]
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.dependencies = []
+}
 
 // One settings loop. Strictness (warnings as errors) only at home: `.ci/run` sets APIPROBE_STRICT,
 // so users who depend on the package never see unsafe flags.

@@ -1,3 +1,4 @@
+import APIProbeEchoServer
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
