@@ -158,16 +158,21 @@ let package = Package(
         // process of its own, which GlobalModeTests runs.
         .executableTarget(
             name: "StubsGlobalModeCheck", dependencies: ["HTTPStubs"], path: "Tests/StubsGlobalModeCheck"),
-        .testTarget(name: "HTTPFixturesTests", dependencies: ["FixtureImport", "HTTPFixtures"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "HTTPFixturesTests", dependencies: ["FixtureImport", "HTTPFixtures", "APIProbeTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "HTTPStubsTests",
             dependencies: ["HTTPStubs", "HTTPFixtures", "APIProbeTestSupport", "StubsGlobalModeCheck"]
         ),
-        .testTarget(name: "JSONShapeTests", dependencies: ["JSONShape", "HTTPFixtures", "APIProbeShared"]),
         .testTarget(
-            name: "OpenAPISupportTests", dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures"],
+            name: "JSONShapeTests",
+            dependencies: ["JSONShape", "HTTPFixtures", "APIProbeShared", "APIProbeTestSupport"]),
+        .testTarget(
+            name: "OpenAPISupportTests",
+            dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures", "APIProbeTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting"]),
+        .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "APIProbeTestSupport"]),
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [

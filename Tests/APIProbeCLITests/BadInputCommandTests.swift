@@ -5,10 +5,10 @@ import Testing
 
 /// Inputs that used to crash a command, hang it or end it with the wrong status or message: each now gets
 /// exit status 2 and a message that names the file and place, or is skipped and counted.
-@Suite("Bad input, as the built binary", .tags(.commandLine), .serialized, .timeLimit(.minutes(2)))
+@Suite("Bad input, as the built binary", .tags(.commandLine), .serialized, .timeLimit(.minutes(2)), .temporaryFolder)
 struct BadInputCommandTests {
     func folder(_ files: [String: String]) throws -> URL {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("bad-input")
+        let directory = try TemporaryFolder.make("bad-input")
         for (name, text) in files {
             try Data(text.utf8).write(to: directory.appendingPathComponent(name))
         }
@@ -28,7 +28,6 @@ struct BadInputCommandTests {
         let directory = try folder([
             "apiprobe.yml": "api: x\nrateLimit: 1e-10\nendpoints: [{name: a, url: \"http://127.0.0.1:1/a\"}]\n"
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         for command in ["run", "record"] {
             let result = try await CommandLineRunner.run([command], in: directory)
             #expect(result.status == 2, "\(result)")
@@ -48,7 +47,6 @@ struct BadInputCommandTests {
                     #"{"endpoints":{},"passed":true,"startedAt":"2026-11-22T18:00:00.\#(digits)Z","version":1}"#
                     + "\n{torn\n",
             ])
-            defer { try? FileManager.default.removeItem(at: directory) }
             for _ in 0..<2 {
                 let result = try await CommandLineRunner.run(
                     ["run", "--history", "history.jsonl"], environment: ["RECIPES_PORT": String(server.port)],
@@ -65,7 +63,6 @@ struct BadInputCommandTests {
     @Test func aHistoryThatCannotBeOpenedShowsRunsUsageLine() async throws {
         try await RecipesServer.with { server in
             let directory = try folder(["apiprobe.yml": Self.healthConfig])
-            defer { try? FileManager.default.removeItem(at: directory) }
             let result = try await CommandLineRunner.run(
                 ["run", "--history", "missing/history.jsonl"], environment: ["RECIPES_PORT": String(server.port)],
                 in: directory)
@@ -82,7 +79,6 @@ struct BadInputCommandTests {
 
     @Test func initOnAnExistingFileShowsInitsUsageLine() async throws {
         let directory = try folder(["apiprobe.yml": "api: x\n"])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(["init"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(
@@ -106,7 +102,6 @@ struct BadInputCommandTests {
     @Test(arguments: ["", "\n\n  \n"])
     func schemaDiffWithAnEmptyJSONLinesSideIsBadInput(_ empty: String) async throws {
         let directory = try folder(["empty.jsonl": empty, "one.json": #"{"id": 1}"#])
-        defer { try? FileManager.default.removeItem(at: directory) }
         for arguments in [["empty.jsonl", "one.json"], ["one.json", "empty.jsonl"]] {
             let result = try await CommandLineRunner.run(["schema", "diff"] + arguments, in: directory)
             #expect(result.status == 2, "\(result)")
@@ -119,8 +114,7 @@ struct BadInputCommandTests {
     }
 
     @Test func invalidUTF8InASampleIsBadInputWithItsPosition() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("bad-input")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("bad-input")
         try Data([0x7B, 0x0A, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D])  // {\n"a":"\xC3(" }
             .write(to: directory.appendingPathComponent("bad.json"))
         let result = try await CommandLineRunner.run(["schema", "infer", "bad.json"], in: directory)

@@ -7,11 +7,10 @@ import FoundationNetworking
 #endif
 
 /// `apiprobe demo` and `apiprobe demo --serve`, run as the built binary.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct DemoCommandTests {
     @Test func theDemoCatchesTheDriftExitsZeroAndLeavesItsFilesWhereItSays() async throws {
-        let temporary = try CommandLineRunner.makeTemporaryDirectory("demo-command")
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let temporary = try TemporaryFolder.make("demo-command")
         let result = try await RecordCommandTests.run(["demo"], environment: ["TMPDIR": temporary.path], in: temporary)
 
         #expect(result.status == 0, "\(result)")
@@ -63,8 +62,7 @@ struct DemoCommandTests {
     }
 
     @Test func noKeepRemovesTheDemoFolder() async throws {
-        let temporary = try CommandLineRunner.makeTemporaryDirectory("demo-command")
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let temporary = try TemporaryFolder.make("demo-command")
         let result = try await RecordCommandTests.run(
             ["demo", "--no-keep"], environment: ["TMPDIR": temporary.path], in: temporary)
         #expect(result.status == 0, "\(result)")

@@ -5,7 +5,7 @@ import Testing
 /// deploy/kubernetes: the manifests are valid Kubernetes objects (PyPI's `kubernetes-validate --strict`, offline,
 /// against the Kubernetes schemas it carries), and the containers' arguments are a valid `apiprobe run` of the
 /// ConfigMap's config (`--dry-run`: the config is read, its variables resolved, nothing sent).
-@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
 struct DeploymentManifestTests {
     static let folder = OpenAPICommandTests.repository.appendingPathComponent("deploy/kubernetes")
     static let manifests = ["configmap.yaml", "cronjob.yaml", "deployment.yaml", "pvc.yaml"]
@@ -43,8 +43,7 @@ struct DeploymentManifestTests {
         }
 
         // The validator is no rubber stamp: a field the schema lacks fails.
-        let directory = try CommandLineRunner.makeTemporaryDirectory("manifests")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("manifests")
         let cronJob = try String(contentsOf: Self.folder.appendingPathComponent("cronjob.yaml"), encoding: .utf8)
         let broken = directory.appendingPathComponent("cronjob.yaml")
         try Data(
@@ -79,8 +78,7 @@ struct DeploymentManifestTests {
             var args: [String: [String]]
         }
         let manifests = try JSONDecoder().decode(Manifests.self, from: Data(read.standardOutput.utf8))
-        let directory = try CommandLineRunner.makeTemporaryDirectory("manifest-run")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("manifest-run")
         try Data(manifests.config.utf8).write(to: directory.appendingPathComponent("apiprobe.yml"))
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)

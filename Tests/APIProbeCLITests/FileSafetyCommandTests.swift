@@ -4,7 +4,7 @@ import HTTPFixtures
 import Testing
 
 /// `import har` never writes outside its folder; `--report KIND=PATH` never replaces what is not a regular file.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct FileSafetyCommandTests {
     static func har(method: String, url: String) -> String {
         """
@@ -24,8 +24,7 @@ struct FileSafetyCommandTests {
         ([String(repeating: "X", count: 4_000)], "string \"\(String(repeating: "X", count: 80))\""),
     ])
     func anAbsurdMethodIsBadInputAndNothingIsWritten(arguments: [String], found: String) async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("har-method")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("har-method")
         let project = folder.appendingPathComponent("a/b/c/project", isDirectory: true)
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("s.har")
@@ -42,8 +41,7 @@ struct FileSafetyCommandTests {
 
     @Test(arguments: ["..", "%2e%2e", "%2E%2E"])
     func aHostOfDotsStaysInsideStubs(host: String) async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("har-host")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("har-host")
         let file = folder.appendingPathComponent("s.har")
         try Data(Self.har(method: "GET", url: "http://\(host)/x").utf8).write(to: file)
         let project = folder.appendingPathComponent("project", isDirectory: true)
@@ -71,8 +69,7 @@ struct FileSafetyCommandTests {
     }
 
     @Test func reportDestinationsThatAreNotRegularFiles() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("report-paths")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("report-paths")
 
         // `-` is standard output.
         let dash = try await run(["json=-"], in: folder)
@@ -119,8 +116,7 @@ struct FileSafetyCommandTests {
     }
 
     @Test func snapshotUpdateDoesNotWriteThroughALinkPlantedInSnapshots() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("snapshot-link")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("snapshot-link")
         let exchange = Exchange(
             request: RecordedRequest(url: "http://127.0.0.1/search"),
             response: RecordedResponse(body: .json(.object([("count", .number("1"))]))))

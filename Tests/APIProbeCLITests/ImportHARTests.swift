@@ -3,7 +3,7 @@ import Foundation
 import HTTPFixtures
 import Testing
 
-@Suite(.tags(.commandLine))
+@Suite(.tags(.commandLine), .temporaryFolder)
 struct ImportHARTests {
     static let secrets = [
         "sk-live-HEADER-4242", "cookie-SECRET-9876", "query-SECRET-1357", "token-SECRET-2468", "password-SECRET-1122",
@@ -57,8 +57,7 @@ struct ImportHARTests {
     }
 
     @Test func importWritesOneRedactedFixturePerEntryUnderStubsHost() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
 
         let result = try await CommandLineRunner.run(["import", "har", "session.har"], in: folder)
@@ -96,8 +95,7 @@ struct ImportHARTests {
     }
 
     @Test func noKnownSecretAppearsInAnyWrittenByte() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
         let result = try await CommandLineRunner.run(["import", "har", "session.har", "--into", "out"], in: folder)
         #expect(result.status == 0, "\(result)")
@@ -118,8 +116,7 @@ struct ImportHARTests {
     }
 
     @Test func malformedHARExitsTwoNamingTheEntryAndField() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         let bad = Self.har.replacingOccurrences(
             of: #""status": 200, "statusText": "OK", "httpVersion": "HTTP/2", "headers": [], "cookies": []"#,
             with: #""status": "x", "headers": []"#)
@@ -135,8 +132,7 @@ struct ImportHARTests {
     }
 
     @Test func invalidJSONAndMissingFilesExitTwo() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         try Data("{\"log\": [".utf8).write(to: folder.appendingPathComponent("broken.har"))
         let broken = try await CommandLineRunner.run(["import", "har", "broken.har"], in: folder)
         #expect(broken.status == 2, "\(broken)")
@@ -149,8 +145,7 @@ struct ImportHARTests {
     }
 
     @Test func unwritableFolderGivesAClearErrorAndWritesNothing() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
         // A regular file where a folder should be: no folder can be made below it, even as root
         // (which ignores permission bits).
@@ -168,8 +163,7 @@ struct ImportHARTests {
     }
 
     @Test func aFailureHalfwayRestoresTheFilesAlreadyWritten() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         try Data(Self.har.utf8).write(to: folder.appendingPathComponent("session.har"))
         // A folder where the second fixture's file should go makes its rename fail.
         let out = folder.appendingPathComponent("out")
@@ -188,8 +182,7 @@ struct ImportHARTests {
     }
 
     @Test func entriesOfSeveralHostsGetTheirOwnFoldersOrUniqueNamesInOne() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         let two = Self.har.replacingOccurrences(
             of: "https://api.example.com/api/search?q=soup", with: "http://localhost:8080/api/search")
         try Data(two.utf8).write(to: folder.appendingPathComponent("session.har"))

@@ -7,7 +7,7 @@ import Testing
 /// `apiprobe import postman` on a collection whose variables are empty and whose titles do not follow endpoints,
 /// beside the API's OpenAPI description: naming by operation, the summary line, `--strict`, `--only`, and
 /// `snapshot check --only` over the spec's snapshots.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct ImportPostmanSpecTests {
     static let collection = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HTTPFixturesTests/Fixtures/stores.postman_collection.json")
@@ -18,8 +18,7 @@ struct ImportPostmanSpecTests {
     func files(in folder: URL) -> [String] { ImportPostmanTests.files(in: folder) }
 
     @Test func aSpecNamesFixturesAsItsSnapshotsSoTheyLineUp() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         let imported = try await CommandLineRunner.run(["openapi", "import", Self.spec.path], in: folder)
         #expect(imported.status == 0, "\(imported)")
         let result = try await CommandLineRunner.run(
@@ -77,8 +76,7 @@ struct ImportPostmanSpecTests {
     }
 
     @Test func strictFailsOnAWarningAndWritesNothing() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         let result = try await CommandLineRunner.run(
             ["import", "postman", Self.collection.path, "--strict"], in: folder)
         #expect(result.status == 2, "\(result)")
@@ -98,8 +96,7 @@ struct ImportPostmanSpecTests {
     }
 
     @Test func onlyThatSelectsNothingIsAnError() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         let result = try await CommandLineRunner.run(
             ["import", "postman", Self.collection.path, "--only", "/payments"], in: folder)
         #expect(result.status == 2, "\(result)")

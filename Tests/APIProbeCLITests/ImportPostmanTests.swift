@@ -4,7 +4,7 @@ import HTTPFixtures
 import Testing
 
 /// `apiprobe import postman`, as the built binary, on a collection of GitHub requests with saved examples.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct ImportPostmanTests {
     static let collection = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HTTPFixturesTests/Fixtures/github.postman_collection.json")
@@ -24,8 +24,7 @@ struct ImportPostmanTests {
     }
 
     @Test func examplesBecomeSamplesOfTheirEndpointAndFeedSnapshotUpdate() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         let result = try await CommandLineRunner.run(
             ["import", "postman", Self.collection.path, "--var", "githubToken=ghp_planted0000000000000000"], in: folder)
         #expect(result.status == 0, "\(result)")
@@ -54,8 +53,7 @@ struct ImportPostmanTests {
     }
 
     @Test func nameAndTemplatesNameTheFixtures() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         let templated = try await CommandLineRunner.run(
             [
                 "import", "postman", Self.collection.path, "--into", "Stubs/github", "--template",
@@ -77,8 +75,7 @@ struct ImportPostmanTests {
     }
 
     @Test func badArgumentsAndBadFilesExitTwo() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         let badName = try await CommandLineRunner.run(
             ["import", "postman", Self.collection.path, "--name", "../escape"], in: folder)
         #expect(badName.status == 2)

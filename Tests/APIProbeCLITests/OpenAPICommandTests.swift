@@ -3,7 +3,7 @@ import Foundation
 import RecipesServer
 import Testing
 
-@Suite(.tags(.commandLine))
+@Suite(.tags(.commandLine), .temporaryFolder)
 struct OpenAPICommandTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -11,7 +11,7 @@ struct OpenAPICommandTests {
 
     /// A folder with `Stubs/recipes/<name>.json` holding the committed fixture `name`, changed by `mutate`.
     private func mutatedFixture(_ name: String, _ mutate: (inout [String: Any]) -> Void) throws -> URL {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-cli")
+        let directory = try TemporaryFolder.make("openapi-cli")
         let folder = directory.appendingPathComponent("Stubs/recipes")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let source = Self.repository.appendingPathComponent("Stubs/recipes/\(name).json")
@@ -50,7 +50,6 @@ struct OpenAPICommandTests {
 
     @Test func aRemovedFieldIsARequiredViolation() async throws {
         let directory = try mutatedFixture("get", mutatingRecipe { $0["title"] = nil })
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (result, violations) = try await checkJSON(in: directory)
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -64,7 +63,6 @@ struct OpenAPICommandTests {
 
     @Test func aRetypedFieldIsATypeViolation() async throws {
         let directory = try mutatedFixture("get", mutatingRecipe { $0["social_rank"] = "99.9" })
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (result, violations) = try await checkJSON(in: directory)
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -78,7 +76,6 @@ struct OpenAPICommandTests {
 
     @Test func aFieldMadeNullIsATypeViolation() async throws {
         let directory = try mutatedFixture("get", mutatingRecipe { $0["publisher"] = NSNull() })
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (result, violations) = try await checkJSON(in: directory)
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -96,7 +93,6 @@ struct OpenAPICommandTests {
             response["status"] = 418
             fixture["response"] = response
         }
-        defer { try? FileManager.default.removeItem(at: directory) }
         let (result, violations) = try await checkJSON(in: directory)
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -115,7 +111,6 @@ struct OpenAPICommandTests {
             fixture["request"] = request
             self.mutatingRecipe { $0["image_url"] = "not a link" }(&fixture)
         }
-        defer { try? FileManager.default.removeItem(at: directory) }
         let written = directory.appendingPathComponent("Stubs/recipes/get.json")
         var moved = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: written)) as? [String: Any])
         moved["request"] = ["method": "GET", "url": "https://recipes.example.com/api/nope?token=abc"]
@@ -137,8 +132,7 @@ struct OpenAPICommandTests {
     }
 
     @Test func importWritesSnapshotsAndOperationsAndReimportChangesNoByte() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-import")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-import")
         let first = try await CommandLineRunner.run(["openapi", "import", Self.recipesSpec], in: directory)
         #expect(first.status == 0, "\(first)")
         let folder = directory.appendingPathComponent("Snapshots/recipes")
@@ -210,8 +204,7 @@ struct OpenAPICommandTests {
         ),
     ])
     func badSpecsAreBadInputNamingFileAndPlace(name: String, text: String, message: String) async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-bad")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-bad")
         try Data(text.utf8).write(to: directory.appendingPathComponent(name))
         for command in ["import", "check"] {
             let result = try await CommandLineRunner.run(["openapi", command, name], in: directory)
@@ -221,8 +214,7 @@ struct OpenAPICommandTests {
     }
 
     @Test func aFileOfOtherBytesIsBadInputForEveryCommand() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-binary")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-binary")
         try Data([0xFF, 0xFE, 0x00, 0x01, 0x6F, 0x70]).write(to: directory.appendingPathComponent("binary.yaml"))
         for arguments in [
             ["import", "binary.yaml"], ["check", "binary.yaml"], ["diff", "binary.yaml", "binary.yaml"],
@@ -236,8 +228,7 @@ struct OpenAPICommandTests {
     }
 
     @Test func diffJudgesChangesFromTheClientsSide() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-diff")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-diff")
         var text = try String(contentsOfFile: Self.recipesSpec, encoding: .utf8)
         text = text.replacingOccurrences(
             of: "- name: page\n          in: query\n          required: false",
@@ -268,8 +259,7 @@ struct OpenAPICommandTests {
     }
 
     @Test(.timeLimit(.minutes(1))) func importWritesAProbeConfigThatRunsAgainstTheServer() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-config")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-config")
         let imported = try await CommandLineRunner.run(
             ["openapi", "import", Self.recipesSpec, "--config", "apiprobe.yml"], in: directory)
         #expect(imported.status == 0, "\(imported)")

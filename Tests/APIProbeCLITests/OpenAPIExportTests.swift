@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// `apiprobe openapi export`, the petstore through all four commands, spec-derived snapshots in
 /// `snapshot check`, and `expectRequestsConform` on an imported description.
-@Suite(.tags(.commandLine, .outsideTools))
+@Suite(.tags(.commandLine, .outsideTools), .temporaryFolder)
 struct OpenAPIExportTests {
     static let repository = OpenAPICommandTests.repository
     static let petstore = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -64,8 +64,7 @@ struct OpenAPIExportTests {
     }
 
     @Test func theExportOfTheRecipesFixturesValidatesRoundTripsAndIsDeterministic() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-export")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-export")
         let exported = directory.appendingPathComponent("recipes.json")
         let result = try await CommandLineRunner.run(
             [
@@ -108,8 +107,7 @@ struct OpenAPIExportTests {
     }
 
     @Test func idsInPathsBecomeParametersAndSecretsAreMasked() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-export-ids")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-export-ids")
         let stubs = directory.appendingPathComponent("Stubs/shop")
         let base = "https://shop.example.com/v2"
         let pet = #"{"id": 1, "name": "Rex", "owner": {"id": "4b3c2a10-98f1-4a5e-9d0a-0123456789ab"}}"#
@@ -158,16 +156,14 @@ struct OpenAPIExportTests {
     }
 
     @Test func exportOfAMissingFolderIsBadInput() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-export-bad")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-export-bad")
         let result = try await CommandLineRunner.run(["openapi", "export", "--stubs", "Nope"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError == "Error: Nope: expected a folder of fixtures, found no such folder\n")
     }
 
     @Test func thePetstoreGoesThroughAllFourCommands() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-petstore")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-petstore")
         let imported = try await CommandLineRunner.run(["openapi", "import", Self.petstore], in: directory)
         #expect(imported.status == 0, "\(imported)")
         #expect(
@@ -228,8 +224,7 @@ struct OpenAPIExportTests {
     }
 
     @Test func snapshotsImportedFromASpecAreNotOrphans() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-orphans")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-orphans")
         let imported = try await CommandLineRunner.run(
             ["openapi", "import", OpenAPICommandTests.recipesSpec, "--snapshots", "Snapshots"], in: directory)
         #expect(imported.status == 0, "\(imported)")
@@ -245,8 +240,7 @@ struct OpenAPIExportTests {
     }
 
     @Test func aClientThatSendsAnUndeclaredParameterFailsAgainstTheImportedSpec() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-requests")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-requests")
         let imported = try await CommandLineRunner.run(
             ["openapi", "import", OpenAPICommandTests.recipesSpec, "--snapshots", "Snapshots"], in: directory)
         #expect(imported.status == 0, "\(imported)")

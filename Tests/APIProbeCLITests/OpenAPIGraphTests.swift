@@ -5,7 +5,7 @@ import Testing
 /// A description shaped like the large real ones (Stripe's): every component reaches every other through
 /// expandable fields (`anyOf: [string, $ref]`) and lists, so unrolling references per operation never ends.
 /// Import, `--strict`, and a diff that reports a change to one component once, with the operations it reaches.
-@Suite(.tags(.commandLine, .outsideTools))
+@Suite(.tags(.commandLine, .outsideTools), .temporaryFolder)
 struct OpenAPIGraphTests {
     static let components = 40
 
@@ -43,8 +43,7 @@ struct OpenAPIGraphTests {
     }
 
     @Test func aGraphOfReferencesImportsWholeAndStrictRefusesApproximations() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-graph")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-graph")
         try Data(Self.description().utf8).write(to: directory.appendingPathComponent("graph.json"))
 
         let strict = try await CommandLineRunner.run(["openapi", "import", "graph.json", "--strict"], in: directory)
@@ -75,8 +74,7 @@ struct OpenAPIGraphTests {
     }
 
     @Test func aChangeToOneComponentIsReportedOnceWithEveryOperationItReaches() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-graph-diff")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-graph-diff")
         try Data(Self.description().utf8).write(to: directory.appendingPathComponent("old.json"))
         try Data(Self.description(without: 7).utf8).write(to: directory.appendingPathComponent("new.json"))
         let result = try await CommandLineRunner.run(["openapi", "diff", "old.json", "new.json"], in: directory)
@@ -111,8 +109,7 @@ struct OpenAPIGraphTests {
                 "the tests' Python (.build/venv-openapi, with jsonschema) is missing: run .ci/run")
             return
         }
-        let directory = try CommandLineRunner.makeTemporaryDirectory("openapi-graph-oracle")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi-graph-oracle")
         try Data(Self.description().utf8).write(to: directory.appendingPathComponent("graph.json"))
         let imported = try await CommandLineRunner.run(["openapi", "import", "graph.json"], in: directory)
         #expect(imported.status == 0, "\(imported)")

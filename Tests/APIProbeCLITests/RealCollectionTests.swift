@@ -13,7 +13,7 @@ import Testing
 /// `APIPROBE_REAL_COLLECTIONS`, or `shared/real-collections` beside the checkout (Fixtures/RealCollections/README.md
 /// lists each file's source, commit and licence). Without them, the test is a known issue that says where to put
 /// them.
-@Suite(.tags(.commandLine, .outsideTools, .realMaterial), .timeLimit(.minutes(3)))
+@Suite(.tags(.commandLine, .outsideTools, .realMaterial), .timeLimit(.minutes(3)), .temporaryFolder)
 struct RealCollectionTests {
     static let oracle = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/RealCollections/oracle.py")
@@ -114,8 +114,7 @@ struct RealCollectionTests {
         let collection = source.appendingPathComponent("collection.json")
         let spec = source.appendingPathComponent(vendor.spec)
         let environment = vendor.environment.map { source.appendingPathComponent($0) }
-        let directory = try CommandLineRunner.makeTemporaryDirectory("real-\(vendor.name)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("real-\(vendor.name)")
 
         // The import, as a user runs it: no --var.
         var arguments = ["import", "postman", collection.path, "--into", "Stubs/\(vendor.name)"]
@@ -205,8 +204,7 @@ struct RealCollectionTests {
     func theDescriptionsOwnExamplesAreCheckedAsJSONSchemaChecksThem(_ vendor: Vendor) async throws {
         guard let (folder, python) = Self.prerequisites() else { return }
         let spec = folder.appendingPathComponent(vendor.name).appendingPathComponent(vendor.spec)
-        let directory = try CommandLineRunner.makeTemporaryDirectory("real-examples-\(vendor.name)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("real-examples-\(vendor.name)")
         let script = Self.oracle.deletingLastPathComponent().appendingPathComponent("spec_examples.py")
         let oracle = try await CommandLineRunner.runProcess(python, [script.path, spec.path])
         try #require(oracle.status == 0, "\(oracle)")

@@ -5,7 +5,7 @@ import RecipesServer
 import Testing
 
 /// `apiprobe record` end to end: the built binary against the recipes server on loopback.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct RecordCommandTests {
     /// A config with `${RECIPES_PORT}` in its base URL, so it holds no port and no secret.
     static let config = """
@@ -33,8 +33,7 @@ struct RecordCommandTests {
     static func withProject<R>(
         _ text: String = config, _ body: (_ folder: URL, _ project: URL) async throws -> R
     ) async throws -> R {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("record-command")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("record-command")
         let project = folder.appendingPathComponent("project", isDirectory: true)
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: project.appendingPathComponent("apiprobe.yml"))

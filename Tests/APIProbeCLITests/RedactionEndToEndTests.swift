@@ -6,7 +6,7 @@ import Testing
 
 /// Known secrets go through `apiprobe record` (against the recipes server, which checks the API key) and
 /// through `apiprobe import har`; not one byte of them may reach any written file.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct RedactionEndToEndTests {
     static let apiKey = "sk-live-E2E-KEY-7777"
     static let bearer = "bearer-E2E-SECRET-3131"
@@ -80,8 +80,7 @@ struct RedactionEndToEndTests {
     }
 
     private func check(_ server: RecipesServer) async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("redaction-e2e")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("redaction-e2e")
         let project = folder.appendingPathComponent("project", isDirectory: true)
         let input = folder.appendingPathComponent("input", isDirectory: true)
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)

@@ -12,7 +12,8 @@ import Darwin
 #endif
 
 /// `apiprobe run` and `apiprobe init`, as the built binary, against the recipes server on loopback.
-@Suite("apiprobe run and init", .tags(.commandLine, .outsideTools), .serialized, .timeLimit(.minutes(2)))
+@Suite(
+    "apiprobe run and init", .tags(.commandLine, .outsideTools), .serialized, .timeLimit(.minutes(2)), .temporaryFolder)
 struct RunCommandTests {
     func writeConfig(_ text: String, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("apiprobe.yml").path
@@ -37,8 +38,7 @@ struct RunCommandTests {
 
     @Test func passingRunExitsZeroAndWritesTheJSONReportFile() async throws {
         try await RecipesServer.with { server in
-            let directory = try CommandLineRunner.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TemporaryFolder.make()
             let config = try writeConfig(config(port: server.port), in: directory)
             let reportPath = directory.appendingPathComponent("out/report.json").path
             let summaryPath = directory.appendingPathComponent("summary.md").path
@@ -60,8 +60,7 @@ struct RunCommandTests {
     /// down; the run says which endpoints it left alone and until when. `--only` probes it all the same.
     @Test func anEndpointInMaintenanceIsLeftAloneAndSaidSo() async throws {
         try await RecipesServer.with { server in
-            let directory = try CommandLineRunner.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TemporaryFolder.make()
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
             let opened = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(-600))
@@ -103,8 +102,7 @@ struct RunCommandTests {
             return
         }
         try await RecipesServer.with { server in
-            let directory = try CommandLineRunner.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TemporaryFolder.make()
             let config = try writeConfig(config(port: server.port), in: directory)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: config)
@@ -125,8 +123,7 @@ struct RunCommandTests {
     /// the first run only, and a run with nothing due says so and passes.
     @Test func anEndpointWithAnIntervalIsProbedOnlyWhenDue() async throws {
         try await RecipesServer.with { server in
-            let directory = try CommandLineRunner.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TemporaryFolder.make()
             let config = try writeConfig(
                 """
                 api: recipes
@@ -166,8 +163,7 @@ struct RunCommandTests {
             .respond(status: receiverUp.withLock { $0 } ? 200 : 503, headers: [:], body: "")
         }
         defer { receiver.stop() }
-        let directory = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make()
         let config = try writeConfig(
             """
             api: shop
@@ -206,8 +202,7 @@ struct RunCommandTests {
     @Test func dryRunPrintsThePlanMaskedAndSendsNothing() async throws {
         let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
         defer { api.stop() }
-        let directory = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make()
         let config = try writeConfig(
             """
             api: shop
@@ -249,8 +244,7 @@ struct RunCommandTests {
 
     @Test func aFailedCheckExitsOne() async throws {
         try await RecipesServer.with { server in
-            let directory = try CommandLineRunner.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TemporaryFolder.make()
             let config = try writeConfig(config(port: server.port, expect: "{body: [/count > 1000]}"), in: directory)
             let result = try await CommandLineRunner.run(["run", "--config", config])
             #expect(result.status == 1, "\(result)")
@@ -260,8 +254,7 @@ struct RunCommandTests {
     }
 
     @Test func aBadConfigExitsTwoNamingFileLineAndKey() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make()
         let config = try writeConfig(
             "api: x\nbaseURL: http://127.0.0.1:1\nendpoints:\n  - name: a\n    path: /a\n    timeout: soon\n",
             in: directory)
@@ -311,8 +304,7 @@ struct RunCommandTests {
     }
 
     @Test func initWritesAStarterConfigAndRefusesToOverwrite() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make()
         let first = try await CommandLineRunner.run(["init"], in: directory)
         #expect(first.status == 0, "\(first)")
         let path = directory.appendingPathComponent("apiprobe.yml").path
@@ -338,8 +330,7 @@ struct RunCommandTests {
     /// longer reads keeps the one before, says why, and the process goes on.
     @Test func sighupReloadsTheConfigBetweenRounds() async throws {
         try await RecipesServer.with { server in
-            let directory = try CommandLineRunner.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TemporaryFolder.make()
             let one = """
                 api: recipes
                 baseURL: http://127.0.0.1:\(server.port)
@@ -391,8 +382,7 @@ struct RunCommandTests {
 
     @Test func sigtermDuringEveryFinishesTheRoundAndExitsZero() async throws {
         try await RecipesServer.with(.init(latency: .fixed(.milliseconds(400)))) { server in
-            let directory = try CommandLineRunner.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let directory = try TemporaryFolder.make()
             let config = try writeConfig(config(port: server.port, expect: "{body: [/count > 1000]}"), in: directory)
             let reportPath = directory.appendingPathComponent("report.json").path
             let historyPath = directory.appendingPathComponent("history.jsonl").path

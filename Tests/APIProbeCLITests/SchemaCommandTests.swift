@@ -2,10 +2,10 @@ import APIProbeTestSupport
 import Foundation
 import Testing
 
-@Suite(.tags(.commandLine))
+@Suite(.tags(.commandLine), .temporaryFolder)
 struct SchemaCommandTests {
     private func folder(_ files: [String: String]) throws -> URL {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("schema-cli")
+        let directory = try TemporaryFolder.make("schema-cli")
         for (name, text) in files {
             try Data(text.utf8).write(to: directory.appendingPathComponent(name))
         }
@@ -17,7 +17,6 @@ struct SchemaCommandTests {
             "a.json": #"{"id": 12345678901234567890, "when": "2026-11-22"}"#,
             "b.jsonl": "{\"id\": 2}\n\n{\"id\": 3, \"when\": null}\n",
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(["schema", "infer", "a.json", "b.jsonl"], in: directory)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.hasSuffix("}\n"))
@@ -33,7 +32,6 @@ struct SchemaCommandTests {
         let directory = try folder([
             "a.json": #"{"id": 1, "name": "x"}"#, "b.jsonl": "{\"id\": 2}\n", "notes.txt": "not a sample",
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let nested = directory.appendingPathComponent("more")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         try Data(#"{"id": 3, "name": null}"#.utf8).write(to: nested.appendingPathComponent("c.json"))
@@ -55,7 +53,6 @@ struct SchemaCommandTests {
 
     @Test func inferOnInvalidJSONNamesFileLineAndColumn() async throws {
         let directory = try folder(["bad.json": "{\n  \"a\": [1, 2,]\n}"])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(["schema", "infer", "bad.json"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("bad.json:2:14: expected a JSON value, found ']'"), "\(result)")
@@ -64,7 +61,6 @@ struct SchemaCommandTests {
 
     @Test func inferOnBadJSONLinesNamesTheLine() async throws {
         let directory = try folder(["bad.ndjson": "{\"a\": 1}\n{\"a\": }\n"])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(["schema", "infer", "bad.ndjson"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("bad.ndjson:2:7: expected a JSON value, found '}'"), "\(result)")
@@ -79,7 +75,6 @@ struct SchemaCommandTests {
     @Test func inferOnDeepNestingIsBadInputNotACrash() async throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let directory = try folder(["deep.json": deep])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(["schema", "infer", "deep.json"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains("deep.json:1:513: expected at most 512 levels"))
@@ -90,7 +85,6 @@ struct SchemaCommandTests {
             "old.json": #"{"recipes": [{"social_rank": 99.5, "title": "a"}]}"#,
             "new.json": #"{"recipes": [{"social_rank": "99.5", "title": "a", "rank": 1}]}"#,
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(["schema", "diff", "old.json", "new.json"], in: directory)
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -108,7 +102,6 @@ struct SchemaCommandTests {
             "old.json": #"{"recipes": [{"social_rank": 99.5}]}"#,
             "new.json": #"{"recipes": [{"social_rank": "99.5"}]}"#,
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(
             ["schema", "diff", "old.json", "new.json", "--format", "json"],
             in: directory
@@ -131,7 +124,6 @@ struct SchemaCommandTests {
 
     @Test func diffReadsSnapshotsByNameAndExitsZeroWithoutBreaking() async throws {
         let directory = try folder(["old.json": #"{"a": 1}"#, "new.json": #"{"a": 1, "b": true}"#])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let inferred = try await CommandLineRunner.run(["schema", "infer", "old.json"], in: directory)
         try Data(inferred.standardOutput.utf8).write(to: directory.appendingPathComponent("old.schema.json"))
         let result = try await CommandLineRunner.run(["schema", "diff", "old.schema.json", "new.json"], in: directory)
@@ -148,7 +140,6 @@ struct SchemaCommandTests {
             "new.json": #"{"count": 1, "recipes": [{"title": "a", "social_rank": "1.5"}]}"#,
             "usage.json": #"{"apiprobeVersion": "0.1.0", "paths": ["/count", "/recipes", "/recipes/*/title"]}"#,
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(
             ["schema", "diff", "old.json", "new.json", "--usage", "usage.json"],
             in: directory
@@ -161,7 +152,6 @@ struct SchemaCommandTests {
         let directory = try folder([
             "old.schema.json": #"{"type": "object", "properties": {"a": {"type": "int"}}}"#, "new.json": "{}",
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(["schema", "diff", "old.schema.json", "new.json"], in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(
@@ -179,12 +169,11 @@ struct SchemaCommandTests {
 
 /// A snapshot that accepts any value (an import's snapshot once written empty, `{}`) is never compared as
 /// "No changes": the diff says that one side knows nothing.
-@Suite(.tags(.commandLine))
+@Suite(.tags(.commandLine), .temporaryFolder)
 struct SchemaDiffAgainstNothingTests {
     @Test(arguments: [("full.schema.json", "empty.schema.json"), ("empty.schema.json", "full.schema.json")])
     func aDiffWithASnapshotThatKnowsNothingSaysSo(old: String, new: String) async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("schema-nothing")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("schema-nothing")
         try Data(#"{"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}"#.utf8)
             .write(to: directory.appendingPathComponent("full.schema.json"))
         try Data(#"{"x-apiprobe": {"samples": 0}}"#.utf8).write(

@@ -5,11 +5,10 @@ import Testing
 
 /// `apiprobe schema diff` given fixture files compares their response bodies, not the files (whose envelope of
 /// request, response and metadata is no part of the API's answer).
-@Suite(.tags(.commandLine), .timeLimit(.minutes(1)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(1)), .temporaryFolder)
 struct SchemaDiffFixtureTests {
     @Test func aFixtureIsReadAsItsResponseBody() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make()
         func fixture(_ name: String, body: String, status: Int = 200, recordedAt: String) throws {
             let exchange = Exchange(
                 method: "GET", url: "https://api.example.com/stores/1", status: status,

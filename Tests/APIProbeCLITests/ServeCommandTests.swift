@@ -20,7 +20,7 @@ import Darwin
 
 /// `apiprobe serve` driven as another process would drive it: the built binary on loopback, asked by URLSession and
 /// by curl, stopped by SIGTERM.
-@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
 struct ServeCommandTests {
     static let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Stubs/recipes")
@@ -91,8 +91,7 @@ struct ServeCommandTests {
             TestEnvironment.recordMissing("curl is not installed (apt-get install -y curl; .ci/run does)")
             return
         }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("serve-cookies")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("serve-cookies")
         let fixture = #"""
             {"request": {"method": "GET", "url": "https://api.example.com/login"},
              "response": {"status": 200, "headers": {"Content-Type": "application/json",
@@ -115,8 +114,7 @@ struct ServeCommandTests {
     /// A fixture edited while the server runs is served from the next request on; a broken edit keeps the last good
     /// fixtures and says why, naming the file and the place.
     @Test func aChangedFixtureIsServedWithoutARestart() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("serve-reload")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("serve-reload")
         let stubs = folder.appendingPathComponent("recipes")
         try FileManager.default.copyItem(at: Self.stubs, to: stubs)
         let fixture = stubs.appendingPathComponent("get.json")
@@ -225,8 +223,7 @@ struct ServeCommandTests {
     }
 
     @Test func aFolderWithoutFixturesAPortInUseAndABadFixtureAreBadInput() async throws {
-        let empty = try CommandLineRunner.makeTemporaryDirectory("serve-empty")
-        defer { try? FileManager.default.removeItem(at: empty) }
+        let empty = try TemporaryFolder.make("serve-empty")
         let none = try await CommandLineRunner.run(["serve", "--stubs", empty.path])
         #expect(none.status == 2, "\(none)")
         #expect(none.standardError.hasPrefix("Error: \(empty.path): expected fixtures (*.json), found none"), "\(none)")
@@ -252,8 +249,7 @@ struct ServeCommandTests {
     /// that says the operation has none; with `--validate-requests`, a request that does not fit is a 400 naming
     /// each problem's JSON Pointer, by the rule of `openapi check`.
     @Test func aDescriptionAnswersFromItsExamplesAndJudgesRequests() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("serve-spec")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("serve-spec")
         let spec = """
             openapi: 3.0.3
             info: {title: pets, version: '1'}
@@ -371,8 +367,7 @@ struct ServeCommandTests {
     }
 
     @Test func aBadDescriptionOrValidationWithoutOneIsBadInput() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("serve-spec-bad")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("serve-spec-bad")
         try Data("openapi: 3.0.3\npaths: [1, 2\n".utf8).write(to: directory.appendingPathComponent("broken.yaml"))
         let broken = try await CommandLineRunner.run(["serve", "--spec", "broken.yaml"], in: directory)
         #expect(broken.status == 2, "\(broken)")

@@ -11,7 +11,7 @@ import FoundationNetworking
 
 /// `apiprobe serve` steered as a UI test steers it: sequences, scenarios, faults with delays and verification through
 /// the admin API and its Swift client; and `--proxy`, recording what the fixtures lack from a live server on loopback.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)))
+@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct ServeControlTests {
     /// The built binary serving `folder`, and its base URL.
     static func serve(_ folder: URL, _ extra: [String] = []) async throws -> (RunningCommand, String, String) {
@@ -30,7 +30,7 @@ struct ServeControlTests {
     /// A folder of one API: a job that runs then finishes (a sequence of two fixtures), a search, and an `outage`
     /// scenario in which the search fails.
     static func makeFolder() throws -> URL {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("serve-control")
+        let folder = try TemporaryFolder.make("serve-control")
         let api = folder.appendingPathComponent("shop")
         try FileManager.default.createDirectory(
             at: api.appendingPathComponent("scenarios/outage"), withIntermediateDirectories: true)
@@ -58,7 +58,6 @@ struct ServeControlTests {
 
     @Test func sequencesScenariosFaultsAndVerificationThroughTheClient() async throws {
         let folder = try Self.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let (command, base, banner) = try await Self.serve(folder)
         #expect(banner.hasPrefix("Serving 6 fixtures of \(folder.path) (recorded against https://shop.example.com)"))
         #expect(banner.contains("Scenarios: empty, outage; active: none.\n"), "\(banner)")
@@ -154,8 +153,7 @@ struct ServeControlTests {
     /// out its own), whose answer the client receives as it came; the recording is a fixture with every credential
     /// masked, which answers the same request from then on, with the live server gone.
     @Test func aMissIsAnsweredByTheLiveAPIAndRecordedRedacted() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("serve-proxy")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("serve-proxy")
         let stubs = folder.appendingPathComponent("Stubs/echo")
         let token = "tok-PROXY-CLIENT-5521"
         let serverToken = "srv-PROXY-REFRESH-8830"

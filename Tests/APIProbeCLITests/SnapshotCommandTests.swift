@@ -3,11 +3,11 @@ import Foundation
 import HTTPFixtures
 import Testing
 
-@Suite(.tags(.commandLine))
+@Suite(.tags(.commandLine), .temporaryFolder)
 struct SnapshotCommandTests {
     /// A workspace with `Stubs/recipes/` fixtures.
     private func workspace(_ fixtures: [String: (Int, FixtureBody?)]) throws -> URL {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("snapshot-cli")
+        let directory = try TemporaryFolder.make("snapshot-cli")
         for (name, (status, body)) in fixtures {
             let exchange = Exchange(
                 request: RecordedRequest(url: "http://127.0.0.1/\(name)"),
@@ -29,7 +29,6 @@ struct SnapshotCommandTests {
             "search.missing": (404, try json(#"{"error": "none"}"#)),
             "ping": (200, .text("pong")),
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
 
         let dryRun = try await CommandLineRunner.run(["snapshot", "update", "--dry-run"], in: directory)
         #expect(dryRun.status == 0, "\(dryRun)")
@@ -57,7 +56,6 @@ struct SnapshotCommandTests {
 
     @Test func checkReportsDriftWithFileAndExitsOne() async throws {
         let directory = try workspace(["search": (200, try json(#"{"recipes": [{"social_rank": 1.5}]}"#))])
-        defer { try? FileManager.default.removeItem(at: directory) }
         #expect(try await CommandLineRunner.run(["snapshot", "update"], in: directory).status == 0)
         let drifted = Exchange(
             request: RecordedRequest(url: "http://127.0.0.1/search"),
@@ -101,7 +99,6 @@ struct SnapshotCommandTests {
 
     @Test func checkReportsMissingSnapshotsAndSnapshotsWithoutFixtures() async throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let orphan = directory.appendingPathComponent("Snapshots/recipes/gone.schema.json")
         try FileManager.default.createDirectory(
             at: orphan.deletingLastPathComponent(),
@@ -122,7 +119,6 @@ struct SnapshotCommandTests {
 
     @Test func badFixtureAndBadSnapshotAreBadInput() async throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let snapshot = directory.appendingPathComponent("Snapshots/recipes/search.schema.json")
         try FileManager.default.createDirectory(
             at: snapshot.deletingLastPathComponent(),
@@ -151,7 +147,6 @@ struct SnapshotCommandTests {
 
     @Test func customFoldersAreHonoured() async throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = directory.appendingPathComponent("Stubs").path
         let update = try await CommandLineRunner.run(
             ["snapshot", "update", "--stubs", stubs, "--snapshots", "Schemas"],
@@ -167,7 +162,6 @@ struct SnapshotCommandTests {
 
     @Test func updateReplacesAnUnreadableSnapshot() async throws {
         let directory = try workspace(["search": (200, try json(#"{"a": 1}"#))])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let snapshot = directory.appendingPathComponent("Snapshots/recipes/search.schema.json")
         try FileManager.default.createDirectory(
             at: snapshot.deletingLastPathComponent(),

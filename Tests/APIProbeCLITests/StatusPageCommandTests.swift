@@ -3,15 +3,14 @@ import Foundation
 import Testing
 
 /// `apiprobe status-page` as the built binary: from the history `apiprobe run` writes to a site, and bad input.
-@Suite("status-page, as the built binary", .tags(.commandLine), .timeLimit(.minutes(3)))
+@Suite("status-page, as the built binary", .tags(.commandLine), .timeLimit(.minutes(3)), .temporaryFolder)
 struct StatusPageCommandTests {
     static let token = "tok-PLANTED-cli-5150"
 
     /// Two rounds against a port nothing listens on (refused at once), then the page: the endpoint is down
     /// after 2 failed rounds, the incident says why, and the token of the config is in no file.
     @Test func runTwiceThenWriteThePage() async throws {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("status-page-cli")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("status-page-cli")
         try Data(
             """
             api: shop
@@ -54,7 +53,7 @@ struct StatusPageCommandTests {
     }
 
     func folder(_ files: [String: String]) throws -> URL {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("status-page-bad")
+        let directory = try TemporaryFolder.make("status-page-bad")
         for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         return directory
     }
@@ -106,7 +105,6 @@ struct StatusPageCommandTests {
             "report.json": "{\n  \"passed\": true\n}\n",
             "bad-report.json": #"{"startedAt": "2026-11-22T18:00:00Z", "endpoints": "none"}"#,
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineRunner.run(arguments, in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains(message), "\(result)")
@@ -119,7 +117,6 @@ struct StatusPageCommandTests {
                 + #"{"endpoints":{"a":{"failures":["timeout"],"p95":null,"passed":false}},"passed":false,"startedAt":"2026-11-22T18:05:00Z","version":1}"#
                 + "\n"
         ])
-        defer { try? FileManager.default.removeItem(at: directory) }
         // As of 18:00 the failure at 18:05 has not happened: 100% and operational.
         let result = try await CommandLineRunner.run(
             ["status-page", "--history", "good.jsonl", "--output", "site", "--at", "2026-11-22T18:00:00Z"],

@@ -10,10 +10,10 @@ import Darwin
 #endif
 
 /// `apiprobe run` under GitHub Actions: the step summary.
-@Suite("Step summary, as the built binary", .tags(.commandLine), .serialized, .timeLimit(.minutes(2)))
+@Suite("Step summary, as the built binary", .tags(.commandLine), .serialized, .timeLimit(.minutes(2)), .temporaryFolder)
 struct StepSummaryCommandTests {
     func folder(_ files: [String: String]) throws -> URL {
-        let directory = try CommandLineRunner.makeTemporaryDirectory("step-summary")
+        let directory = try TemporaryFolder.make("step-summary")
         for (name, text) in files {
             try Data(text.utf8).write(to: directory.appendingPathComponent(name))
         }
@@ -32,7 +32,6 @@ struct StepSummaryCommandTests {
                   - {name: search, path: /api/search, query: {q: chicken}, expect: {schema: false}}
                 """
             let directory = try folder(["apiprobe.yml": config, "summary.md": "earlier step\n"])
-            defer { try? FileManager.default.removeItem(at: directory) }
             let summary = directory.appendingPathComponent("summary.md")
             let process = Process()
             process.executableURL = CommandLineRunner.executable

@@ -104,13 +104,6 @@ public enum CommandLineRunner {
             if !process.isRunning, once.claim() { continuation.resume(returning: process.terminationStatus) }
         }
     }
-
-    /// A new empty temporary folder, removed by the caller.
-    public static func makeTemporaryDirectory(_ prefix: String = "apiprobe-test") throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }
 
 /// True for the first caller only.

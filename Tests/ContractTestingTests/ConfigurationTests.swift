@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite struct RecordModeTests {
+@Suite(.temporaryFolder) struct RecordModeTests {
     @Test func argumentWinsOverScopeAndEnvironment() throws {
         #expect(
             try RecordMode.resolve(argument: .all, scope: .never, environment: ["APIPROBE_RECORD": "failed"]) == .all)
@@ -56,7 +57,7 @@ import FoundationNetworking
     #endif
 }
 
-@Suite struct LiveModeTests {
+@Suite(.temporaryFolder) struct LiveModeTests {
     @Test(arguments: [("1", true), ("true", true), ("0", false), ("no", false)])
     func environmentSwitchesLiveMode(value: String, live: Bool) throws {
         #expect(try ContractEnvironment.current(scope: nil, environment: ["APIPROBE_LIVE": value]).isLive == live)
@@ -73,8 +74,7 @@ import FoundationNetworking
     }
 
     @Test func theExpectAndVerifyFormsTakeTheSameArguments() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: #"{"count": 0, "recipes": []}"#)
         // verifyUsageManifest takes models one by one too, as expectUsageManifest does, and both take an array.
         let oneByOne = verifyUsageManifest(
@@ -152,11 +152,9 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
     }
 }
 
-@Suite struct SnapshotMatchTests {
+@Suite(.temporaryFolder) struct SnapshotMatchTests {
     @Test func theJSONShapeEngineFailsOnARetypedFieldAndHonoursTheUsageManifest() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("engine")
         let before = Data(#"{"id": 1, "rank": 9.5, "note": "a"}"#.utf8)
         let after = Data(#"{"id": 1, "rank": "9.5", "note": 2}"#.utf8)
         #expect(verifySnapshotMatch(.data(before), named: "api/item", record: .all, snapshots: folder).message != nil)
@@ -178,9 +176,7 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
     /// A snapshot `openapi import` wrote (listed in the operations.json beside it) is the spec's: no record mode
     /// rewrites it from samples, and the failure says where the change belongs.
     @Test func noRecordModeRewritesASnapshotWrittenFromASpec() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("spec")
         #expect(
             verifySnapshotMatch(.data(Data(#"{"id": 1}"#.utf8)), named: "api/item", record: .all, snapshots: folder)
                 .message
@@ -207,9 +203,7 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
 
     /// The advice names what sets the mode: an argument overrides APIPROBE_RECORD, so setting it would do nothing.
     @Test func theAdviceChangesWhatSetTheRecordMode() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("advice-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("advice")
         _ =
             verifySnapshotMatch(.data(Data(#"{"id": 1}"#.utf8)), named: "api/item", record: .all, snapshots: folder)
             .message
@@ -225,9 +219,7 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
     }
 
     @Test func recordModeAllRewritesEveryFileAndFailsOnlyWhereContentChanged() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("all-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("all")
         let first = Data(#"{"id": 1}"#.utf8)
         let added = Data(#"{"id": 1, "title": "x"}"#.utf8)  // a non-breaking change: a field added
         #expect(
@@ -249,8 +241,7 @@ struct TopLevelKeysEngine: SchemaSnapshotEngine {
     }
 
     @Test func recordsThenMatchesThenCatchesABreakingChange() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: #"{"count": 1, "recipes": []}"#)
         func check(_ mode: RecordMode) -> String? {
             verifySnapshotMatch(
@@ -272,7 +263,7 @@ let snakeCaseDecoder: JSONDecoder = {
 }()
 
 #if compiler(>=6.1)
-@Suite(.contractTesting(decoder: snakeCaseDecoder))
+@Suite(.contractTesting(decoder: snakeCaseDecoder), .temporaryFolder)
 struct SuiteDecoderTests {
     struct Repository: Decodable, Equatable {
         var fullName: String

@@ -1,21 +1,20 @@
+import APIProbeTestSupport
 import ContractTesting
 import Foundation
 import Testing
 
-@Suite struct FixtureDecodingTests {
+@Suite(.temporaryFolder) struct FixtureDecodingTests {
     let page = #"{"count": 1, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 99.5}]}"#
 
     @Test func decodesOneFixtureByName() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         let decoded = try requireDecoding(SearchPage.self, from: .fixture("recipes/search", in: repository.stubs))
         #expect(decoded.recipes.first?.title == "Soup")
     }
 
     @Test func everyFixtureOfAnEndpointIncludesVariantsAndSkipsErrorResponses() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         try repository.addFixture("recipes/search.empty", json: #"{"count": 0, "recipes": []}"#)
         try repository.addFixture(
@@ -26,8 +25,7 @@ import Testing
     }
 
     @Test func everyFixtureReportsEachFailingFileByName() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         try repository.addFixture(
             "recipes/search.drifted", json: page.replacingOccurrences(of: "social_rank", with: "rank"))
@@ -39,9 +37,8 @@ import Testing
         )
     }
 
-    @Test func anEndpointWithoutFixturesIsAFailureNamingTheFolder() {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+    @Test func anEndpointWithoutFixturesIsAFailureNamingTheFolder() throws {
+        let repository = try TemporaryRepository()
         let message = verifyDecoding(SearchPage.self, from: .everyFixture(of: "recipes/search", in: repository.stubs))
             .message
         #expect(
@@ -50,9 +47,8 @@ import Testing
             ) == true)
     }
 
-    @Test func aMissingFixtureIsReportedAtTheCallSite() {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+    @Test func aMissingFixtureIsReportedAtTheCallSite() throws {
+        let repository = try TemporaryRepository()
         withKnownIssue {
             expectDecoding(SearchPage.self, from: .fixture("recipes/nope", in: repository.stubs))
         } matching: { issue in
@@ -82,7 +78,7 @@ import Testing
     }
 }
 
-@Suite struct ReportingTests {
+@Suite(.temporaryFolder) struct ReportingTests {
     let drifted = #"{"publisher": "A", "title": "Soup", "recipe_id": 35382, "social_rank": 99.5}"#
 
     @Test func expectDecodingRecordsTheExactMessageAtTheCaller() {

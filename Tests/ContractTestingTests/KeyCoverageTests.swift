@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import ContractTesting
 import Foundation
 import Testing
@@ -13,7 +14,7 @@ struct RecipeResponse: Decodable {
     var recipe: RecipeDetail
 }
 
-@Suite struct KeyCoverageTests {
+@Suite(.temporaryFolder) struct KeyCoverageTests {
     static let snake: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -43,8 +44,7 @@ struct RecipeResponse: Decodable {
     }
 
     @Test func ignoringTakesGlobPatterns() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture(
             "github/issues",
             json: #"[{"number": 1, "url": "u", "html_url": "h", "user": {"login": "a", "id": 1, "avatar_url": "x"}}]"#)
@@ -76,8 +76,7 @@ struct RecipeResponse: Decodable {
     }
 
     @Test func anOptionalFilledInAnyDocumentCountsAsFilled() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/get", json: #"{"recipe": {"title": "Soup", "social_rank": 1.0}}"#)
         try repository.addFixture(
             "recipes/get.timed",

@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import ContractTesting
 import Foundation
 import Testing
@@ -8,6 +9,7 @@ import FoundationNetworking
 
 /// `expectRequestsConform`: the requests a client sent through a stub set, against the operations file that
 /// `apiprobe openapi import` writes.
+@Suite(.temporaryFolder)
 struct RequestConformanceTests {
     /// An operations file as `openapi import` writes it for a search (`q` required, `page` an integer) and a
     /// rating that takes a JSON body with a required integer `stars` and a required `X-Client` header.
@@ -41,7 +43,7 @@ struct RequestConformanceTests {
         """
 
     private func repository() throws -> TemporaryRepository {
-        let repository = TemporaryRepository()
+        let repository = try TemporaryRepository()
         let folder = repository.snapshots.appendingPathComponent("recipes")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(Self.operations.utf8).write(to: folder.appendingPathComponent("operations.json"))
@@ -64,7 +66,6 @@ struct RequestConformanceTests {
 
     @Test func aClientSendingAnUndeclaredQueryParameterFailsTheTest() async throws {
         let repository = try repository()
-        defer { repository.remove() }
         let requests = try await send([
             try get("https://recipes.example.com/v1/api/search?q=chicken&page=2"),
             try get("https://recipes.example.com/v1/api/search?q=chicken&sort=rank"),
@@ -82,7 +83,6 @@ struct RequestConformanceTests {
 
     @Test func conformingRequestsPass() async throws {
         let repository = try repository()
-        defer { repository.remove() }
         var rating = URLRequest(url: try #require(URL(string: "https://recipes.example.com/v1/api/recipes/7/ratings")))
         rating.httpMethod = "POST"
         rating.setValue("ios", forHTTPHeaderField: "X-Client")
@@ -94,7 +94,6 @@ struct RequestConformanceTests {
 
     @Test func eachProblemNamesTheRequestTheOperationAndThePointer() async throws {
         let repository = try repository()
-        defer { repository.remove() }
         var rating = URLRequest(url: try #require(URL(string: "https://recipes.example.com/v1/api/recipes/7/ratings")))
         rating.httpMethod = "POST"
         rating.httpBody = Data(#"{"stars": "five"}"#.utf8)
@@ -112,8 +111,8 @@ struct RequestConformanceTests {
                 """)
     }
 
-    @Test func aMissingOperationsFileSaysHowToWriteIt() {
-        let repository = TemporaryRepository()
+    @Test func aMissingOperationsFileSaysHowToWriteIt() throws {
+        let repository = try TemporaryRepository()
         let message = verifyRequestsConform([], to: .operations(of: "github", in: repository.snapshots)).message
         #expect(
             message

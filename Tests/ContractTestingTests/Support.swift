@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import ContractTesting
 import Foundation
 
@@ -7,8 +8,9 @@ struct TemporaryRepository {
     var stubs: FixtureStore { FixtureStore(directory: root.appendingPathComponent("Stubs")) }
     var snapshots: URL { root.appendingPathComponent("Snapshots") }
 
-    init() {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("contract-tests-\(UUID().uuidString)")
+    /// A repository in the running test's folder (`.temporaryFolder`), removed with it.
+    init() throws {
+        root = try TemporaryFolder.make("repository")
     }
 
     /// Writes a fixture whose response body is `json`.
@@ -24,7 +26,6 @@ struct TemporaryRepository {
     /// The display name of a fixture in messages.
     func file(_ name: String) -> String { stubs.displayPath(for: stubs.url(for: name)) }
 
-    func remove() { try? FileManager.default.removeItem(at: root) }
 }
 
 // MARK: - Models, as an app writes them

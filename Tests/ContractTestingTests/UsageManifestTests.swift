@@ -1,8 +1,9 @@
+import APIProbeTestSupport
 import ContractTesting
 import Foundation
 import Testing
 
-@Suite struct UsageManifestTests {
+@Suite(.temporaryFolder) struct UsageManifestTests {
     let page =
         #"{"count": 1, "recipes": [{"publisher": "A", "title": "Soup", "recipe_id": "1", "social_rank": 99.5, "image_url": "x"}]}"#
 
@@ -19,8 +20,7 @@ import Testing
     }
 
     @Test func recordsAMissingManifestInTheFileFormat() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         let message = verify(repository, .decoding(SearchPage.self), record: .missing)
         #expect(message?.hasPrefix("Recorded missing usage manifest ") == true)
@@ -58,8 +58,7 @@ import Testing
             var labels: [Label]
             var assignees: [[String: Int]]  // a map per item: its keys are data, not demand
         }
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("github/issues", json: #"[{"number": 1, "labels": [], "assignees": []}]"#)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -79,8 +78,7 @@ import Testing
             var imageURL: String?
             enum CodingKeys: String, CodingKey { case imageURL = "image_url" }
         }
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         try repository.addFixture(
             "recipes/search.nested", json: #"{"count": 0, "recipes": [], "meta": {"next": "p2"}}"#)
@@ -109,8 +107,7 @@ import Testing
             var imageURL: String
             enum CodingKeys: String, CodingKey { case imageURL = "image_url" }
         }
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         _ = verify(repository, .decoding(Page.self), record: .missing)
         let written = try #require(manifest(repository))
@@ -162,8 +159,7 @@ import Testing
             var title: String
             var publisher: String
         }
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         _ = verify(repository, .decoding(SearchPage.self), record: .missing)
         let before = manifest(repository)
@@ -181,8 +177,7 @@ import Testing
 
     @Test func failedModeRewritesAMismatchAndStillFails() throws {
         struct Counts: Decodable { var count: Int }
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         _ = verify(repository, .decoding(SearchPage.self), record: .missing)
         let message = try #require(verify(repository, .decoding(Counts.self), record: .failed))
@@ -193,8 +188,7 @@ import Testing
     }
 
     @Test func neverModeFailsOnAMissingManifestAndWritesNothing() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         let message = verify(repository, .decoding(SearchPage.self), record: .never)
         #expect(message?.hasPrefix("No usage manifest at ") == true)
@@ -203,16 +197,14 @@ import Testing
     }
 
     @Test func allModeRewritesWithoutFailingWhenNothingChanged() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         _ = verify(repository, .decoding(SearchPage.self), record: .missing)
         #expect(verify(repository, .decoding(SearchPage.self), record: .all) == nil)
     }
 
     @Test func aScopeSetsTheRecordModeForAssertionsInside() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         let message = withContractTesting(record: .never) {
             verifyUsageManifest(
@@ -224,8 +216,7 @@ import Testing
     }
 
     @Test func aBrokenManifestIsReportedWithFileAndPlace() throws {
-        let repository = TemporaryRepository()
-        defer { repository.remove() }
+        let repository = try TemporaryRepository()
         try repository.addFixture("recipes/search", json: page)
         let url = repository.snapshots.appendingPathComponent("recipes/search.usage.json")
         try AtomicFile.write(Data(#"{"apiprobeVersion": "0.1.0", "paths": [3]}"#.utf8), to: url)

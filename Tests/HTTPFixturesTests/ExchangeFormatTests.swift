@@ -1,7 +1,9 @@
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import Testing
 
+@Suite(.temporaryFolder)
 struct ExchangeFormatTests {
     static let sample = Exchange(
         request: RecordedRequest(
@@ -35,8 +37,7 @@ struct ExchangeFormatTests {
     }
 
     @Test func writingThroughTheStoreLeavesAnUnchangedFileUntouched() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("fixtures")
         let store = FixtureStore(directory: folder)
         #expect(try store.write(Self.sample, named: "recipes/search"))
         let before = try Data(contentsOf: store.url(for: "recipes/search"))

@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import FixtureImport
 import Foundation
 import HTTPFixtures
@@ -10,11 +11,10 @@ import Darwin
 #endif
 
 /// Names from outside input never leave their folder; files are replaced only when they are regular files.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
 struct SafeFileTests {
     static func makeFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("safe-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = try TemporaryFolder.make("safe-file")
         return url
     }
 
@@ -55,7 +55,6 @@ struct SafeFileTests {
 
     @Test func aFixtureStoreNeverWritesOutsideItsFolder() throws {
         let folder = try Self.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let store = FixtureStore(directory: folder.appendingPathComponent("Stubs"))
         let exchange = Exchange(request: RecordedRequest(url: "https://x.example/"), response: RecordedResponse())
         let error = #expect(throws: InputError.self) { try store.write(exchange, named: "../../escaped") }
@@ -77,7 +76,6 @@ struct SafeFileTests {
 
     @Test func aRewrittenFileKeepsItsPermissionBits() throws {
         let folder = try Self.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("snapshot.json")
         try Data("old".utf8).write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
@@ -89,7 +87,6 @@ struct SafeFileTests {
 
     @Test func aSymbolicLinkIsFollowedNotReplaced() throws {
         let folder = try Self.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("real.json")
         try Data("old".utf8).write(to: target)
         let link = folder.appendingPathComponent("report.json")
@@ -101,7 +98,6 @@ struct SafeFileTests {
 
     @Test func aDeviceIsWrittenThroughNotReplaced() throws {
         let folder = try Self.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         // A link to a character device, as /dev/stdout is: the device is written to, the link stays a link.
         let link = folder.appendingPathComponent("out.json")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: URL(fileURLWithPath: "/dev/null"))
@@ -114,7 +110,6 @@ struct SafeFileTests {
 
     @Test func whatCannotBeWrittenSaysWhy() throws {
         let folder = try Self.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let long = folder.appendingPathComponent(String(repeating: "n", count: 300) + ".json")
         let tooLong = #expect(throws: InputError.self) { try AtomicFile.write(Data(), to: long) }
         #expect(
@@ -133,7 +128,6 @@ struct SafeFileTests {
 
     @Test func aTemporaryFileLeftByAKilledWriterIsRemovedByTheNextWrite() throws {
         let folder = try Self.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         // What a writer killed between creating and renaming its temporary file leaves (this version's name
         // and the earlier one's); nobody holds them any more.
         let left = [".apiprobe-\(UUID().uuidString).tmp", ".search.json.tmp-\(UUID().uuidString)"]
@@ -146,7 +140,6 @@ struct SafeFileTests {
 
     @Test func writersSharingAFolderNeverRemoveEachOthersTemporaryFiles() async throws {
         let folder = try Self.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         // Each write cleans the folder of abandoned temporary files while the others are creating theirs.
         let failures = await withTaskGroup(of: [String].self) { group in
             for writer in 0..<8 {

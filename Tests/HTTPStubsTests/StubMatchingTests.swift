@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import HTTPStubs
@@ -228,7 +229,7 @@ struct StubMatchingTests {
     }
 }
 
-@Suite struct RedactedFixtureMatchingTests {
+@Suite(.temporaryFolder) struct RedactedFixtureMatchingTests {
     /// A fixture recorded with a marker of the team's own (`RedactionPolicy(marker:)`): the query items its
     /// `metadata.redactions` lists match any value; the others match exactly, whatever their text.
     @Test func queryItemsListedAsRedactedMatchAnyValueWhateverTheMarker() async throws {
@@ -253,7 +254,7 @@ struct StubMatchingTests {
     }
 }
 
-@Suite struct RequestLogLimitTests {
+@Suite(.temporaryFolder) struct RequestLogLimitTests {
     @Test func theLogKeepsTheMostRecentRequestsAndCountsTheRest() async throws {
         let set = StubSet()
         #expect(set.requestLogLimit == 10_000)
@@ -285,7 +286,7 @@ struct StubMatchingTests {
 
 /// `stubAll(from:in:scenario:)`: fixtures of one request answer in turn; a scenario's fixtures answer over the
 /// others only when it is asked for (the rule `apiprobe serve` shares).
-@Suite struct FixtureSequenceAndScenarioTests {
+@Suite(.temporaryFolder) struct FixtureSequenceAndScenarioTests {
     static func write(_ folder: URL, _ name: String, url: String, body: String) throws {
         let file = folder.appendingPathComponent(name + ".json")
         try FileManager.default.createDirectory(
@@ -297,8 +298,7 @@ struct StubMatchingTests {
     }
 
     @Test func fixturesOfOneRequestAreASequenceAndAScenarioAnswersOverTheOthers() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stub-sequences-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("stub-sequences")
         // The query items in another order are the same request.
         try Self.write(folder, "shop/job", url: base + "/jobs/7?a=1&b=2", body: #"{"state": "running"}"#)
         try Self.write(folder, "shop/job.2", url: base + "/jobs/7?b=2&a=1", body: #"{"state": "done"}"#)
@@ -340,7 +340,7 @@ struct StubMatchingTests {
 
 /// A fixture's `metadata.match`, `latency` and `fault`: read from the file, checked with a JSON Pointer, and served by
 /// the stubs' one matcher.
-@Suite struct FixtureMatchMetadataTests {
+@Suite(.temporaryFolder) struct FixtureMatchMetadataTests {
     static func exchange(
         _ metadata: String, url: String = base + "/recipes/7?lang=en", body: String? = nil
     ) throws(InputError) -> Exchange {

@@ -1,8 +1,10 @@
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import JSONShape
 import Testing
 
+@Suite(.temporaryFolder)
 struct ReaderTests {
     @Test(arguments: [
         ([0xFF] as [UInt8], 1, 7, "byte 0xFF"),
@@ -174,8 +176,7 @@ struct ReaderTests {
     }
 
     @Test func jsonLinesFileIsStreamedInChunksWithLineNumbers() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("shape-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try TemporaryFolder.url.appendingPathComponent("shape.jsonl")
         var text = ""
         for index in 0..<200 { text += "{\"id\": \(index), \"name\": \"item \(index)\"}\n" }
         text += "{\"id\": 1, oops}\n"

@@ -1,8 +1,10 @@
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import JSONShape
 import Testing
 
+@Suite(.temporaryFolder)
 struct SnapshotCodecTests {
     @Test func writesSortedKeysTwoSpaceIndentAndTrailingNewline() throws {
         let shape = try inferAll([
@@ -111,6 +113,7 @@ struct SnapshotCodecTests {
     }
 }
 
+@Suite(.temporaryFolder)
 struct UsageManifestTests {
     @Test func pathIsReadWhenItOrAPathBelowWasRead() {
         let usage = UsageManifest(paths: ["/recipes/*/title", "/count", "/count"])
@@ -157,6 +160,7 @@ struct UsageManifestTests {
 }
 
 /// Large snapshots write a repeated schema once under `$defs` and point at it with `$ref`; reading expands it.
+@Suite(.temporaryFolder)
 struct SharedSchemaTests {
     /// An object of `fields` string fields, as an API's `customer`.
     func object(_ fields: Int, prefix: String) -> Shape {
@@ -281,9 +285,7 @@ struct SharedSchemaTests {
     /// Definitions a folder's snapshots share are read from the file beside the snapshot; one outside the folder
     /// is an error, and so is one the file does not hold.
     @Test func sharedDefinitionsAreReadFromBesideTheSnapshot() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("defs")
         let table = ShapeDefinitions(source: "components.json")
         table.define(
             "pet",

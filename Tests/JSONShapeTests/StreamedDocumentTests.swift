@@ -1,4 +1,5 @@
 import APIProbeShared
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import JSONShape
@@ -6,15 +7,14 @@ import Testing
 
 /// `addSample(contentsOf:)` streams one document through a sliding window: every token may straddle a chunk
 /// boundary, and the result and the errors must be those of reading the whole document at once.
+@Suite(.temporaryFolder)
 struct StreamedDocumentTests {
     /// Tiny chunks put a boundary inside nearly every key, string, escape, number and literal.
     static let chunkSizes = [64, 97, 1_000, 1 << 20]
 
     private func withFile<R>(_ bytes: [UInt8], _ body: (URL) throws -> R) throws -> R {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("streamed-\(UUID().uuidString).json")
+        let url = try TemporaryFolder.make("streamed").appendingPathComponent("document.json")
         try Data(bytes).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
         return try body(url)
     }
 
@@ -91,7 +91,7 @@ struct StreamedDocumentTests {
     }
 
     @Test func aMissingFileOrAFolderIsNamed() throws {
-        let folder = FileManager.default.temporaryDirectory
+        let folder = try TemporaryFolder.url
         var inference = ShapeInference()
         let missing = #expect(throws: InputError.self) {
             try inference.addSample(contentsOf: folder.appendingPathComponent("no-such-\(UUID()).json"), file: "x.json")

@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import JSONShape
@@ -5,6 +6,7 @@ import Testing
 
 @testable import OpenAPISupport
 
+@Suite(.temporaryFolder)
 struct OpenAPISpecTests {
     /// A one-operation 3.x document whose 200 response has `schema` (YAML flow text) and `components`.
     private func spec(version: String = "3.0.3", schema: String, components: String = "{}") throws -> OpenAPISpec {
@@ -128,8 +130,7 @@ struct OpenAPISpecTests {
     @Test func checkReportsAdditionalEnumAndPathParameterViolations() throws {
         let spec = try spec(
             schema: "{type: object, additionalProperties: false, properties: {state: {type: string, enum: [on, off]}}}")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("openapi")
         let store = FixtureStore(directory: directory)
         let exchange = Exchange(
             request: RecordedRequest(url: "https://h.example/items/abc"),

@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import Testing
@@ -6,6 +7,7 @@ import Testing
 
 /// `openapi check`'s kinds that the recipes fixtures cannot show: request bodies, header parameters, and a
 /// stubs folder holding several APIs.
+@Suite(.temporaryFolder)
 struct SpecCheckKindsTests {
     static let spec = """
         openapi: 3.1.0
@@ -37,8 +39,7 @@ struct SpecCheckKindsTests {
         """
 
     private func check(_ exchanges: [String: Exchange], api: String = "orders") throws -> SpecCheckReport {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("spec-check-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = try TemporaryFolder.make("spec-check")
         let store = FixtureStore(directory: root)
         for (name, exchange) in exchanges { try store.write(exchange, named: name) }
         let spec = try OpenAPISpec(data: Data(Self.spec.utf8), file: "orders.yaml")
@@ -116,8 +117,7 @@ struct SpecCheckKindsTests {
                               customer: {nullable: true, anyOf: [{type: string}, {type: object}]}
             """
         let spec = try OpenAPISpec(data: Data(text.utf8), file: "charges.yaml")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("spec-null-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = try TemporaryFolder.make("spec-null")
         let store = FixtureStore(directory: root)
         for (name, value) in [("null", JSONValue.null), ("number", .number("3"))] {
             try store.write(

@@ -6,7 +6,7 @@ import ProbeRunner
 import Testing
 
 /// Alerts on state transitions only, against real receivers on loopback.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
 struct AlertTests {
     @Test(
         arguments: [
@@ -40,8 +40,7 @@ struct AlertTests {
         defer { api.stop() }
         let receiver = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "ok") }
         defer { receiver.stop() }
-        let history = FileManager.default.temporaryDirectory.appendingPathComponent("alerts-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: history) }
+        let history = try TemporaryFolder.url.appendingPathComponent("alerts.jsonl")
         let probe = try config(
             """
             api: shop
@@ -105,8 +104,7 @@ struct AlertTests {
         defer { api.stop() }
         let receiver = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "ok") }
         defer { receiver.stop() }
-        let history = FileManager.default.temporaryDirectory.appendingPathComponent("cron-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: history) }
+        let history = try TemporaryFolder.url.appendingPathComponent("cron.jsonl")
         let probe = try config(
             """
             api: shop
@@ -150,9 +148,7 @@ struct AlertTests {
                 ? .respond(status: 200, headers: [:], body: "ok") : .respond(status: 503, headers: [:], body: "busy")
         }
         defer { receiver.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.url
         let history = folder.appendingPathComponent("history.jsonl")
         let outbox = folder.appendingPathComponent("history.outbox.json")
         let probe = try config(

@@ -8,7 +8,7 @@ import Testing
 
 /// The `_total` series count every run that shares a history file, so the cron + Pushgateway setup the README
 /// recommends gives Prometheus counters that never go back: `increase()` over the runs is what they probed.
-@Suite(.tags(.outsideTools), .timeLimit(.minutes(2)))
+@Suite(.tags(.outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
 struct CumulativeCountersTests {
     static func config(_ api: RawHTTPServer) throws -> ProbeConfig {
         try ProbeConfig.parse(
@@ -34,8 +34,7 @@ struct CumulativeCountersTests {
     @Test func countersGoOnAcrossRunsThatShareTheHistory() async throws {
         let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
         defer { api.stop() }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("counters")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("counters")
         let history = folder.appendingPathComponent("history.jsonl")
         let config = try Self.config(api)
         var seen: [Double?] = []
@@ -77,8 +76,7 @@ struct CumulativeCountersTests {
         }
         let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
         defer { api.stop() }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("counters-prometheus")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("counters-prometheus")
         let history = folder.appendingPathComponent("history.jsonl")
         let config = try Self.config(api)
         try await PushgatewayProcess.with(gatewayBinary) { gateway in

@@ -6,7 +6,7 @@ import Testing
 
 /// A per-endpoint `interval`: the endpoint is probed in the rounds where its interval has passed since its last
 /// probe, by this process or as the history file says (a cron job that starts a new process every time).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
 struct EndpointIntervalTests {
     func config(baseURL: URL, interval: String = "1h") throws -> ProbeConfig {
         try ProbeConfig.parse(
@@ -23,8 +23,7 @@ struct EndpointIntervalTests {
     @Test func anEndpointIsProbedWhenItsIntervalHasPassed() async throws {
         let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
         defer { api.stop() }
-        let history = FileManager.default.temporaryDirectory.appendingPathComponent("interval-\(UUID()).jsonl")
-        defer { try? FileManager.default.removeItem(at: history) }
+        let history = try TemporaryFolder.url.appendingPathComponent("interval.jsonl")
         let probe = try config(baseURL: api.baseURL)
         #expect(probe.endpoints.map(\.interval) == [nil, .seconds(3_600)])
         var session = ProbeSession(

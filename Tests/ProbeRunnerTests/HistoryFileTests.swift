@@ -1,16 +1,13 @@
+import APIProbeTestSupport
 import Foundation
 import ProbeRunner
 import Testing
 
-@Suite struct HistoryFileTests {
+@Suite(.temporaryFolder) struct HistoryFileTests {
     let folder: URL
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+    /// The test's own folder (`.temporaryFolder`), removed when it ends.
+    init() throws { folder = try TemporaryFolder.url }
 
     static func record(_ index: Int, p95: Double? = 10, passed: Bool = true) -> HistoryRecord {
         HistoryRecord(
@@ -20,7 +17,6 @@ import Testing
     }
 
     @Test func appendedRunsReadBackOldestFirst() throws {
-        defer { cleanUp() }
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
         try history.append(SampleRuns.mixed)
         try history.append(SampleRuns.green)
@@ -52,7 +48,6 @@ import Testing
     /// Runs less than a second apart (`--every` rounds, cron runs started together) keep their own times: the
     /// history writes milliseconds when a time has them.
     @Test func runsLessThanASecondApartKeepTheirOwnTimes() throws {
-        defer { cleanUp() }
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
         for index in 0..<9 {
             try history.append(
@@ -73,7 +68,6 @@ import Testing
     }
 
     @Test func aTornLineIsSkippedCountedAndNeverJoinsTheNextRun() throws {
-        defer { cleanUp() }
         let url = folder.appendingPathComponent("history.jsonl")
         let history = HistoryFile(url: url)
         for index in 0..<5 { try history.append(Self.record(index)) }
@@ -95,7 +89,6 @@ import Testing
     }
 
     @Test func concurrentAppendsNeverInterleave() async throws {
-        defer { cleanUp() }
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<64 {
@@ -113,7 +106,6 @@ import Testing
     }
 
     @Test func lastRecordsComeFromTheTailAcrossChunkBoundaries() throws {
-        defer { cleanUp() }
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
         for index in 0..<200 { try history.append(Self.record(index)) }
         for chunkSize in [1, 7, 64, 150, 1 << 20] {
@@ -126,7 +118,6 @@ import Testing
     }
 
     @Test func readingTheTailDoesNotReadTheWholeFile() throws {
-        defer { cleanUp() }
         let url = folder.appendingPathComponent("history.jsonl")
         // 4 MiB of damaged lines, then three good records: asking for three never reaches the damage.
         let junkLine = String(repeating: "x", count: 1_023) + "\n"
@@ -142,13 +133,11 @@ import Testing
     }
 
     @Test func aMissingFileHasNoRecords() throws {
-        defer { cleanUp() }
         let history = HistoryFile(url: folder.appendingPathComponent("none.jsonl"))
         #expect(try history.records(last: 10).isEmpty)
     }
 
     @Test func aMissingFolderIsAClearError() throws {
-        defer { cleanUp() }
         let url = folder.appendingPathComponent("nope/history.jsonl")
         let error = #expect(throws: HistoryFileError.self) { try HistoryFile(url: url).append(SampleRuns.green) }
         #expect(error?.file == url.path)
@@ -165,7 +154,6 @@ import Testing
     }
 
     @Test func aFolderInPlaceOfTheFileIsAClearError() throws {
-        defer { cleanUp() }
         let error = #expect(throws: HistoryFileError.self) { try HistoryFile(url: folder).append(SampleRuns.green) }
         #expect(error?.problem.contains("folder") == true)
         #expect(throws: HistoryFileError.self) { try HistoryFile(url: folder).records(last: 1) }

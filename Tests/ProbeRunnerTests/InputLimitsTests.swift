@@ -8,7 +8,7 @@ import Testing
 
 /// Inputs that used to crash, hang or eat memory: numeric config ranges, history lines, response bodies
 /// without end, servers that never answer, statuses no reader accepts.
-@Suite("Input limits", .timeLimit(.minutes(1)))
+@Suite("Input limits", .timeLimit(.minutes(1)), .temporaryFolder)
 struct InputLimitsTests {
     func parseError(_ text: String) -> String? {
         do {
@@ -84,12 +84,11 @@ struct InputLimitsTests {
     // MARK: History
 
     func historyFolder() throws -> URL {
-        try CommandLineRunner.makeTemporaryDirectory("history-limits")
+        try TemporaryFolder.make("history-limits")
     }
 
     @Test func aTimestampWithAnyNumberOfFractionDigitsIsReadNotATrap() throws {
         let folder = try historyFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("history.jsonl")
         let digits = String(repeating: "9", count: 19)
         let lines = [
@@ -110,7 +109,6 @@ struct InputLimitsTests {
     /// 1 MiB and only scanned after that.
     @Test func aHugeUnterminatedLastLineIsSkippedAndCountedInLinearTime() throws {
         let folder = try historyFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("history.jsonl")
         let history = HistoryFile(url: url)
         try history.append(SampleRuns.mixed)
@@ -128,7 +126,6 @@ struct InputLimitsTests {
 
     @Test func aWholeRecordLongerThanTheLineLimitIsDamaged() throws {
         let folder = try historyFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("history.jsonl")
         let padding = String(repeating: " ", count: HistoryFile.maximumLineLength)
         let long = #"{"endpoints":{},"passed":true,\#(padding)"startedAt":"2026-11-22T18:00:00Z","version":1}"#
@@ -199,8 +196,7 @@ struct InputLimitsTests {
         _ server: RawHTTPServer, timeout: Duration = .seconds(10), deadline: Duration = .seconds(30),
         maxBodySize: Int? = nil
     ) async throws -> (EndpointRecording, [String]) {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("record-limits")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("record-limits")
         let endpoint = EndpointConfig(name: "slow", path: "/slow", timeout: timeout, maxBodySize: maxBodySize)
         let config = ProbeConfig(api: "x", baseURL: server.baseURL, endpoints: [endpoint], deadline: deadline)
         let result = try await Recorder(config: config, directory: folder).record(snapshots: true)

@@ -20,7 +20,7 @@ import Darwin
 
 /// Probe results that were wrong: quoted regular expressions, body conditions that could never hold, TLS
 /// failures filed as connection failures, the step summary growing a report a round.
-@Suite("Probe correctness")
+@Suite("Probe correctness", .temporaryFolder)
 struct ProbeCorrectnessTests {
     func condition(_ text: String) throws -> BodyCondition {
         try BodyConditionParser.parse(text)
@@ -126,8 +126,7 @@ struct ProbeCorrectnessTests {
             TestEnvironment.recordMissing("\(Self.openssl) is not installed (apt-get install -y openssl; .ci/run does)")
             return
         }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("tls")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("tls")
         let made = try await CommandLineRunner.runProcess(
             URL(fileURLWithPath: Self.openssl),
             [
@@ -218,8 +217,7 @@ struct ProbeCorrectnessTests {
     // MARK: Step summary
 
     @Test func theStepSummaryKeepsEarlierStepsAndOnlyTheLastSectionOfThisProcess() throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("summary")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("summary")
         let file = folder.appendingPathComponent("summary.md")
         try Data("earlier step".utf8).write(to: file)
         var summary = StepSummary(environment: ["GITHUB_STEP_SUMMARY": file.path])

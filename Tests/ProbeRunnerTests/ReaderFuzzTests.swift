@@ -13,7 +13,7 @@ import Testing
 /// config, the history file, HAR archives and the JSON readers. None may crash, and every failure is a typed
 /// error that names the file and the place. The seed is printed; replay a failure with
 /// `APIPROBE_SEED=<seed> swift test --filter ReaderFuzzTests`. Bounded counts keep it to a few seconds.
-@Suite("Reader fuzzing", .timeLimit(.minutes(1)))
+@Suite("Reader fuzzing", .timeLimit(.minutes(1)), .temporaryFolder)
 struct ReaderFuzzTests {
     /// Random inputs: bytes, edits of valid documents, and numbers from the edges of every numeric type.
     struct Fuzzer {
@@ -165,8 +165,7 @@ struct ReaderFuzzTests {
     @Test func theHistoryReaderNeverCrashesAndCountsWhatItSkips() throws {
         let seed = Self.seed()
         var f = Fuzzer(seed: seed)
-        let folder = try CommandLineRunner.makeTemporaryDirectory("history-fuzz")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("history-fuzz")
         let url = folder.appendingPathComponent("history.jsonl")
         for round in 0..<40 {
             var lines: [[UInt8]] = []

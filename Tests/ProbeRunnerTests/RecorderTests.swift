@@ -10,7 +10,7 @@ import RecipesServer
 import Testing
 
 /// Recording from the real recipes server on loopback, into a fresh temporary folder.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
 struct RecorderTests {
     static let apiKey = "sk-live-RECORDER-9931"
     static let bearer = "Bearer bearer-SECRET-4711"
@@ -44,8 +44,7 @@ struct RecorderTests {
         _ configuration: RecipesServer.Configuration = RecipesServer.Configuration(apiKey: apiKey),
         _ body: (RecipesServer, URL) async throws -> R
     ) async throws -> R {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("recorder-test")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("recorder-test")
         return try await RecipesServer.with(configuration) { server in try await body(server, folder) }
     }
 
@@ -145,8 +144,7 @@ struct RecorderTests {
     }
 
     @Test func anUnreachableHostIsAFailureThatNamesTheEndpointAndURLAndWritesNothing() async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("recorder-test")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("recorder-test")
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.
         let recorder = Recorder(config: Self.config(URL(string: "http://127.0.0.1:1")!), directory: folder)
         let result = try await recorder.record(only: ["search"], snapshots: true)
@@ -193,8 +191,7 @@ struct RecorderTests {
         }
         let server = try await TextServer.start(router: router)
         defer { server.stop() }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("recorder-test")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("recorder-test")
         let config = ProbeConfig(
             api: "misc", baseURL: server.baseURL,
             endpoints: [
@@ -262,8 +259,7 @@ struct RecorderTests {
         }
         let slow = try await TextServer.start(router: router)
         defer { slow.stop() }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("recorder-test")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("recorder-test")
         var concurrent = config(slow.baseURL, concurrency: 4, rate: nil)
         for index in concurrent.endpoints.indices { concurrent.endpoints[index].path = "/slow" }
         let result = try await Recorder(config: concurrent, directory: folder).record()
@@ -298,8 +294,7 @@ struct RecorderTests {
         }
         let server = try await TextServer.start(router: router)
         defer { server.stop() }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("recorder-cookies")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("recorder-cookies")
         let config = ProbeConfig(
             api: "auth", baseURL: server.baseURL, endpoints: [EndpointConfig(name: "login", path: "/login")])
         let result = try await Recorder(config: config, directory: folder).record()

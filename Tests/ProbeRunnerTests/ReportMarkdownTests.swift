@@ -1,9 +1,10 @@
+import APIProbeTestSupport
 import Foundation
 import ProbeReports
 import ProbeRunner
 import Testing
 
-@Suite struct ReportMarkdownTests {
+@Suite(.temporaryFolder) struct ReportMarkdownTests {
     @Test func failedRunHasHeadingTableAndFailureSections() {
         let text = Report.render(SampleRuns.mixed, as: .markdown)
         #expect(
@@ -72,11 +73,9 @@ import Testing
     }
 }
 
-@Suite struct ReportStepSummaryTests {
+@Suite(.temporaryFolder) struct ReportStepSummaryTests {
     @Test func appendsToTheFileGitHubNamesAndKeepsEarlierSteps() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.url
         let file = folder.appendingPathComponent("step_summary.md")
         try Data("earlier step".utf8).write(to: file)
         let environment = ["GITHUB_STEP_SUMMARY": file.path]
@@ -91,7 +90,7 @@ import Testing
     }
 
     @Test func aMissingFolderIsAnErrorNamingTheFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString)/s.md")
+        let path = try TemporaryFolder.url.appendingPathComponent("missing/s.md")
         let error = #expect(throws: HistoryFileError.self) {
             try appendToStepSummary("x", environment: ["GITHUB_STEP_SUMMARY": path.path])
         }

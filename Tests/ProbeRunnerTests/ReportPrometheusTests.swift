@@ -5,7 +5,7 @@ import ProbeReports
 import ProbeRunner
 import Testing
 
-@Suite(.tags(.outsideTools)) struct ReportPrometheusTests {
+@Suite(.tags(.outsideTools), .temporaryFolder) struct ReportPrometheusTests {
     @Test func exposionFollowsTheTextFormatRules() throws {
         let text = Report.render(SampleRuns.mixed, as: .prometheus)
         let parsed = try PrometheusText(parsing: text)
@@ -89,7 +89,7 @@ import Testing
     }
 }
 
-@Suite struct PrometheusCounterTests {
+@Suite(.temporaryFolder) struct PrometheusCounterTests {
     /// Under `--every`, `_total` counters count every round of the process, so `rate()` and `increase()` see
     /// them grow; a single run's report counts that run.
     @Test func countersAddUpOverTheRoundsOfAProcess() throws {
@@ -110,7 +110,7 @@ import Testing
     }
 }
 
-@Suite struct AlertingRulesTests {
+@Suite(.temporaryFolder) struct AlertingRulesTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("prometheus")
 
@@ -166,8 +166,7 @@ import Testing
             let quoted = GrafanaDashboard.resolve(expression).replacingOccurrences(of: "'", with: "''")
             rules += "      - record: dashboard:panel\(index)\n        expr: '\(quoted)'\n"
         }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("dashboard-rules")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("dashboard-rules")
         let file = folder.appendingPathComponent("dashboard-rules.yml")
         try Data(rules.utf8).write(to: file)
         let check = try await ExternalTools.run(promtool, ["check", "rules", file.path], input: "")

@@ -6,7 +6,7 @@ import ProbeRunner
 import Testing
 
 /// `followRedirects` and `auth`, per endpoint.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
 struct RequestControlsTests {
     func parse(_ endpoint: String) throws -> ProbeConfig {
         try ProbeConfig.parse(
@@ -19,7 +19,7 @@ struct RequestControlsTests {
             path.hasPrefix("/old") ? .redirect(location: "/new") : .respond(status: 200, headers: [:], body: "{}")
         }
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-\(UUID().uuidString)")
+        let directory = try TemporaryFolder.url
         let config = try ProbeConfig.parse(
             Data(
                 """
@@ -84,13 +84,13 @@ struct RequestControlsTests {
 }
 
 /// Conditions on bodies that are not JSON: the text and the size; HEAD and OPTIONS requests.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
 struct TextBodyConditionTests {
     func run(_ endpoints: String, server: RawHTTPServer) async throws -> ProbeRunResult {
         let config = try ProbeConfig.parse(
             Data("api: x\nbaseURL: \(server.baseURL.absoluteString)\nendpoints:\n\(endpoints)".utf8),
             environment: [:], file: "apiprobe.yml")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("text-\(UUID().uuidString)")
+        let directory = try TemporaryFolder.url
         return await ProbeRunner(config: config, directory: directory).run()
     }
 

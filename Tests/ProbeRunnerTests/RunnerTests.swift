@@ -13,13 +13,9 @@ import FoundationNetworking
 #endif
 
 /// End-to-end runner tests on loopback: the real recipes server in-process, and a misbehaving raw server.
-@Suite("Probe runner", .serialized, .timeLimit(.minutes(2)))
+@Suite("Probe runner", .serialized, .timeLimit(.minutes(2)), .temporaryFolder)
 struct RunnerTests {
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("probe-runner-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func temporaryDirectory() throws -> URL { try TemporaryFolder.make("probe-runner") }
 
     func config(_ base: URL, _ endpoints: [EndpointConfig], deadline: Duration = .seconds(30)) -> ProbeConfig {
         ProbeConfig(api: "recipes", baseURL: base, endpoints: endpoints, concurrency: 4, deadline: deadline)
@@ -296,7 +292,7 @@ struct RunnerTests {
     }
 }
 
-@Suite("Runner statistics and conditions")
+@Suite("Runner statistics and conditions", .temporaryFolder)
 struct RunnerStatisticsTests {
     @Test func percentilesAreExactOnKnownSamples() throws {
         let stats = try #require(LatencyStats(milliseconds: [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]))

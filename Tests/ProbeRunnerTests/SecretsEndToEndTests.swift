@@ -11,7 +11,7 @@ import FoundationNetworking
 /// nested past the reader's limit) and hands out its own; then through every report kind, the history, the
 /// step summary, a push to the real Pushgateway, `record` and `import har`. Not one byte of them may reach a
 /// file the tool writes, its standard output or its standard error.
-@Suite(.tags(.outsideTools), .timeLimit(.minutes(3)))
+@Suite(.tags(.outsideTools), .timeLimit(.minutes(3)), .temporaryFolder)
 struct SecretsEndToEndTests {
     static let token = "envtoken-PLANT-1111"
     static let apiKey = "envapikey-PLANT-2222"
@@ -137,8 +137,7 @@ struct SecretsEndToEndTests {
     }
 
     private func check(server: EchoServer, gateway: LoopbackServerProcess) async throws {
-        let folder = try CommandLineRunner.makeTemporaryDirectory("secrets-e2e")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("secrets-e2e")
         let project = folder.appendingPathComponent("project", isDirectory: true)
         let input = folder.appendingPathComponent("input", isDirectory: true)
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)

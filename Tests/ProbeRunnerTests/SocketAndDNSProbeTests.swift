@@ -12,12 +12,12 @@ import Testing
 /// `tcp://`, `tls://` and `dns://` endpoints against real parts on 127.0.0.1: a listening socket and a closed one, a
 /// TLS server with `openssl`-made certificates, and Debian's `dnsmasq` as the DNS server with `dig` as the oracle
 /// for every answer.
-@Suite(.tags(.outsideTools), .timeLimit(.minutes(2)))
+@Suite(.tags(.outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
 struct SocketAndDNSProbeTests {
     func run(_ yaml: String, in folder: URL? = nil, environment: [String: String] = [:]) async throws
         -> ProbeRunResult
     {
-        let directory = try folder ?? CommandLineRunner.makeTemporaryDirectory("socket-probe")
+        let directory = try folder ?? TemporaryFolder.make("socket-probe")
         let config = try ProbeConfig.parse(
             Data(yaml.utf8), environment: environment, file: "apiprobe.yml", directory: directory)
         return await ProbeRunner(config: config, directory: directory).run()
@@ -317,7 +317,7 @@ final class DNSMasq: Sendable {
             ExternalTools.recordMissing("dnsmasq", package: "dnsmasq-base", brewFormula: "dnsmasq")
             return nil
         }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("dnsmasq")
+        let folder = try TemporaryFolder.make("dnsmasq")
         let pidFile = folder.appendingPathComponent("dnsmasq.pid")
         let long = String(repeating: "x", count: 200)
         for _ in 0..<5 {

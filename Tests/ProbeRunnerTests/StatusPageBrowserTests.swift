@@ -7,7 +7,7 @@ import Testing
 
 /// The generated page in a real browser: Debian's headless Chromium loads it from disk (no JavaScript on the
 /// page, no network), and the numbers in the DOM it renders are the ones worked out from the history.
-@Suite(.tags(.outsideTools), .timeLimit(.minutes(5)))
+@Suite(.tags(.outsideTools), .timeLimit(.minutes(5)), .temporaryFolder)
 struct StatusPageBrowserTests {
     static var chromium: URL? { ExternalTools.find("chromium") ?? ExternalTools.find("chromium-browser") }
 
@@ -47,8 +47,7 @@ struct StatusPageBrowserTests {
             ExternalTools.recordMissing("chromium", package: "chromium", brewFormula: "--cask chromium")
             return
         }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("status-page-browser")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("status-page-browser")
         let history = try StatusPageHistory.write(into: folder)
         let page = try StatusPage.build(from: history, options: StatusPageHistory.options)
         let site = folder.appendingPathComponent("site")

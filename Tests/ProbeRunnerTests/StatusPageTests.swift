@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import ProbeReports
@@ -5,20 +6,15 @@ import ProbeRunner
 import Testing
 
 /// The status page's numbers on a history with known answers (``StatusPageHistory``), its files, and its errors.
-@Suite struct StatusPageTests {
+@Suite(.temporaryFolder) struct StatusPageTests {
     let folder: URL
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("status-page-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+    /// The test's own folder (`.temporaryFolder`), removed when it ends.
+    init() throws { folder = try TemporaryFolder.url }
 
     static func hours(_ count: Int) -> TimeInterval { Double(count) * 3_600 }
 
     @Test func uptimeWindowsIncidentsAndDriftMatchTheHandWorkedAnswers() throws {
-        defer { cleanUp() }
         let history = try StatusPageHistory.write(into: folder)
         let page = try StatusPage.build(from: history, options: StatusPageHistory.options)
 
@@ -90,7 +86,6 @@ import Testing
 
     /// The config's windows have a section of their own, and the one the page's time is in says until when.
     @Test func maintenanceWindowsAreShownWithTheOneInForceNow() throws {
-        defer { cleanUp() }
         let history = try StatusPageHistory.write(into: folder)
         var options = StatusPageHistory.options
         // The reference is 2026-11-22 (a Sunday) 18:00 UTC.
@@ -121,7 +116,6 @@ import Testing
     }
 
     @Test func anIncidentNeedsDownAfterFailuresAndEndsAfterSuccessThresholdPasses() throws {
-        defer { cleanUp() }
         let history = try StatusPageHistory.write(into: folder)
         // With downAfter 3 only api's 3-round outage and cart's ongoing one (3 failures) are incidents; with
         // successThreshold 1, cart's outage ends at the pass in round 48 and 47–46 are two failures: no incident.
@@ -169,7 +163,6 @@ import Testing
     }
 
     @Test func aYearOfFiveMinuteRoundsIsDownsampledToTheBucketCount() throws {
-        defer { cleanUp() }
         // Only the shape here (the benchmark measures the speed): 96 buckets whatever the history's length.
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
         for index in 0..<2_000 {
@@ -194,7 +187,6 @@ import Testing
     }
 
     @Test func thePageAndBadgesShowTheNumbersEscapedAndNeverASecret() throws {
-        defer { cleanUp() }
         let history = try StatusPageHistory.write(into: folder)
         let report = folder.appendingPathComponent("report.json")
         try Data(
@@ -232,7 +224,6 @@ import Testing
     }
 
     @Test func anEndpointNotSeenForADayNoLongerCountsForTheOverallState() throws {
-        defer { cleanUp() }
         // "old" went down two days ago and was then removed from the config; "api" is up.
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
         for hour in [49, 48] {
@@ -255,7 +246,6 @@ import Testing
     }
 
     @Test func endpointNamesBecomeSafeDistinctBadgeFileNames() throws {
-        defer { cleanUp() }
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
         try history.append(
             HistoryRecord(
@@ -275,7 +265,6 @@ import Testing
     }
 
     @Test func aJSONLineThatIsNoRecordIsAnErrorNamingTheFileAndLine() throws {
-        defer { cleanUp() }
         let url = folder.appendingPathComponent("history.jsonl")
         try Data(
             (#"{"endpoints":{"a":{"p95":1,"passed":true}},"passed":true,"startedAt":"2026-11-22T18:00:00Z","version":1}"#
@@ -293,7 +282,6 @@ import Testing
     }
 
     @Test func aFileOfNoRecordsIsAnErrorAndATornLineIsSkipped() throws {
-        defer { cleanUp() }
         let url = folder.appendingPathComponent("history.jsonl")
         let history = HistoryFile(url: url)
         #expect {

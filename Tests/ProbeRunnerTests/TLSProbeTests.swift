@@ -12,7 +12,7 @@ import Testing
 /// `tls:` and phase timings against real servers on 127.0.0.1 with certificates `openssl` made in the test: a CA
 /// and its leaves (valid, expiring in 3 days, expired, naming another host, a client certificate), a self-signed
 /// one, a server that requires a client certificate.
-@Suite(.tags(.outsideTools), .timeLimit(.minutes(2)))
+@Suite(.tags(.outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
 struct TLSProbeTests {
     /// Runs a config; `now`, when given, is the runner's date (the wall clock otherwise).
     func run(_ yaml: String, in folder: URL, environment: [String: String] = [:], now: Date? = nil) async throws
@@ -265,8 +265,7 @@ struct TLSProbeTests {
     /// reason code, and no report carries the TLS library's own text (which names files of the build machine).
     @Test func aHandshakeFailureIsOurMessageWithoutTheLibrarysPaths() async throws {
         try await RecipesServer.with(RecipesServer.Configuration()) { server in
-            let folder = try CommandLineRunner.makeTemporaryDirectory("tls-plain")
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let folder = try TemporaryFolder.make("tls-plain")
             let result = try await run(
                 """
                 api: tls
@@ -362,8 +361,7 @@ struct TLSProbeTests {
 
     @Test func headAndOptionsAreMethodsLikeAnyOther() async throws {
         let server = try await TLSTestServer.start()
-        let folder = try CommandLineRunner.makeTemporaryDirectory("methods")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("methods")
         let result = try await run(
             """
             api: methods
@@ -386,8 +384,7 @@ struct TLSProbeTests {
     @Test func aKeptAliveConnectionTheServerClosedIsReplaced() async throws {
         let server = try RawHTTPServer { _ in .respondAndClose(body: "{}") }
         defer { server.stop() }
-        let folder = try CommandLineRunner.makeTemporaryDirectory("stale")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("stale")
         let result = try await run(
             """
             api: stale

@@ -27,7 +27,7 @@ final class LoopbackServerProcess {
         var lastProblem = "not started"
         for _ in 0..<3 {
             let port = try ExternalTools.freeLoopbackPort()
-            let folder = try CommandLineRunner.makeTemporaryDirectory(name)
+            let folder = try TemporaryFolder.makeUnscoped(name)
             let log = folder.appendingPathComponent("server.log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let process = Process()

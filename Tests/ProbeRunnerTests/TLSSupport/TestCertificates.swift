@@ -16,21 +16,27 @@ struct TestCertificates: Sendable {
         try await Cache.shared.certificates()
     }
 
+    /// One making for every caller: tests that ask at once wait for the same `openssl` runs. (An actor alone let
+    /// each caller that came during the first making's `await` start its own: 19 folders in one run.)
     private actor Cache {
         static let shared = Cache()
-        private var made: TestCertificates?
+        private var making: Task<TestCertificates, any Error>?
 
         func certificates() async throws -> TestCertificates {
-            if let made { return made }
-            let certificates = try await TestCertificates.make()
-            made = certificates
-            return certificates
+            let task = making ?? Task { try await TestCertificates.make() }
+            making = task
+            do {
+                return try await task.value
+            } catch {
+                making = nil
+                throw error
+            }
         }
     }
 
     static func make() async throws -> TestCertificates {
         let openssl = try #require(openssl, "openssl is not on PATH (apt-get install -y openssl; .ci/run does)")
-        let folder = try CommandLineRunner.makeTemporaryDirectory("tls-certificates")
+        let folder = try TemporaryFolder.makeUnscoped("tls-certificates")
         func run(_ arguments: [String]) async throws {
             let result = try await CommandLineRunner.runProcess(openssl, arguments, in: folder)
             try #require(result.status == 0, "openssl \(arguments.joined(separator: " ")): \(result)")
