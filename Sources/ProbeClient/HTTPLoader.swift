@@ -480,7 +480,7 @@ final class ConnectionPool: Sendable {
 }
 
 /// One attempt's progress across its hops; finished exactly once (a response, an error or the timeout).
-final class AttemptState: @unchecked Sendable {
+final class AttemptState: Sendable {
     let start: ContinuousClock.Instant
     /// When the watchdog cuts the attempt.
     let end: ContinuousClock.Instant
@@ -490,18 +490,22 @@ final class AttemptState: @unchecked Sendable {
     let limit: Int
     let followsRedirects: Bool
     let tls: TLSSettings
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Attempt, Never>?
-    private var watchdog: Scheduled<Void>?
-    private var channel: (any Channel)?
-    private var phases: PhaseTimings?
-    private var hopPhases = PhaseTimings()
-    private var redirects: [URL] = []
-    private var tlsReport: TLSReport?
-    private var firstByte: ContinuousClock.Instant?
-    /// The end of the phase timed last: phases are laps from it, so they add up to the latency.
-    private var lastMark: ContinuousClock.Instant
-    private var finished = false
+
+    /// What NIO's callbacks change, on whichever thread they run: behind the one lock.
+    private struct Progress {
+        var continuation: CheckedContinuation<Attempt, Never>?
+        var watchdog: Scheduled<Void>?
+        var channel: (any Channel)?
+        var phases: PhaseTimings?
+        var hopPhases = PhaseTimings()
+        var redirects: [URL] = []
+        var tlsReport: TLSReport?
+        var firstByte: ContinuousClock.Instant?
+        /// The end of the phase timed last: phases are laps from it, so they add up to the latency.
+        var lastMark: ContinuousClock.Instant
+        var finished = false
+    }
+    private let progress: Locked<Progress>
 
     init(
         start: ContinuousClock.Instant, end: ContinuousClock.Instant, endsByDeadline: Bool, limit: Int,
@@ -513,37 +517,36 @@ final class AttemptState: @unchecked Sendable {
         self.limit = limit
         self.followsRedirects = followsRedirects
         self.tls = tls
-        self.continuation = continuation
-        self.lastMark = start
+        self.progress = Locked(Progress(continuation: continuation, lastMark: start))
     }
 
     /// The time since the last phase ended (the attempt's start for the first), and a new phase begins now.
     func lap() -> Duration {
         let now = ContinuousClock.now
-        return lock.withLock {
-            defer { lastMark = now }
-            return now - lastMark
+        return progress.withLock { progress in
+            defer { progress.lastMark = now }
+            return now - progress.lastMark
         }
     }
 
-    var isFinished: Bool { lock.withLock { finished } }
-    var redirectCount: Int { lock.withLock { redirects.count } }
+    var isFinished: Bool { progress.withLock { $0.finished } }
+    var redirectCount: Int { progress.withLock { $0.redirects.count } }
     /// What is left of the attempt's time (the watchdog cuts it exactly; this bounds a connect).
     var remaining: Duration { end - ContinuousClock.now }
 
     func setWatchdog(_ item: Scheduled<Void>) {
-        let done = lock.withLock {
-            if !finished { watchdog = item }
-            return finished
+        let done = progress.withLock { progress in
+            if !progress.finished { progress.watchdog = item }
+            return progress.finished
         }
         if done { item.cancel() }
     }
 
     /// Makes `channel` the one a timeout closes; `false` (and the channel closed) when the attempt already ended.
     func adopt(_ channel: any Channel) -> Bool {
-        let done = lock.withLock {
-            if !finished { self.channel = channel }
-            return finished
+        let done = progress.withLock { progress in
+            if !progress.finished { progress.channel = channel }
+            return progress.finished
         }
         if done { channel.close(promise: nil) }
         return !done
@@ -551,13 +554,13 @@ final class AttemptState: @unchecked Sendable {
 
     /// The channel went back to the pool: a timeout no longer closes it.
     func release(_ channel: any Channel) {
-        lock.withLock { if self.channel === channel { self.channel = nil } }
+        progress.withLock { progress in if progress.channel === channel { progress.channel = nil } }
     }
 
     func beginHop(phases: PhaseTimings, tls: TLSReport?) {
-        lock.withLock {
-            hopPhases = phases
-            if let tls { tlsReport = tls }
+        progress.withLock { progress in
+            progress.hopPhases = phases
+            if let tls { progress.tlsReport = tls }
         }
     }
 
@@ -565,27 +568,27 @@ final class AttemptState: @unchecked Sendable {
     /// and waiting for the server), as curl's `time_starttransfer - time_pretransfer`.
     func headReceived() {
         let now = ContinuousClock.now
-        lock.withLock {
-            firstByte = now
-            hopPhases.processing = now - lastMark
-            lastMark = now
+        progress.withLock { progress in
+            progress.firstByte = now
+            progress.hopPhases.processing = now - progress.lastMark
+            progress.lastMark = now
         }
     }
 
     /// The hop ended (its body read): its phases join the attempt's.
     func hopEnded() {
         let now = ContinuousClock.now
-        lock.withLock {
-            hopPhases.transfer = now - lastMark
-            lastMark = now
-            phases = phases.map { $0.adding(hopPhases) } ?? hopPhases
-            hopPhases = PhaseTimings()
+        progress.withLock { progress in
+            progress.hopPhases.transfer = now - progress.lastMark
+            progress.lastMark = now
+            progress.phases = progress.phases.map { $0.adding(progress.hopPhases) } ?? progress.hopPhases
+            progress.hopPhases = PhaseTimings()
         }
     }
 
     func noteRedirect(to url: URL?) {
         guard let url else { return }
-        lock.withLock { redirects.append(url) }
+        progress.withLock { $0.redirects.append(url) }
     }
 
     func succeed(_ response: HTTPURLResponse?, headers: HeaderFields, body: Data) {
@@ -602,7 +605,7 @@ final class AttemptState: @unchecked Sendable {
 
     /// The attempt's time is up (its timeout, or the deadline when that came first).
     func timeOut() {
-        let channel = lock.withLock { self.channel }
+        let channel = progress.withLock { $0.channel }
         finish { attempt in
             attempt.error = RequestTimedOut()
             attempt.timedOut = true
@@ -613,18 +616,19 @@ final class AttemptState: @unchecked Sendable {
 
     private func finish(_ fill: (inout Attempt) -> Void) {
         let end = ContinuousClock.now
-        let taken: (CheckedContinuation<Attempt, Never>, Attempt, Scheduled<Void>?)? = lock.withLock {
-            guard !finished, let continuation else { return nil }
-            finished = true
-            self.continuation = nil
+        let taken: (CheckedContinuation<Attempt, Never>, Attempt, Scheduled<Void>?)? = progress.withLock { progress in
+            guard !progress.finished, let continuation = progress.continuation else { return nil }
+            progress.finished = true
+            progress.continuation = nil
             var attempt = Attempt(
                 response: nil, body: Data(), error: nil, timedOut: false, cutByDeadline: false, latency: end - start,
-                timeToFirstByte: firstByte.map { $0 - start }, redirects: redirects,
-                phases: phases ?? (hopPhases == PhaseTimings() ? nil : hopPhases), tls: tlsReport)
+                timeToFirstByte: progress.firstByte.map { $0 - start }, redirects: progress.redirects,
+                phases: progress.phases ?? (progress.hopPhases == PhaseTimings() ? nil : progress.hopPhases),
+                tls: progress.tlsReport)
             fill(&attempt)
-            let timer = watchdog
-            watchdog = nil
-            channel = nil
+            let timer = progress.watchdog
+            progress.watchdog = nil
+            progress.channel = nil
             return (continuation, attempt, timer)
         }
         guard let (continuation, attempt, watchdog) = taken else { return }
