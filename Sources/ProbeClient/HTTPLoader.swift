@@ -153,17 +153,18 @@ package final class HTTPLoader: Sendable {
             switch resolved {
             case .failure(let error): exchange.fail(error)
             case .success(let addresses):
-                self.connect(
-                    request, target: target, key: key, addresses: addresses[...], dns: dns, exchange: exchange)
+                self.connect(request, target: target, key: key, addresses: addresses, dns: dns, exchange: exchange)
             }
         }
     }
 
+    /// Connects to the first address that takes the connection (``HappyEyeballs``), within what is left of the
+    /// attempt; the `connect` phase runs from the end of `dns` to the winning connection.
     private func connect(
-        _ request: URLRequest, target: Target, key: PoolKey, addresses: ArraySlice<SocketAddress>, dns: Duration,
+        _ request: URLRequest, target: Target, key: PoolKey, addresses: [SocketAddress], dns: Duration,
         exchange: AttemptState
     ) {
-        guard let address = addresses.first, !exchange.isFinished else { return }
+        guard !exchange.isFinished else { return }
         let remaining = exchange.remaining
         // The time ran out while the name was resolved: the same cut as the watchdog's, whichever comes first
         // (a connect given no time failed first and was reported as a connection failure).
@@ -171,33 +172,23 @@ package final class HTTPLoader: Sendable {
             exchange.timeOut()
             return
         }
-        ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            // At the TCP level: `.socketOption(.tcp_nodelay)` is SOL_SOCKET's option 1, SO_DEBUG, which only root
-            // may set (every probe failed with "Permission denied" for any other user, as in a container).
-            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .connectTimeout(.nanoseconds(Int64(max(1, remaining.timeInterval * 1e9))))
-            .connect(to: address)
-            .whenComplete { result in
-                switch result {
-                case .failure(ChannelError.connectTimeout):
-                    // The connect was bounded by what was left of the attempt: its time is up.
-                    exchange.timeOut()
-                case .failure(let error):
-                    if addresses.count > 1 {
-                        self.connect(
-                            request, target: target, key: key, addresses: addresses.dropFirst(), dns: dns,
-                            exchange: exchange)
-                    } else {
-                        exchange.fail(error)
-                    }
-                case .success(let channel):
-                    let connect = exchange.lap()
-                    guard exchange.adopt(channel) else { return }
-                    self.secure(
-                        channel, request: request, target: target, key: key,
-                        phases: PhaseTimings(dns: dns, connect: connect), exchange: exchange)
-                }
+        HappyEyeballs.connect(
+            to: addresses, timeout: .nanoseconds(Int64(max(1, remaining.timeInterval * 1e9)))
+        ) { result in
+            switch result {
+            case .failure(ChannelError.connectTimeout):
+                // The connects were bounded by what was left of the attempt: its time is up.
+                exchange.timeOut()
+            case .failure(let error):
+                exchange.fail(error)
+            case .success(let channel):
+                let connect = exchange.lap()
+                guard exchange.adopt(channel) else { return }
+                self.secure(
+                    channel, request: request, target: target, key: key,
+                    phases: PhaseTimings(dns: dns, connect: connect), exchange: exchange)
             }
+        }
     }
 
     /// The TLS handshake (https), then the HTTP handlers; on the channel's event loop.
@@ -362,7 +353,8 @@ package final class HTTPLoader: Sendable {
             }
             cursor = entry.pointee.ai_next
         }
-        // IPv4 first: a server on 127.0.0.1 is the common case for `localhost`, and a refused ::1 costs a round.
+        // IPv4 first: a server on 127.0.0.1 is the common case for `localhost` (and what a `dns://` server name
+        // is asked at); the connection races the families (``HappyEyeballs``).
         addresses.sort { ($0.protocol == .inet ? 0 : 1) < ($1.protocol == .inet ? 0 : 1) }
         guard !addresses.isEmpty else { return .failure(HostNotFound(host: host, detail: "no address")) }
         return .success(addresses)
