@@ -12,7 +12,7 @@ apiprobe="$repo/.build/debug/apiprobe"
 work=$(mktemp -d "${TMPDIR:-/tmp}/apiprobe-user-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-mkdir -p "$work/Sources/GitHubClient" "$work/Tests/GitHubClientTests"
+mkdir -p "$work/Sources/GitHubClient" "$work/Sources/Drawing" "$work/Tests/GitHubClientTests"
 cat > "$work/Package.swift" <<SWIFT
 // swift-tools-version:6.0
 import PackageDescription
@@ -23,9 +23,12 @@ let package = Package(
     dependencies: [.package(path: "$repo")],
     targets: [
         .target(name: "GitHubClient"),
+        .target(name: "Drawing"),
         .testTarget(
             name: "GitHubClientTests",
-            dependencies: ["GitHubClient", .product(name: "ContractTesting", package: "$(basename "$repo")")]
+            dependencies: [
+                "GitHubClient", "Drawing", .product(name: "ContractTesting", package: "$(basename "$repo")"),
+            ]
         ),
     ]
 )
@@ -55,11 +58,36 @@ public struct Repository: Decodable, Sendable {
 }
 SWIFT
 
+# What SwiftUI declares at the top level, by the same names (Linux has no SwiftUI): a test target that imports it
+# beside ContractTesting must still be able to write `Shape`. ContractTesting re-exports its foundation, so any
+# generic top-level name there (JSONShape's `Shape` until 0.1.0, HTTPFixtures' `Body`) is ambiguous here.
+cat > "$work/Sources/Drawing/Drawing.swift" <<'SWIFT'
+public protocol Shape {
+    func area() -> Double
+}
+
+public struct Body: Sendable {
+    public init() {}
+}
+SWIFT
+
 cat > "$work/Tests/GitHubClientTests/ContractTests.swift" <<'SWIFT'
 import ContractTesting
+import Drawing
 import Foundation
 import GitHubClient
 import Testing
+
+struct Square: Shape {
+    func area() -> Double { 4 }
+}
+
+@Test func appNamesAreNotAmbiguousBesideContractTesting() {
+    let shapes: [any Shape] = [Square()]
+    let body = Body()
+    #expect(shapes.map { $0.area() } == [4])
+    _ = body
+}
 
 let gitHubDecoder: JSONDecoder = {
     let decoder = JSONDecoder()

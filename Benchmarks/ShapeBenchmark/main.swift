@@ -188,14 +188,14 @@ if let rounds = Optional(argument("--profile-inference", default: 0)), rounds > 
 let foundationSeconds = try measure {
     for data in documents { _ = try JSONSerialization.jsonObject(with: data) }
 }
-var lastShape = Shape.empty
+var lastShape = ShapeNode.empty
 let shapeSeconds = try measure {
     var inference = ShapeInference()
     for data in documents { try inference.addSample(data) }
     lastShape = inference.shape
 }
 let samples = documents.map { (json: $0, file: "corpus") }
-var parallelShape = Shape.empty
+var parallelShape = ShapeNode.empty
 let parallelSeconds = try measure {
     var inference = ShapeInference()
     try inference.addSamples(samples)
@@ -378,11 +378,11 @@ do {
 
 // MARK: 3. Diff of two 10,000-property schemas
 
-var oldShape = Shape(types: .object)
-var newShape = Shape(types: .object)
+var oldShape = ShapeNode(types: .object)
+var newShape = ShapeNode(types: .object)
 for index in 0..<10_000 {
     let key = "field_\(index)"
-    let child = Shape(types: index % 3 == 0 ? .string : .integer, format: index % 3 == 0 ? .dateTime : nil)
+    let child = ShapeNode(types: index % 3 == 0 ? .string : .integer, format: index % 3 == 0 ? .dateTime : nil)
     oldShape.properties[key] = child
     oldShape.required.insert(key)
     var changed = child

@@ -32,7 +32,7 @@ public struct ShapeInference {
     }
 
     /// The shape of every sample read so far.
-    public var shape: Shape { store.shape(of: ShapeStore.root) }
+    public var shape: ShapeNode { store.shape(of: ShapeStore.root) }
 
     /// Runs `body` on the store moved out of `self`, so it stays uniquely referenced (no copy on write)
     /// while a sample is read into it.
@@ -93,7 +93,7 @@ public struct ShapeInference {
         }
         let options = self.options
         // Each part's result, written by its worker.
-        let results = Locked<[(Shape, Int, InputError?)?]>(Array(repeating: nil, count: workers))
+        let results = Locked<[(ShapeNode, Int, InputError?)?]>(Array(repeating: nil, count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { part in
             let range = (samples.count * part / workers)..<(samples.count * (part + 1) / workers)
             var inference = ShapeInference(options: options)
@@ -276,7 +276,7 @@ public struct ShapeInference {
     }
 
     /// Merges a shape inferred elsewhere, standing for `samples` samples.
-    public mutating func add(_ shape: Shape, samples: Int = 1) {
+    public mutating func add(_ shape: ShapeNode, samples: Int = 1) {
         var merged = self.shape
         merged.merge(shape, options: options)
         store = ShapeStore(merged, options: options)
@@ -284,16 +284,16 @@ public struct ShapeInference {
     }
 }
 
-extension Shape {
+extension ShapeNode {
     /// The shape of one JSON document.
     ///
     /// ```swift
-    /// let shape = try Shape.infer(from: Data("[1, 2.5, null]".utf8))
+    /// let shape = try ShapeNode.infer(from: Data("[1, 2.5, null]".utf8))
     /// shape.items?.types  // [.number, .null]
     /// ```
     /// - Throws: `InputError` with the line and column of a syntax error.
     public static func infer(from data: Data, options: InferenceOptions = InferenceOptions(), file: String = "<input>")
-        throws(InputError) -> Shape
+        throws(InputError) -> ShapeNode
     {
         var inference = ShapeInference(options: options)
         try inference.addSample(data, file: file)

@@ -2,7 +2,7 @@ import APIProbeShared
 
 /// Named shapes that other shapes refer to: one OpenAPI component each, or a schema a large snapshot writes once.
 ///
-/// A shape that refers to a definition (``Shape/reference(_:in:)``) holds its name, not a copy, so a schema that
+/// A shape that refers to a definition (``ShapeNode/reference(_:in:)``) holds its name, not a copy, so a schema that
 /// contains itself (a customer whose subscriptions hold the customer) is a cycle of references rather than a
 /// tree cut at some depth, and a component used by 300 operations is one shape. A snapshot file writes the
 /// definitions under `$defs` (JSON Schema 2020-12), in the file itself or, for ``source``, in a file beside it
@@ -10,8 +10,8 @@ import APIProbeShared
 ///
 /// ```swift
 /// let definitions = ShapeDefinitions()
-/// definitions.define("node", as: Shape(types: .object, properties: ["next": .reference("node", in: definitions)]))
-/// let list = Shape.reference("node", in: definitions)
+/// definitions.define("node", as: ShapeNode(types: .object, properties: ["next": .reference("node", in: definitions)]))
+/// let list = ShapeNode.reference("node", in: definitions)
 /// list.resolved.properties["next"]?.referenceName  // "node"
 /// ```
 ///
@@ -23,7 +23,7 @@ public final class ShapeDefinitions: Sendable {
     /// The file beside a snapshot that holds these definitions (`components.json`), or `nil` when they are
     /// written in each snapshot's own `$defs`.
     public let source: String?
-    private let table = Locked<[String: Shape]>([:])
+    private let table = Locked<[String: ShapeNode]>([:])
 
     /// An empty table; `source` names the shared file the definitions are written to, if any.
     public init(source: String? = nil) {
@@ -31,12 +31,12 @@ public final class ShapeDefinitions: Sendable {
     }
 
     /// The shape named `name`, or `nil` when there is none.
-    public subscript(name: String) -> Shape? {
+    public subscript(name: String) -> ShapeNode? {
         table.withLock { $0[name] }
     }
 
     /// Names `shape` (replacing an earlier definition of the same name).
-    public func define(_ name: String, as shape: Shape) {
+    public func define(_ name: String, as shape: ShapeNode) {
         table.withLock { $0[name] = shape }
     }
 
@@ -50,9 +50,9 @@ public final class ShapeDefinitions: Sendable {
 
     /// The definitions `roots` refer to, directly or through other definitions, sorted by name; definitions of
     /// other tables are not followed.
-    public func names(reachableFrom roots: [Shape]) -> [String] {
+    public func names(reachableFrom roots: [ShapeNode]) -> [String] {
         var seen = Set<String>()
-        var pending: [Shape] = roots
+        var pending: [ShapeNode] = roots
         while let shape = pending.popLast() {
             if let link = shape.link {
                 guard link.definitions === self, seen.insert(link.name).inserted, let target = self[link.name] else {
@@ -69,7 +69,7 @@ public final class ShapeDefinitions: Sendable {
     }
 }
 
-extension Shape {
+extension ShapeNode {
     /// A reference from a shape to a definition.
     struct Link: Sendable {
         var name: String
@@ -78,8 +78,8 @@ extension Shape {
 
     /// The shape that stands for the definition `name` in `definitions`: its own fields stay empty and
     /// ``resolved`` reads the definition.
-    public static func reference(_ name: String, in definitions: ShapeDefinitions) -> Shape {
-        var shape = Shape()
+    public static func reference(_ name: String, in definitions: ShapeDefinitions) -> ShapeNode {
+        var shape = ShapeNode()
         shape.link = Link(name: name, definitions: definitions)
         return shape
     }
@@ -93,7 +93,7 @@ extension Shape {
     /// This shape, or the definition it refers to (through references to references). A reference to a name
     /// the table does not hold, or a chain of references that leads back to itself, is the shape that knows
     /// nothing (``empty``): a reader of files reports those as errors before a shape is made.
-    public var resolved: Shape {
+    public var resolved: ShapeNode {
         guard var link else { return self }
         var seen: Set<String> = []
         while seen.insert(link.name).inserted {
@@ -115,7 +115,7 @@ extension Shape {
         static let root = WalkPlace(definitions: nil, name: nil, path: "")
 
         /// The place of `shape` reached from here along `step`; entering a reference starts a new place.
-        func entering(_ shape: Shape) -> WalkPlace {
+        func entering(_ shape: ShapeNode) -> WalkPlace {
             guard let link = shape.link else { return self }
             return WalkPlace(definitions: ObjectIdentifier(link.definitions), name: link.name, path: "")
         }
@@ -126,7 +126,7 @@ extension Shape {
     }
 }
 
-extension Shape {
+extension ShapeNode {
     /// This shape with every reference replaced by the shape it stands for, when that ends within
     /// `maximumSchemas` schemas; `nil` for a shape that contains itself (a cycle of references) or grows beyond.
     ///
@@ -136,13 +136,13 @@ extension Shape {
     /// ```swift
     /// let inline = shape.expanded(maximumSchemas: 2_000) ?? shape
     /// ```
-    public func expanded(maximumSchemas: Int) -> Shape? {
+    public func expanded(maximumSchemas: Int) -> ShapeNode? {
         var budget = maximumSchemas
         var path: [String] = []
         return expanded(budget: &budget, path: &path)
     }
 
-    private func expanded(budget: inout Int, path: inout [String]) -> Shape? {
+    private func expanded(budget: inout Int, path: inout [String]) -> ShapeNode? {
         budget -= 1
         guard budget >= 0 else { return nil }
         if let link {

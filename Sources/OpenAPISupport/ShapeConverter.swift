@@ -14,7 +14,7 @@ enum SchemaDirection: Sendable, Hashable {
 /// cannot say.
 ///
 /// - `$ref`: local only. Each referenced schema is one definition (``ShapeDefinitions``), converted once per
-///   direction, and every `$ref` to it a reference (``Shape/reference(_:in:)``): a recursive schema is a cycle
+///   direction, and every `$ref` to it a reference (``ShapeNode/reference(_:in:)``): a recursive schema is a cycle
 ///   of references, never cut. A cycle with no object or array in between (`A: {$ref: A}`, `A: {allOf: [A]}`) is
 ///   an error.
 /// - `allOf`: the parts are intersected (properties and `required` joined, types intersected); a part that is a
@@ -70,7 +70,7 @@ struct ShapeConverter {
 
     private enum CombinedPart: Hashable, Comparable {
         case reference(String)
-        case inline(Shape)
+        case inline(ShapeNode)
 
         static func < (lhs: CombinedPart, rhs: CombinedPart) -> Bool { lhs.label < rhs.label }
 
@@ -144,7 +144,7 @@ struct ShapeConverter {
     // MARK: Conversion
 
     mutating func shape(of schema: JSONValue, at pointer: String, direction: SchemaDirection) throws(InputError)
-        -> Shape
+        -> ShapeNode
     {
         try convert(schema, at: pointer, direction, level: 0)
     }
@@ -163,7 +163,7 @@ struct ShapeConverter {
     /// The reference to the definition of `text`, converting the definition first when it is new.
     private mutating func reference(
         to text: String, at pointer: String, _ direction: SchemaDirection, level: Int
-    ) throws(InputError) -> Shape {
+    ) throws(InputError) -> ShapeNode {
         let table = definitions(for: direction)
         let key = "\(direction == .response ? "response" : "request") \(text)"
         if let frame = converting.first(where: { $0.key == key }), frame.level == level {
@@ -193,14 +193,14 @@ struct ShapeConverter {
     /// the reference itself while its definition is being converted (its combination is then made later).
     private mutating func structure(
         of text: String, at pointer: String, _ direction: SchemaDirection, level: Int
-    ) throws(InputError) -> Shape {
+    ) throws(InputError) -> ShapeNode {
         let reference = try reference(to: text, at: pointer, direction, level: level)
         return isMade(reference) ? reference.resolved : reference
     }
 
     private mutating func convert(
         _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, level: Int
-    ) throws(InputError) -> Shape {
+    ) throws(InputError) -> ShapeNode {
         guard level - (converting.last?.level ?? 0) <= Self.maximumLevels else {
             throw error(
                 pointer, "at most \(Self.maximumLevels) levels of schemas written inside one another",
@@ -215,7 +215,7 @@ struct ShapeConverter {
         default: throw error(pointer, "a schema object", schema.shortDescription)
         }
 
-        var shape: Shape
+        var shape: ShapeNode
         if let reference = schema["$ref"] {
             guard let text = reference.stringValue else {
                 throw error(pointer + "/$ref", "a reference string", reference.shortDescription)
@@ -235,7 +235,7 @@ struct ShapeConverter {
         if case .array(let parts)? = schema["allOf"] {
             for (index, part) in parts.enumerated() {
                 let here = "\(pointer)/allOf/\(index)"
-                let partShape: Shape
+                let partShape: ShapeNode
                 if let text = part["$ref"]?.stringValue, (part.members ?? []).count == 1 {
                     partShape = try structure(of: text, at: here, direction, level: level)
                 } else {
@@ -246,7 +246,7 @@ struct ShapeConverter {
         }
         for keyword in ["oneOf", "anyOf"] {
             guard case .array(let alternatives)? = schema[keyword], !alternatives.isEmpty else { continue }
-            var union: Shape?
+            var union: ShapeNode?
             var nonNull = 0
             for (index, alternative) in alternatives.enumerated() {
                 let converted = try convert(alternative, at: "\(pointer)/\(keyword)/\(index)", direction, level: level)
@@ -269,7 +269,7 @@ struct ShapeConverter {
     // MARK: Unions and intersections
 
     /// The parts a shape stands for in a combined definition.
-    private func parts(of shape: Shape, isUnion: Bool, _ direction: SchemaDirection) -> [CombinedPart] {
+    private func parts(of shape: ShapeNode, isUnion: Bool, _ direction: SchemaDirection) -> [CombinedPart] {
         if let name = shape.referenceName {
             if let key = combined[direction]?.first(where: { $0.value == name && $0.key.isUnion == isUnion })?.key {
                 return key.parts
@@ -284,8 +284,8 @@ struct ShapeConverter {
     /// the parts as soon as every definition they name is made; a definition still being converted (a part of a
     /// cycle) leaves it to ``finish()``.
     private mutating func combinedReference(
-        _ a: Shape, _ b: Shape, isUnion: Bool, at pointer: String, _ direction: SchemaDirection
-    ) -> Shape {
+        _ a: ShapeNode, _ b: ShapeNode, isUnion: Bool, at pointer: String, _ direction: SchemaDirection
+    ) -> ShapeNode {
         let table = definitions(for: direction)
         let parts = Array(
             Set(self.parts(of: a, isUnion: isUnion, direction) + self.parts(of: b, isUnion: isUnion, direction))
@@ -319,11 +319,11 @@ struct ShapeConverter {
                     continue
                 }
                 pendingCombined.remove(at: index)
-                var content: Shape?
+                var content: ShapeNode?
                 for part in key.parts {
-                    let shape: Shape
+                    let shape: ShapeNode
                     switch part {
-                    case .reference(let referenced): shape = Shape.reference(referenced, in: table).resolved
+                    case .reference(let referenced): shape = ShapeNode.reference(referenced, in: table).resolved
                     case .inline(let inline): shape = inline
                     }
                     content =
@@ -351,7 +351,7 @@ struct ShapeConverter {
     }
 
     /// The shape of values of either shape (for `oneOf`, `anyOf`), as samples merge.
-    private mutating func union(_ a: Shape, _ b: Shape, _ direction: SchemaDirection) -> Shape {
+    private mutating func union(_ a: ShapeNode, _ b: ShapeNode, _ direction: SchemaDirection) -> ShapeNode {
         if a.referenceName == nil, a == .empty { return b }
         if b.referenceName == nil, b == .empty { return a }
         if let x = a.referenceName, x == b.referenceName, a.referencedDefinitions === b.referencedDefinitions {
@@ -363,8 +363,8 @@ struct ShapeConverter {
         return structuralUnion(a, b, direction)
     }
 
-    /// ``Shape/merging(_:options:)``'s rule one level down, with the parts below combined by ``union``.
-    private mutating func structuralUnion(_ a: Shape, _ b: Shape, _ direction: SchemaDirection) -> Shape {
+    /// ``ShapeNode/merging(_:options:)``'s rule one level down, with the parts below combined by ``union``.
+    private mutating func structuralUnion(_ a: ShapeNode, _ b: ShapeNode, _ direction: SchemaDirection) -> ShapeNode {
         var top = a
         top.properties = [:]
         top.items = nil
@@ -390,7 +390,7 @@ struct ShapeConverter {
             return top
         }
         if a.isMap || b.isMap {
-            var value: Shape = .empty
+            var value: ShapeNode = .empty
             for part in [a.additionalProperties, b.additionalProperties].compactMap({ $0 })
                 + a.properties.keys.sorted(by: precedesInByteOrder).compactMap({ a.properties[$0] })
                 + b.properties.keys.sorted(by: precedesInByteOrder).compactMap({ b.properties[$0] })
@@ -416,8 +416,8 @@ struct ShapeConverter {
     /// The shape of a schema's own keywords (everything but `$ref`, `allOf`, `oneOf`, `anyOf`).
     private mutating func ownShape(
         _ schema: JSONValue, at pointer: String, _ direction: SchemaDirection, level: Int
-    ) throws(InputError) -> Shape {
-        var shape = Shape()
+    ) throws(InputError) -> ShapeNode {
+        var shape = ShapeNode()
         var types: JSONTypes = []
         switch schema["type"] {
         case nil: break
@@ -533,8 +533,8 @@ struct ShapeConverter {
     }
 
     /// The shape of values that fit both shapes (for `allOf`).
-    private mutating func intersect(_ a: Shape, _ b: Shape, at pointer: String, _ direction: SchemaDirection)
-        -> Shape
+    private mutating func intersect(_ a: ShapeNode, _ b: ShapeNode, at pointer: String, _ direction: SchemaDirection)
+        -> ShapeNode
     {
         if a.referenceName == nil, a == .empty { return b }
         if b.referenceName == nil, b == .empty { return a }
@@ -548,14 +548,14 @@ struct ShapeConverter {
     }
 
     /// Whether a shape's definition is made (not one still being converted, nor a combination waiting for one).
-    private func isMade(_ shape: Shape) -> Bool {
+    private func isMade(_ shape: ShapeNode) -> Bool {
         guard let name = shape.referenceName, let table = shape.referencedDefinitions else { return true }
         return table[name] != nil
     }
 
     private mutating func structuralIntersection(
-        _ a: Shape, _ b: Shape, at pointer: String, _ direction: SchemaDirection
-    ) -> Shape {
+        _ a: ShapeNode, _ b: ShapeNode, at pointer: String, _ direction: SchemaDirection
+    ) -> ShapeNode {
         if a == .empty { return b }
         if b == .empty { return a }
         var result = a

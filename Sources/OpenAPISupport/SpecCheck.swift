@@ -196,7 +196,7 @@ extension OpenAPISpec {
     }
 
     /// A parameter's text as the JSON value its schema's type reads it as (`2` → an integer).
-    static func parameterValue(_ text: String, shape: JSONShape.Shape) -> JSONValue {
+    static func parameterValue(_ text: String, shape: JSONShape.ShapeNode) -> JSONValue {
         let types = shape.types
         if types.contains(.integer) || types.contains(.number), Double(text) != nil { return .number(text) }
         if types.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }

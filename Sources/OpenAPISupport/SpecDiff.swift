@@ -343,7 +343,7 @@ package struct SpecDiff: Sendable, Hashable {
     }
 
     /// Changes to a schema the client sends, judged from the sender's side.
-    static func requestChanges(from old: Shape, to new: Shape, units: SchemaDiff.Units) -> [SchemaChange] {
+    static func requestChanges(from old: ShapeNode, to new: ShapeNode, units: SchemaDiff.Units) -> [SchemaChange] {
         SchemaDiff(from: old, to: new, units: units).changes.map { change in
             var change = change
             switch change.kind {
@@ -361,7 +361,7 @@ package struct SpecDiff: Sendable, Hashable {
     }
 
     /// Whether the property at `path` (no `*` steps into maps) is required by its parent in `shape`.
-    static func isRequired(_ path: String, in shape: Shape) -> Bool {
+    static func isRequired(_ path: String, in shape: ShapeNode) -> Bool {
         guard var tokens = JSONPointer.tokens(of: path), let last = tokens.popLast() else { return false }
         var current = shape.resolved
         for token in tokens {

@@ -225,7 +225,7 @@ package struct SpecExport: Sendable {
                 return (value.serialized(), fixture.file)
             }
             if !samples.isEmpty {
-                var shape: Shape?
+                var shape: ShapeNode?
                 let endpoints = Set(group.map(\.endpoint))
                 if (200..<300).contains(status), endpoints.count == 1, let endpoint = endpoints.first,
                     let snapshots

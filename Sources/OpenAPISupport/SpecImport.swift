@@ -33,7 +33,7 @@ package struct SpecImport: Sendable {
         var used = Set<String>([Self.operationsFileName])
         var operations: [JSONValue] = []
         var firstSnapshot: [String: (name: String, status: String)] = [:]
-        var responseShapes: [Shape] = []
+        var responseShapes: [ShapeNode] = []
         let requestShapes = spec.operations.flatMap { operation in
             operation.parameters.map(\.shape) + (operation.requestBody.map { [$0.shape] } ?? [])
         }
@@ -210,7 +210,7 @@ package struct SpecImport: Sendable {
     }
 
     /// A shape as the schema a snapshot file holds (without `$schema` and `x-apiprobe`).
-    static func schemaTree(_ shape: Shape) -> JSONValue {
+    static func schemaTree(_ shape: ShapeNode) -> JSONValue {
         guard
             case .object(let members)? = try? JSONValue(parsing: SchemaSnapshot(shape: shape, sampleCount: 0).encoded())
         else { return .object([]) }

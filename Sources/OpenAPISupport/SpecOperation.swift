@@ -44,7 +44,7 @@ package struct SpecParameter: Sendable, Hashable {
     /// The JSON Pointer of the schema in the spec.
     package var schemaPointer: String
     /// The schema as a shape.
-    package var shape: Shape
+    package var shape: ShapeNode
 }
 
 /// A JSON request body.
@@ -53,7 +53,7 @@ package struct SpecRequestBody: Sendable, Hashable {
     package var schema: JSONValue?
     package var schemaPointer: String
     /// The schema as a shape, `readOnly` properties left out.
-    package var shape: Shape
+    package var shape: ShapeNode
 }
 
 /// A response: its status key and, for a JSON body, its schema.
@@ -63,7 +63,7 @@ package struct SpecResponse: Sendable, Hashable {
     package var schema: JSONValue?
     package var schemaPointer: String
     /// The schema as a shape, `writeOnly` properties left out; `nil` without a JSON body.
-    package var shape: Shape?
+    package var shape: ShapeNode?
 
     /// Whether the status is a success (`2xx` or `2XX`).
     package var isSuccess: Bool { status.hasPrefix("2") }

@@ -130,8 +130,8 @@ import Testing
         let usage = try UsageManifest(decoding: Data(written.utf8))
         #expect(usage.optionalPaths == ["/recipes/*/image_url"])
 
-        let old = try Shape.infer(from: Data(page.utf8))
-        let new = try Shape.infer(
+        let old = try ShapeNode.infer(from: Data(page.utf8))
+        let new = try ShapeNode.infer(
             from: Data(
                 #"{"count": 3, "recipes": [{"title": "Soup", "image_url": "y"}, {"title": "Stew"}, {"title": "Pie", "image_url": null}]}"#
                     .utf8))

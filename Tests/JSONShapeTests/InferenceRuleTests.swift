@@ -175,7 +175,7 @@ struct InferenceRuleTests {
         var inference = ShapeInference()
         try inference.addSample(Data("1".utf8))
         try inference.addSample(Data("null".utf8))
-        inference.add(Shape(types: .string), samples: 3)
+        inference.add(ShapeNode(types: .string), samples: 3)
         #expect(inference.sampleCount == 5)
         #expect(inference.shape.types == [.integer, .null, .string])
     }

@@ -28,7 +28,7 @@ struct PropertyTests {
             let document = "[" + picks.map { "\"\($0.json)\"" }.joined(separator: ",") + "]"
             let formats = picks.map { StringFormat.detect(in: $0.text) }
             let expected = formats.allSatisfy({ $0 == formats[0] }) ? formats[0] : nil
-            let shape = try Shape.infer(from: Data(document.utf8))
+            let shape = try ShapeNode.infer(from: Data(document.utf8))
             #expect(shape.items?.format == expected, "seed \(seed), round \(round): \(document)")
         }
     }
@@ -40,9 +40,9 @@ struct PropertyTests {
         for round in 0..<300 {
             let (a, b, c) = (random.document(), random.document(), random.document())
             let options = InferenceOptions(detectsEnums: round % 2 == 0, maximumEnumValues: 3, maximumProperties: 6)
-            let sa = try Shape.infer(from: Data(a.utf8), options: options)
-            let sb = try Shape.infer(from: Data(b.utf8), options: options)
-            let sc = try Shape.infer(from: Data(c.utf8), options: options)
+            let sa = try ShapeNode.infer(from: Data(a.utf8), options: options)
+            let sb = try ShapeNode.infer(from: Data(b.utf8), options: options)
+            let sc = try ShapeNode.infer(from: Data(c.utf8), options: options)
             let left = sa.merging(sb, options: options).merging(sc, options: options)
             let right = sa.merging(sb.merging(sc, options: options), options: options)
             #expect(left == right, "seed \(seed), round \(round): \(a) | \(b) | \(c)")
@@ -99,7 +99,7 @@ struct DamagedInputTests {
             let data = Data(bytes)
             // Every refusal is an InputError that names the file and a place in it (a line and column
             // inside the bytes, or a JSON Pointer), and says what was expected and what was found.
-            do { _ = try Shape.infer(from: data) } catch { expectPlaced(error, in: bytes) }
+            do { _ = try ShapeNode.infer(from: data) } catch { expectPlaced(error, in: bytes) }
             do { _ = try SchemaSnapshot(decoding: data) } catch { expectPlaced(error, in: bytes) }
             do { _ = try UsageManifest(decoding: data) } catch { expectPlaced(error, in: bytes) }
             var lines = ShapeInference()

@@ -23,7 +23,7 @@ struct ReaderTests {
             let expectedColumn = key ? column - 4 : column
             let place = "sample.json:\(line):\(expectedColumn)"
             let error = #expect(throws: InputError.self) {
-                _ = try Shape.infer(from: Data(bytes), file: "sample.json")
+                _ = try ShapeNode.infer(from: Data(bytes), file: "sample.json")
             }
             #expect(error?.description == "\(place): expected valid UTF-8 (RFC 8259), found \(found)")
         }
@@ -40,7 +40,7 @@ struct ReaderTests {
                 content[offset] = UInt8(byte)
                 for (opening, closing) in [(#"{"k":""#, #""}"#), (#"[""#, #""]"#)] {
                     let result = Result {
-                        try Shape.infer(from: Data(Array(opening.utf8) + content + Array(closing.utf8)))
+                        try ShapeNode.infer(from: Data(Array(opening.utf8) + content + Array(closing.utf8)))
                     }
                     let column = opening.utf8.count + offset + 1
                     let message: String?
@@ -86,10 +86,10 @@ struct ReaderTests {
                 (digits, JSONTypes.integer), ("-" + digits, .integer), (digits + ".5", .number),
                 ("0." + digits, .number), (digits + "e3", .number), (digits + ".25E-2", .number),
             ] {
-                let shape = try Shape.infer(from: Data(#"{"a":\#(text),"b":\#(text)}"#.utf8))
+                let shape = try ShapeNode.infer(from: Data(#"{"a":\#(text),"b":\#(text)}"#.utf8))
                 #expect(shape.properties["a"]?.types == types, "\(text)")
                 #expect(shape.properties["b"]?.types == types, "\(text)")
-                let array = try Shape.infer(from: Data("[\(text)]".utf8))
+                let array = try ShapeNode.infer(from: Data("[\(text)]".utf8))
                 #expect(array.items?.types == types, "\(text) at the end of the document")
             }
         }
@@ -117,7 +117,7 @@ struct ReaderTests {
     ])
     func syntaxErrorsGiveLineAndColumn(input: String, line: Int, column: Int, expected: String) {
         #expect {
-            _ = try Shape.infer(from: Data(input.utf8), file: "sample.json")
+            _ = try ShapeNode.infer(from: Data(input.utf8), file: "sample.json")
         } throws: { error in
             guard let error = error as? InputError else { return false }
             return error.file == "sample.json" && error.position == .lineColumn(line: line, column: column)
@@ -127,7 +127,7 @@ struct ReaderTests {
 
     @Test func errorTextNamesFilePlaceAndFound() {
         do {
-            _ = try Shape.infer(from: Data("{\"a\" 1}".utf8), file: "x.json")
+            _ = try ShapeNode.infer(from: Data("{\"a\" 1}".utf8), file: "x.json")
             Issue.record("no error")
         } catch {
             #expect(error.description == "x.json:1:6: expected ':', found '1'")
@@ -137,7 +137,7 @@ struct ReaderTests {
     @Test func hundredThousandNestedArraysGiveAClearError() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         do {
-            _ = try Shape.infer(from: Data(deep.utf8))
+            _ = try ShapeNode.infer(from: Data(deep.utf8))
             Issue.record("no error")
         } catch {
             #expect(error.position == .lineColumn(line: 1, column: 513))

@@ -96,7 +96,7 @@ struct SnapshotCodecTests {
     /// whole, on a task's thread as well as the main one (the JSON reader is HTTPFixtures' recursive one).
     @Test func theDeepestInferableSnapshotReadsBackOnATask() async throws {
         let text = String(repeating: #"{"a": "#, count: 511) + "[1]" + String(repeating: "}", count: 511)
-        let shape = try Shape.infer(from: Data(text.utf8))
+        let shape = try ShapeNode.infer(from: Data(text.utf8))
         let encoded = SchemaSnapshot(shape: shape, sampleCount: 1).encoded()
         let back = try await Task.detached { try SchemaSnapshot(decoding: encoded, file: "deep.schema.json") }.value
         #expect(back.shape == shape)
@@ -163,25 +163,25 @@ struct UsageManifestTests {
 @Suite(.temporaryFolder)
 struct SharedSchemaTests {
     /// An object of `fields` string fields, as an API's `customer`.
-    func object(_ fields: Int, prefix: String) -> Shape {
-        var shape = Shape(types: .object)
+    func object(_ fields: Int, prefix: String) -> ShapeNode {
+        var shape = ShapeNode(types: .object)
         for index in 0..<fields {
-            shape.properties["\(prefix)_\(index)"] = Shape(types: [.string, .null], format: .dateTime)
+            shape.properties["\(prefix)_\(index)"] = ShapeNode(types: [.string, .null], format: .dateTime)
             shape.required.insert("\(prefix)_\(index)")
         }
         return shape
     }
 
     /// Many operations' worth of one large object, repeated under every property, as an imported description.
-    func large() -> Shape {
+    func large() -> ShapeNode {
         let customer = object(40, prefix: "customer")
         var charge = object(20, prefix: "charge")
         charge.properties["customer"] = customer
-        var root = Shape(types: .object)
+        var root = ShapeNode(types: .object)
         for index in 0..<60 {
             root.properties["field_\(index)"] = index % 2 == 0 ? charge : customer
         }
-        var list = Shape(types: .array)
+        var list = ShapeNode(types: .array)
         list.items = charge
         root.properties["list"] = list
         return root
@@ -208,7 +208,7 @@ struct SharedSchemaTests {
     }
 
     @Test func aSmallSnapshotIsWrittenInFull() throws {
-        var root = Shape(types: .object)
+        var root = ShapeNode(types: .object)
         for index in 0..<4 { root.properties["owner_\(index)"] = object(20, prefix: "user") }
         let text = String(decoding: SchemaSnapshot(shape: root, sampleCount: 1).encoded(), as: UTF8.self)
         #expect(!text.contains("$defs"))
@@ -289,11 +289,13 @@ struct SharedSchemaTests {
         let table = ShapeDefinitions(source: "components.json")
         table.define(
             "pet",
-            as: Shape(
-                types: .object, properties: ["name": Shape(types: .string), "friend": .reference("pet", in: table)],
+            as: ShapeNode(
+                types: .object,
+                properties: ["name": ShapeNode(types: .string), "friend": .reference("pet", in: table)],
                 required: ["name"]))
         try SchemaSnapshot.encodedDefinitions(table).write(to: folder.appendingPathComponent("components.json"))
-        let written = SchemaSnapshot(shape: Shape(types: .array, items: .reference("pet", in: table)), sampleCount: 0)
+        let written = SchemaSnapshot(
+            shape: ShapeNode(types: .array, items: .reference("pet", in: table)), sampleCount: 0)
         let text = String(decoding: written.encoded(), as: UTF8.self)
         #expect(text.contains(#""$ref": "components.json#/$defs/pet""#))
         #expect(!text.contains("$defs\": {"))

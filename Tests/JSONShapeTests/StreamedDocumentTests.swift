@@ -18,7 +18,7 @@ struct StreamedDocumentTests {
         return try body(url)
     }
 
-    private func streamed(_ url: URL, chunkSize: Int, enums: Bool = false) throws -> Shape {
+    private func streamed(_ url: URL, chunkSize: Int, enums: Bool = false) throws -> ShapeNode {
         var inference = ShapeInference(options: InferenceOptions(detectsEnums: enums))
         try inference.addSample(contentsOf: url, file: "big.json", chunkSize: chunkSize)
         #expect(inference.sampleCount == 1)
@@ -35,7 +35,7 @@ struct StreamedDocumentTests {
         let long = String(repeating: "caf\\u00e9 \\\"quoted\\\" ünïcødé 😀 ", count: 200)
         parts.append(#"{"long": "\#(long)", "when": "2026-11-22T18:00:00Z"}"#)
         let text = "[\n" + parts.joined(separator: ",\n  ") + "\n]\n"
-        let whole = try Shape.infer(from: Data(text.utf8), options: InferenceOptions(detectsEnums: true))
+        let whole = try ShapeNode.infer(from: Data(text.utf8), options: InferenceOptions(detectsEnums: true))
         try withFile(Array(text.utf8)) { url in
             for size in Self.chunkSizes {
                 let shape = try streamed(url, chunkSize: size, enums: true)
@@ -62,7 +62,7 @@ struct StreamedDocumentTests {
         let padding = String(repeating: "    \n", count: 300)
         let text = padding + input
         let inMemory = #expect(throws: InputError.self) {
-            _ = try Shape.infer(from: Data(text.utf8), file: "big.json")
+            _ = try ShapeNode.infer(from: Data(text.utf8), file: "big.json")
         }
         #expect(inMemory?.position == .lineColumn(line: 300 + line, column: column))
         try withFile(Array(text.utf8)) { url in

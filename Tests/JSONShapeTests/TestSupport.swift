@@ -43,11 +43,11 @@ struct RandomJSON {
     }
 }
 
-func infer(_ text: String, enums: Bool = false) throws -> Shape {
-    try Shape.infer(from: Data(text.utf8), options: InferenceOptions(detectsEnums: enums))
+func infer(_ text: String, enums: Bool = false) throws -> ShapeNode {
+    try ShapeNode.infer(from: Data(text.utf8), options: InferenceOptions(detectsEnums: enums))
 }
 
-func inferAll(_ texts: [String], enums: Bool = false) throws -> Shape {
+func inferAll(_ texts: [String], enums: Bool = false) throws -> ShapeNode {
     var inference = ShapeInference(options: InferenceOptions(detectsEnums: enums))
     for text in texts { try inference.addSample(Data(text.utf8)) }
     return inference.shape

@@ -31,7 +31,7 @@ struct OpenAPISpecTests {
         return try OpenAPISpec(data: Data(text.utf8), file: "spec.yaml")
     }
 
-    private func shape(_ spec: OpenAPISpec) throws -> Shape {
+    private func shape(_ spec: OpenAPISpec) throws -> ShapeNode {
         try #require(spec.operations.first?.responses.first?.shape)
     }
 

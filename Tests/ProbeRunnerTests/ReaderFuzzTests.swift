@@ -284,7 +284,7 @@ struct ReaderFuzzTests {
             }
             var shapeRead = false
             do {
-                _ = try Shape.infer(from: data, file: "fuzz.json")
+                _ = try ShapeNode.infer(from: data, file: "fuzz.json")
                 shapeRead = true
             } catch {
                 #expect(error.file == "fuzz.json", "seed \(seed), round \(round)")

@@ -29,7 +29,7 @@ struct RunnerTests {
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let (data, _) = try await session.data(from: try #require(components.url))
-        let snapshot = SchemaSnapshot(shape: try Shape.infer(from: data), sampleCount: 1)
+        let snapshot = SchemaSnapshot(shape: try ShapeNode.infer(from: data), sampleCount: 1)
         let path = "Snapshots/recipes/search.schema.json"
         try AtomicFile.write(snapshot.encoded(), to: directory.appendingPathComponent(path))
         return path

@@ -167,7 +167,7 @@ public struct SchemaDiff: Sendable, Hashable {
     ///   - new: the shape seen now.
     ///   - usage: the paths the app's models read; changes elsewhere drop to `info`.
     /// - Complexity: O(*n* log *n*) in the number of properties of both shapes.
-    public init(from old: Shape, to new: Shape, usage: UsageManifest? = nil) {
+    public init(from old: ShapeNode, to new: ShapeNode, usage: UsageManifest? = nil) {
         var changes = Self.rootChanges(old, new)
         changes += Self.changes(from: old, to: new, units: Units())
         self.init(changes: changes, usage: usage)
@@ -198,11 +198,11 @@ public struct SchemaDiff: Sendable, Hashable {
     /// optional property, a type of a union) is not reported, nor are added properties.
     ///
     /// ```swift
-    /// let sample = try Shape.infer(from: body, options: InferenceOptions(detectsEnums: true))
+    /// let sample = try ShapeNode.infer(from: body, options: InferenceOptions(detectsEnums: true))
     /// let problems = SchemaDiff(conformanceOf: sample, to: snapshot.shape)
     /// problems.changes.isEmpty  // the body fits the snapshot
     /// ```
-    public init(conformanceOf sample: Shape, to schema: Shape, usage: UsageManifest? = nil) {
+    public init(conformanceOf sample: ShapeNode, to schema: ShapeNode, usage: UsageManifest? = nil) {
         self.init(
             changes: Self.changes(from: schema, to: sample, units: Units(conformance: true)), usage: usage)
     }
@@ -210,12 +210,12 @@ public struct SchemaDiff: Sendable, Hashable {
     /// The diff from `old` to `new` with the units of earlier diffs of the same documents (``Units``).
     ///
     /// The changes are in the order of the walk, not sorted: the caller sorts all the changes it gathers once.
-    package init(from old: Shape, to new: Shape, units: Units) {
+    package init(from old: ShapeNode, to new: ShapeNode, units: Units) {
         changes = Self.rootChanges(old, new) + Self.changes(from: old, to: new, units: units)
     }
 
     /// A change at the root when one side knows nothing (accepts any value).
-    static func rootChanges(_ old: Shape, _ new: Shape) -> [SchemaChange] {
+    static func rootChanges(_ old: ShapeNode, _ new: ShapeNode) -> [SchemaChange] {
         let before = old.resolved.types
         let after = new.resolved.types
         guard before.isEmpty != after.isEmpty || before.isEmpty else { return [] }
@@ -281,10 +281,10 @@ public struct SchemaDiff: Sendable, Hashable {
     struct Unit {
         struct Edge {
             var path: String
-            var old: Shape
-            var oldPlace: Shape.WalkPlace
-            var new: Shape
-            var newPlace: Shape.WalkPlace
+            var old: ShapeNode
+            var oldPlace: ShapeNode.WalkPlace
+            var new: ShapeNode
+            var newPlace: ShapeNode.WalkPlace
         }
 
         var changes: [SchemaChange] = []
@@ -292,8 +292,8 @@ public struct SchemaDiff: Sendable, Hashable {
     }
 
     struct UnitKey: Hashable {
-        var old: Shape.WalkPlace
-        var new: Shape.WalkPlace
+        var old: ShapeNode.WalkPlace
+        var new: ShapeNode.WalkPlace
     }
 
     /// The units of the comparisons of one pair of documents, shared by the diffs of all their operations: their
@@ -326,7 +326,7 @@ public struct SchemaDiff: Sendable, Hashable {
     }
 
     /// The changes from `old` to `new`, walking their units (reusing those `units` already holds).
-    package static func changes(from old: Shape, to new: Shape, units: Units) -> [SchemaChange] {
+    package static func changes(from old: ShapeNode, to new: ShapeNode, units: Units) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         var visited = Set<UnitKey>()
         var pending = [
@@ -364,7 +364,8 @@ public struct SchemaDiff: Sendable, Hashable {
     }
 
     private static func compare(
-        _ old: Shape, _ oldPlace: Shape.WalkPlace, _ new: Shape, _ newPlace: Shape.WalkPlace, path: String,
+        _ old: ShapeNode, _ oldPlace: ShapeNode.WalkPlace, _ new: ShapeNode, _ newPlace: ShapeNode.WalkPlace,
+        path: String,
         _ walk: inout Walk
     ) {
         if old.referenceName != nil || new.referenceName != nil {
@@ -375,7 +376,8 @@ public struct SchemaDiff: Sendable, Hashable {
     }
 
     private static func compareResolved(
-        _ old: Shape, _ oldPlace: Shape.WalkPlace, _ new: Shape, _ newPlace: Shape.WalkPlace, path: String,
+        _ old: ShapeNode, _ oldPlace: ShapeNode.WalkPlace, _ new: ShapeNode, _ newPlace: ShapeNode.WalkPlace,
+        path: String,
         _ walk: inout Walk
     ) {
         let conformance = walk.conformance
@@ -513,7 +515,8 @@ public struct SchemaDiff: Sendable, Hashable {
     }
 
     private static func compareProperties(
-        _ old: Shape, _ oldPlace: Shape.WalkPlace, _ new: Shape, _ newPlace: Shape.WalkPlace, path: String,
+        _ old: ShapeNode, _ oldPlace: ShapeNode.WalkPlace, _ new: ShapeNode, _ newPlace: ShapeNode.WalkPlace,
+        path: String,
         _ walk: inout Walk
     ) {
         let conformance = walk.conformance

@@ -62,7 +62,7 @@ struct ShapeStore {
     static let placeholder = ShapeStore()
 
     /// A store whose root holds `shape`, to merge more values into.
-    init(_ shape: Shape, options: InferenceOptions) {
+    init(_ shape: ShapeNode, options: InferenceOptions) {
         self.tracksEnums = options.detectsEnums
         _ = add(shape, options: options)
     }
@@ -114,7 +114,7 @@ struct ShapeStore {
     }
 
     /// Adds the nodes holding `shape`; returns the top one.
-    private mutating func add(_ shape: Shape, options: InferenceOptions) -> Int32 {
+    private mutating func add(_ shape: ShapeNode, options: InferenceOptions) -> Int32 {
         let node = addNode()
         nodes[Int(node)].types = shape.types
         if shape.types.contains(.string) {
@@ -166,9 +166,9 @@ struct ShapeStore {
     }
 
     /// The value shape of `node`.
-    func shape(of node: Int32) -> Shape {
+    func shape(of node: Int32) -> ShapeNode {
         let data = nodes[Int(node)]
-        var result = Shape(types: data.types)
+        var result = ShapeNode(types: data.types)
         if data.types.contains(.string) {
             result.format = data.format == Self.noFormat ? nil : StringFormat.all[Int(data.format)]
             result.enumValues = enumSets[Int(node)]?.sorted()
@@ -178,7 +178,7 @@ struct ShapeStore {
             if data.mapValue >= 0 {
                 result.additionalProperties = shape(of: data.mapValue)
             } else {
-                var properties: [String: Shape] = [:]
+                var properties: [String: ShapeNode] = [:]
                 var required = Set<String>()
                 var order: [String] = []
                 var slot = data.firstSlot

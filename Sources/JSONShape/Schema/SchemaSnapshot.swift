@@ -28,11 +28,11 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// `$ref` (reading expands them); smaller ones are written in full.
     public static let sharingThreshold = 2_000
 
-    public var shape: Shape
+    public var shape: ShapeNode
     /// How many samples the shape was inferred from (`x-apiprobe.samples`).
     public var sampleCount: Int
 
-    public init(shape: Shape, sampleCount: Int) {
+    public init(shape: ShapeNode, sampleCount: Int) {
         self.shape = shape
         self.sampleCount = sampleCount
     }
@@ -50,7 +50,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
     public func conformance(of body: Data, usage: UsageManifest? = nil, file: String = "<response>")
         throws(InputError) -> SchemaDiff
     {
-        let sample = try Shape.infer(
+        let sample = try ShapeNode.infer(
             from: body,
             options: InferenceOptions(detectsEnums: shape.containsEnums),
             file: file
@@ -98,9 +98,9 @@ public struct SchemaSnapshot: Sendable, Hashable {
     struct Writer {
         /// The written name of each local definition, by table and name.
         var local: [LocalKey: String] = [:]
-        var localOrder: [(String, Shape)] = []
+        var localOrder: [(String, ShapeNode)] = []
         /// Repeated parts of a large inferred snapshot, written once.
-        var shared: [Shape: String] = [:]
+        var shared: [ShapeNode: String] = [:]
         /// The table of the file being written, when it is a file of shared definitions.
         var sharedFile: ShapeDefinitions?
 
@@ -110,7 +110,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
         }
 
         /// Names every definition of a table without a source that `root` reaches, in the order of the names.
-        mutating func collectLocalDefinitions(from root: Shape) {
+        mutating func collectLocalDefinitions(from root: ShapeNode) {
             var tables: [ObjectIdentifier: ShapeDefinitions] = [:]
             var pending = [root]
             var seen = Set<LocalKey>()
@@ -139,7 +139,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
             }
         }
 
-        func target(of shape: Shape) -> String? {
+        func target(of shape: ShapeNode) -> String? {
             guard let table = shape.referencedDefinitions, let name = shape.referenceName else { return nil }
             if table === sharedFile { return "#/$defs/" + JSONPointer.escape(name) }
             if let source = table.source { return source + "#/$defs/" + JSONPointer.escape(name) }
@@ -149,7 +149,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
 
         /// The schema of a shape (no `$schema` nor `x-apiprobe`); a reference is a `$ref`, and so is a part in
         /// `shared` (the shape itself too, unless `isDefinition`).
-        func tree(for shape: Shape, isDefinition: Bool = false) -> JSONValue {
+        func tree(for shape: ShapeNode, isDefinition: Bool = false) -> JSONValue {
             if let target = target(of: shape) {
                 return .object([("$ref", .string(target))])
             }
@@ -284,7 +284,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// The shape of a schema at `pointer`.
     static func shape(
         from tree: JSONValue, at pointer: String, depth: Int = 0, reader: DefinitionReader? = nil
-    ) throws(InputError) -> Shape {
+    ) throws(InputError) -> ShapeNode {
         guard depth <= Self.maximumSchemaDepth else {
             throw InputError(
                 position: .jsonPointer(pointer),
@@ -307,7 +307,7 @@ public struct SchemaSnapshot: Sendable, Hashable {
             }
             return try reader.shape(for: reference, at: pointer + "/$ref")
         }
-        var shape = Shape()
+        var shape = ShapeNode()
         for (key, value) in members {
             let here = pointer + "/" + JSONPointer.escape(key)
             switch key {

@@ -12,7 +12,7 @@ import HTTPFixtures
 /// the snapshots of an ordinary API stay readable in a review.
 enum SharedSchemas {
     /// The schemas a shape holds, itself included.
-    static func count(_ shape: Shape) -> Int {
+    static func count(_ shape: ShapeNode) -> Int {
         var total = 1
         for (_, child) in children(of: shape, named: "") { total += count(child) }
         return total
@@ -20,8 +20,8 @@ enum SharedSchemas {
 
     /// The schemas directly below `shape`, in the order the file lists them, each with the name a shared
     /// definition of it would take: its property's name, or `name` (the shape's own) and `-value` or `-item`.
-    static func children(of shape: Shape, named name: String) -> [(name: String, shape: Shape)] {
-        var result: [(String, Shape)] = []
+    static func children(of shape: ShapeNode, named name: String) -> [(name: String, shape: ShapeNode)] {
+        var result: [(String, ShapeNode)] = []
         if shape.types.contains(.object) {
             if let value = shape.additionalProperties {
                 result.append((name + "-value", value))
@@ -33,7 +33,7 @@ enum SharedSchemas {
         return result
     }
 
-    static func sortedKeys(_ shape: Shape) -> [String] {
+    static func sortedKeys(_ shape: ShapeNode) -> [String] {
         shape.properties.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
@@ -44,11 +44,11 @@ enum SharedSchemas {
     /// ``minimumSharedSize`` schemas that occur more than once (counted without looking inside a repeat, so a
     /// schema inside a shared one counts once). Names come from the property where each first occurs (`owner`,
     /// `owner-2`), in the order the file lists them: the same shape gives the same names.
-    static func definitions(for root: Shape) -> [Shape: String] {
-        var occurrences: [Shape: Int] = [:]
-        var sizes: [Shape: Int] = [:]
-        var firstSeen: [(Shape, String)] = []
-        func visit(_ shape: Shape, name: String, isRoot: Bool) -> Int {
+    static func definitions(for root: ShapeNode) -> [ShapeNode: String] {
+        var occurrences: [ShapeNode: Int] = [:]
+        var sizes: [ShapeNode: Int] = [:]
+        var firstSeen: [(ShapeNode, String)] = []
+        func visit(_ shape: ShapeNode, name: String, isRoot: Bool) -> Int {
             if !isRoot, let seen = occurrences[shape] {
                 occurrences[shape] = seen + 1
                 return sizes[shape] ?? 1
@@ -65,7 +65,7 @@ enum SharedSchemas {
             return size
         }
         _ = visit(root, name: "root", isRoot: true)
-        var names: [Shape: String] = [:]
+        var names: [ShapeNode: String] = [:]
         var used = Set<String>()
         for (shape, name) in firstSeen
         where (occurrences[shape] ?? 0) > 1 && (sizes[shape] ?? 0) >= minimumSharedSize && names[shape] == nil {
@@ -77,7 +77,7 @@ enum SharedSchemas {
     }
 }
 
-/// Reads the `$ref`s of a snapshot file into references (``Shape/reference(_:in:)``): `#/$defs/NAME` to the
+/// Reads the `$ref`s of a snapshot file into references (``ShapeNode/reference(_:in:)``): `#/$defs/NAME` to the
 /// file's own definitions, `FILE#/$defs/NAME` to the definitions a folder's snapshots share (an OpenAPI import's
 /// `components.json`), read from the snapshot's folder, each file once. Each definition is read once; a
 /// reference to a definition that is not there, and a chain of references that leads back to itself without a
@@ -124,7 +124,7 @@ final class DefinitionReader {
         self.definitions = definitions ?? ShapeDefinitions(source: source)
     }
 
-    func shape(for reference: JSONValue, at pointer: String) throws(InputError) -> Shape {
+    func shape(for reference: JSONValue, at pointer: String) throws(InputError) -> ShapeNode {
         let marker = "#/$defs/"
         guard case .string(let text) = reference, let range = text.range(of: marker) else {
             throw InputError(
@@ -236,7 +236,7 @@ final class DefinitionReader {
         }
         for reader in [self] + files.readers.values.map({ $0 }) {
             for name in reader.requested.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                var link = Shape.reference(name, in: reader.definitions)
+                var link = ShapeNode.reference(name, in: reader.definitions)
                 var seen: Set<String> = []
                 while let next = reader.definitions[link.referenceName ?? ""], next.referenceName != nil,
                     next.referencedDefinitions === reader.definitions

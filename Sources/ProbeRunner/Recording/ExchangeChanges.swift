@@ -51,8 +51,8 @@ enum ExchangeChanges {
         case (.json(let before)?, .json(let after)?):
             var lines: [String] = []
             let options = InferenceOptions()
-            if let oldShape = try? Shape.infer(from: before.serialized(), options: options),
-                let newShape = try? Shape.infer(from: after.serialized(), options: options)
+            if let oldShape = try? ShapeNode.infer(from: before.serialized(), options: options),
+                let newShape = try? ShapeNode.infer(from: after.serialized(), options: options)
             {
                 lines += SchemaDiff(from: oldShape, to: newShape).changes.map(\.description)
             }

@@ -67,7 +67,7 @@ enum SchemaInput {
     }
 
     /// One side of `schema diff`: a `*.schema.json` snapshot, a fixture (its response body), or samples.
-    static func shape(of path: String, detectsEnums: Bool) throws -> Shape {
+    static func shape(of path: String, detectsEnums: Bool) throws -> ShapeNode {
         if path.lowercased().hasSuffix(".schema.json") {
             return try SchemaSnapshot(
                 decoding: read(path), file: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent()

@@ -5,18 +5,18 @@
 /// (`a.merging(b).merging(c) == a.merging(b.merging(c))`).
 ///
 /// ```swift
-/// let shape = try Shape.infer(from: Data(#"{"id": 1, "name": null}"#.utf8))
+/// let shape = try ShapeNode.infer(from: Data(#"{"id": 1, "name": null}"#.utf8))
 /// shape.types                          // [.object]
 /// shape.properties["name"]?.types      // [.null]
 /// shape.required                       // ["id", "name"]
 /// ```
-public struct Shape: Sendable, Hashable {
+public struct ShapeNode: Sendable, Hashable {
     /// The JSON types seen; empty means nothing is known (any value).
     public var types: JSONTypes {
         didSet { types = types.normalized }
     }
     /// The properties of an object that is a record (fixed keys); empty for a map.
-    public var properties: [String: Shape]
+    public var properties: [String: ShapeNode]
     /// The properties present in every object sample.
     public var required: Set<String>
     /// The format every string sample fits, or `nil`.
@@ -32,14 +32,14 @@ public struct Shape: Sendable, Hashable {
     var link: Link?
 
     /// The shape of every array item, or `nil` when no item was seen.
-    public var items: Shape? {
+    public var items: ShapeNode? {
         get { boxedItems?.value }
         set { boxedItems = newValue.map(Boxed.init) }
     }
 
     /// The shape of every value of an object whose keys are data (ids, dates), stored as JSON Schema's
     /// `additionalProperties`; `nil` for a record.
-    public var additionalProperties: Shape? {
+    public var additionalProperties: ShapeNode? {
         get { boxedAdditional?.value }
         set { boxedAdditional = newValue.map(Boxed.init) }
     }
@@ -63,7 +63,7 @@ public struct Shape: Sendable, Hashable {
 
     /// Two shapes are equal when they accept the same values as apiprobe describes them: references are
     /// followed, and two definitions met again on the same walk are taken as equal (so cycles compare).
-    public static func == (lhs: Shape, rhs: Shape) -> Bool {
+    public static func == (lhs: ShapeNode, rhs: ShapeNode) -> Bool {
         if lhs.link == nil, rhs.link == nil, lhs.properties.isEmpty, rhs.properties.isEmpty,
             lhs.boxedItems == nil, rhs.boxedItems == nil, lhs.boxedAdditional == nil, rhs.boxedAdditional == nil
         {
@@ -78,13 +78,14 @@ public struct Shape: Sendable, Hashable {
         var right: WalkPlace
     }
 
-    private func hasEqualOwnFields(_ other: Shape) -> Bool {
+    private func hasEqualOwnFields(_ other: ShapeNode) -> Bool {
         types == other.types && required == other.required && format == other.format
             && enumValues == other.enumValues
     }
 
     private static func equal(
-        _ lhs: Shape, _ leftPlace: WalkPlace, _ rhs: Shape, _ rightPlace: WalkPlace, _ assumed: inout Set<PlacePair>
+        _ lhs: ShapeNode, _ leftPlace: WalkPlace, _ rhs: ShapeNode, _ rightPlace: WalkPlace,
+        _ assumed: inout Set<PlacePair>
     ) -> Bool {
         if let left = lhs.link, let right = rhs.link, left.name == right.name, left.definitions === right.definitions {
             return true
@@ -135,10 +136,10 @@ public struct Shape: Sendable, Hashable {
 
     public init(
         types: JSONTypes = [],
-        properties: [String: Shape] = [:],
+        properties: [String: ShapeNode] = [:],
         required: Set<String> = [],
-        items: Shape? = nil,
-        additionalProperties: Shape? = nil,
+        items: ShapeNode? = nil,
+        additionalProperties: ShapeNode? = nil,
         format: StringFormat? = nil,
         enumValues: [String]? = nil
     ) {
@@ -152,14 +153,14 @@ public struct Shape: Sendable, Hashable {
     }
 
     /// The shape that knows nothing: the identity of ``merging(_:options:)``.
-    public static let empty = Shape()
+    public static let empty = ShapeNode()
 
     private indirect enum Boxed: Sendable, Hashable {
-        case some(Shape)
+        case some(ShapeNode)
         static func == (lhs: Boxed, rhs: Boxed) -> Bool { lhs.value == rhs.value }
         func hash(into hasher: inout Hasher) { hasher.combine(value) }
-        init(_ value: Shape) { self = .some(value) }
-        var value: Shape {
+        init(_ value: ShapeNode) { self = .some(value) }
+        var value: ShapeNode {
             switch self {
             case .some(let shape): return shape
             }
@@ -200,7 +201,7 @@ public struct InferenceOptions: Sendable, Hashable {
     }
 }
 
-extension Shape {
+extension ShapeNode {
     /// The shape of the samples of both shapes.
     ///
     /// A property is required only when both sides require it; types, formats and enums are joined;
@@ -214,14 +215,14 @@ extension Shape {
     /// let both = first.merging(second)
     /// ```
     /// - Complexity: O(*n*) in the size of both shapes.
-    public func merging(_ other: Shape, options: InferenceOptions = InferenceOptions()) -> Shape {
+    public func merging(_ other: ShapeNode, options: InferenceOptions = InferenceOptions()) -> ShapeNode {
         var result = self
         result.merge(other, options: options)
         return result
     }
 
     /// Merges `other` into this shape; see ``merging(_:options:)``.
-    public mutating func merge(_ other: Shape, options: InferenceOptions = InferenceOptions()) {
+    public mutating func merge(_ other: ShapeNode, options: InferenceOptions = InferenceOptions()) {
         merge(other, options: options, referenceDepth: 0)
     }
 
@@ -230,7 +231,7 @@ extension Shape {
     /// when a caller merges shapes read from a description.
     static let maximumMergedReferences = 32
 
-    private mutating func merge(_ other: Shape, options: InferenceOptions, referenceDepth: Int) {
+    private mutating func merge(_ other: ShapeNode, options: InferenceOptions, referenceDepth: Int) {
         if link != nil || other.link != nil {
             if let mine = link, let theirs = other.link, mine.name == theirs.name,
                 mine.definitions === theirs.definitions
@@ -311,7 +312,7 @@ extension Shape {
             }
         }
         if properties.count > options.maximumProperties {
-            var value = Shape.empty
+            var value = ShapeNode.empty
             for shape in properties.values { value.merge(shape, options: options) }
             properties = [:]
             firstSeenKeys = []
@@ -321,11 +322,11 @@ extension Shape {
     }
 }
 
-extension Shape {
+extension ShapeNode {
     /// Whether this shape or any shape inside it (through references too) holds an enum.
     public var containsEnums: Bool {
         var seen = Set<WalkPlace>()
-        var pending: [(Shape, WalkPlace)] = [(self, .root)]
+        var pending: [(ShapeNode, WalkPlace)] = [(self, .root)]
         while let (shape, place) = pending.popLast() {
             let here = place.entering(shape)
             if shape.link != nil, !seen.insert(here).inserted { continue }
@@ -343,10 +344,10 @@ extension Shape {
     /// kept as it is.
     ///
     /// ```swift
-    /// let inferred = try Shape.infer(from: body, options: InferenceOptions(detectsEnums: true))
+    /// let inferred = try ShapeNode.infer(from: body, options: InferenceOptions(detectsEnums: true))
     /// let comparable = inferred.keepingEnums(presentIn: snapshot.shape)
     /// ```
-    public func keepingEnums(presentIn reference: Shape) -> Shape {
+    public func keepingEnums(presentIn reference: ShapeNode) -> ShapeNode {
         guard link == nil else { return self }
         let reference = reference.resolved
         var result = self
