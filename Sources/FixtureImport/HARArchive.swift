@@ -124,18 +124,6 @@ package struct HARArchive: Sendable {
 private struct HARReader: JSONFieldReading {
     let file: String
 
-    func string(_ value: JSONValue, at pointer: String) throws(InputError) -> String {
-        guard case .string(let text) = value else { throw fail(pointer, "a string", value.briefDescription) }
-        return text
-    }
-
-    func integer(_ value: JSONValue, at pointer: String) throws(InputError) -> Int {
-        guard case .number(let literal) = value, let number = Int(literal) else {
-            throw fail(pointer, "an integer", value.briefDescription)
-        }
-        return number
-    }
-
     /// The exchange of one entry, or `nil` when the browser got no response (status 0).
     func exchange(_ entry: JSONValue, at pointer: String, redactor: Redactor) throws(InputError) -> Exchange? {
         let entry = try object(entry, at: pointer)

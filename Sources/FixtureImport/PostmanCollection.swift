@@ -329,7 +329,9 @@ struct PostmanReader: JSONFieldReading {
     /// The request being read, for warnings: `/item/2 (Create a store)`.
     var current = ""
 
-    func string(_ value: JSONValue, at pointer: String) throws(InputError) -> String {
+    /// A value as text: a string, or a number or a boolean written as one (Postman writes some values, ports and
+    /// variables, as numbers), unlike `string(_:at:)`.
+    func scalarText(_ value: JSONValue, at pointer: String) throws(InputError) -> String {
         switch value {
         case .string(let text): return text
         case .number(let literal): return literal  // Postman writes some values (ports, variables) as numbers
@@ -347,9 +349,9 @@ struct PostmanReader: JSONFieldReading {
             let itemPointer = "\(pointer)/\(index)"
             let pair = try object(item, at: itemPointer)
             if case .bool(true)? = pair["disabled"] { continue }
-            let key = try string(required(pair, keyField, in: itemPointer), at: "\(itemPointer)/\(keyField)")
+            let key = try scalarText(required(pair, keyField, in: itemPointer), at: "\(itemPointer)/\(keyField)")
             var text: String?
-            if let value = pair["value"], value != .null { text = try string(value, at: "\(itemPointer)/value") }
+            if let value = pair["value"], value != .null { text = try scalarText(value, at: "\(itemPointer)/value") }
             result.append((key, text))
         }
         return result
@@ -497,7 +499,7 @@ struct PostmanReader: JSONFieldReading {
             let item = try object(value, at: itemPointer)
             let name =
                 try item["name"].map { value throws(InputError) in
-                    try string(value, at: "\(itemPointer)/name")
+                    try scalarText(value, at: "\(itemPointer)/name")
                 } ?? "request \(index + 1)"
             let auth =
                 try item["auth"].map { value throws(InputError) in
@@ -597,7 +599,7 @@ struct PostmanReader: JSONFieldReading {
         let request = try object(value, at: pointer)
         let method =
             try request["method"].map { value throws(InputError) in
-                try string(value, at: "\(pointer)/method")
+                try scalarText(value, at: "\(pointer)/method")
             } ?? "GET"
         guard HARArchive.isMethod(method) else {
             throw fail(
@@ -650,18 +652,18 @@ struct PostmanReader: JSONFieldReading {
                 base = try joined(url["host"], separator: ".", at: "\(pointer)/host")
                 basePointer = "\(pointer)/host"
                 scheme = try url["protocol"].map { value throws(InputError) in
-                    try string(value, at: "\(pointer)/protocol")
+                    try scalarText(value, at: "\(pointer)/protocol")
                 }
-                port = try url["port"].map { value throws(InputError) in try string(value, at: "\(pointer)/port") }
+                port = try url["port"].map { value throws(InputError) in try scalarText(value, at: "\(pointer)/port") }
                 switch url["path"] {
                 case nil: segments = []
                 case .array(let parts)?:
                     segments = []
                     for (index, part) in parts.enumerated() {
-                        segments.append(try string(part, at: "\(pointer)/path/\(index)"))
+                        segments.append(try scalarText(part, at: "\(pointer)/path/\(index)"))
                     }
                 case let other?:
-                    let text = try string(other, at: "\(pointer)/path")
+                    let text = try scalarText(other, at: "\(pointer)/path")
                     segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
                     if segments.first == "" { segments.removeFirst() }
                 }
@@ -670,7 +672,7 @@ struct PostmanReader: JSONFieldReading {
                         try optionalPairs(value, at: "\(pointer)/query", keyField: "key")
                     } ?? []
             } else if let raw = url["raw"] {
-                (base, segments, query) = Self.split(raw: try string(raw, at: "\(pointer)/raw"))
+                (base, segments, query) = Self.split(raw: try scalarText(raw, at: "\(pointer)/raw"))
                 basePointer = "\(pointer)/raw"
             } else {
                 throw fail(pointer, "a URL (\"raw\", or \"host\" and \"path\")", value.briefDescription)
@@ -739,9 +741,9 @@ struct PostmanReader: JSONFieldReading {
         case nil: return ""
         case .array(let parts)?:
             var texts: [String] = []
-            for (index, part) in parts.enumerated() { texts.append(try string(part, at: "\(pointer)/\(index)")) }
+            for (index, part) in parts.enumerated() { texts.append(try scalarText(part, at: "\(pointer)/\(index)")) }
             return texts.joined(separator: separator)
-        case let other?: return try string(other, at: pointer)
+        case let other?: return try scalarText(other, at: pointer)
         }
     }
 
@@ -749,7 +751,7 @@ struct PostmanReader: JSONFieldReading {
     mutating func apply(
         _ auth: JSONValue, to headers: inout HeaderFields, url: inout String, at pointer: String
     ) throws(InputError) {
-        let type = try string(required(auth, "type", in: pointer), at: "\(pointer)/type")
+        let type = try scalarText(required(auth, "type", in: pointer), at: "\(pointer)/type")
         var settings: [String: String] = [:]
         if let list = auth[type], case .array = list {
             for (key, text) in try pairs(list, at: "\(pointer)/\(type)", keyField: "key") {
@@ -783,12 +785,12 @@ struct PostmanReader: JSONFieldReading {
     {
         let body = try object(value, at: pointer)
         let mode =
-            try body["mode"].map { value throws(InputError) in try string(value, at: "\(pointer)/mode") } ?? "raw"
+            try body["mode"].map { value throws(InputError) in try scalarText(value, at: "\(pointer)/mode") } ?? "raw"
         let contentType = headers["Content-Type"]
         switch mode {
         case "raw":
             guard let raw = body["raw"] else { return nil }
-            let text = substitute(try string(raw, at: "\(pointer)/raw"))
+            let text = substitute(try scalarText(raw, at: "\(pointer)/raw"))
             if text.isEmpty { return nil }
             let language = body["options"]?["raw"]?["language"]
             checkJSON(
@@ -885,7 +887,7 @@ struct PostmanReader: JSONFieldReading {
         }
         let text =
             try response["body"].map { value throws(InputError) in
-                value == .null ? "" : try string(value, at: "\(pointer)/body")
+                value == .null ? "" : try scalarText(value, at: "\(pointer)/body")
             } ?? ""
         let contentType = headers["Content-Type"]
         checkJSON(

@@ -133,19 +133,19 @@ extension Exchange {
         let reader = FieldReader(file: file)
         let root = try reader.object(document, at: "", expected: "a fixture object with \"request\" and \"response\"")
 
-        let requestValue = try reader.required(root, "request", at: "", expected: "a \"request\" object")
+        let requestValue = try reader.required(root, "request", in: "", expected: "a \"request\" object")
         let request = try reader.object(requestValue, at: "/request", expected: "an object")
         let method = try reader.string(
-            try reader.required(request, "method", at: "/request", expected: "an HTTP method string"),
+            try reader.required(request, "method", in: "/request", expected: "an HTTP method string"),
             at: "/request/method")
         let url = try reader.string(
-            try reader.required(request, "url", at: "/request", expected: "a URL string"), at: "/request/url")
+            try reader.required(request, "url", in: "/request", expected: "a URL string"), at: "/request/url")
         let requestHeaders = try reader.headers(request["headers"], at: "/request/headers")
         let requestBody = try reader.body(request, at: "/request")
 
-        let responseValue = try reader.required(root, "response", at: "", expected: "a \"response\" object")
+        let responseValue = try reader.required(root, "response", in: "", expected: "a \"response\" object")
         let response = try reader.object(responseValue, at: "/response", expected: "an object")
-        let statusValue = try reader.required(response, "status", at: "/response", expected: "an integer HTTP status")
+        let statusValue = try reader.required(response, "status", in: "/response", expected: "an integer HTTP status")
         guard case .number(let literal) = statusValue, let status = Int(literal), (100...599).contains(status) else {
             throw InputError(
                 file: file, position: .jsonPointer("/response/status"),
@@ -173,8 +173,7 @@ extension Exchange {
                 let text = try reader.string(latency, at: "/metadata/latency")
                 guard let duration = parseDuration(text), duration <= .seconds(600) else {
                     throw reader.fail(
-                        "/metadata/latency", expected: "a duration up to 10m, such as 250ms or 1.5s",
-                        found: latency.briefDescription)
+                        "/metadata/latency", "a duration up to 10m, such as 250ms or 1.5s", latency.briefDescription)
                 }
                 metadata.latency = duration
             }
@@ -182,8 +181,8 @@ extension Exchange {
                 let name = try reader.string(fault, at: "/metadata/fault")
                 guard FixtureMetadata.knownFaults.contains(name) else {
                     throw reader.fail(
-                        "/metadata/fault", expected: "one of " + FixtureMetadata.knownFaults.joined(separator: ", "),
-                        found: fault.briefDescription)
+                        "/metadata/fault", "one of " + FixtureMetadata.knownFaults.joined(separator: ", "),
+                        fault.briefDescription)
                 }
                 metadata.fault = name
             }
@@ -207,37 +206,15 @@ extension Exchange {
     }
 }
 
-private struct FieldReader {
+/// The fixture format's own fields, read by the package's one field reader (``JSONFieldReading``).
+private struct FieldReader: JSONFieldReading {
     let file: String
-
-    func fail(_ pointer: String, expected: String, found: String) -> InputError {
-        InputError(file: file, position: .jsonPointer(pointer), expected: expected, found: found)
-    }
-
-    func object(_ value: JSONValue, at pointer: String, expected: String) throws(InputError) -> JSONValue {
-        guard case .object = value else { throw fail(pointer, expected: expected, found: value.briefDescription) }
-        return value
-    }
-
-    func required(_ object: JSONValue, _ key: String, at pointer: String, expected: String) throws(InputError)
-        -> JSONValue
-    {
-        guard let value = object[key] else { throw fail("\(pointer)/\(key)", expected: expected, found: "nothing") }
-        return value
-    }
-
-    func string(_ value: JSONValue, at pointer: String) throws(InputError) -> String {
-        guard case .string(let text) = value else {
-            throw fail(pointer, expected: "a string", found: value.briefDescription)
-        }
-        return text
-    }
 
     /// An object of header names to a string, or to an array of strings for a field sent more than once.
     func headers(_ value: JSONValue?, at pointer: String) throws(InputError) -> HeaderFields {
         guard let value else { return [:] }
         guard case .object(let members) = value else {
-            throw fail(pointer, expected: "an object of header names to strings", found: value.briefDescription)
+            throw fail(pointer, "an object of header names to strings", value.briefDescription)
         }
         var headers = HeaderFields()
         for member in members {
@@ -248,7 +225,7 @@ private struct FieldReader {
             }
             let place = "\(pointer)/\(JSONPointer.escape(member.key))"
             guard case .array(let items) = member.value, !items.isEmpty else {
-                throw fail(place, expected: "a string, or an array of strings", found: member.value.briefDescription)
+                throw fail(place, "a string, or an array of strings", member.value.briefDescription)
             }
             for (index, item) in items.enumerated() {
                 headers.append(name: member.key, value: try string(item, at: "\(place)/\(index)"))
@@ -260,7 +237,7 @@ private struct FieldReader {
     func match(_ value: JSONValue, at pointer: String) throws(InputError) -> FixtureMatch {
         let expected = #"an object with "path", "query", "headers" or "body""#
         guard case .object(let members) = value else {
-            throw fail(pointer, expected: expected, found: value.briefDescription)
+            throw fail(pointer, expected, value.briefDescription)
         }
         var match = FixtureMatch()
         for member in members {
@@ -269,16 +246,13 @@ private struct FieldReader {
             case "path":
                 let path = try string(member.value, at: place)
                 guard path.hasPrefix("/"), !path.contains("?") else {
-                    throw fail(
-                        place, expected: "a path template such as /api/recipes/{id}",
-                        found: member.value.briefDescription)
+                    throw fail(place, "a path template such as /api/recipes/{id}", member.value.briefDescription)
                 }
                 match.path = path
             case "query":
                 let text = try string(member.value, at: place)
                 guard let query = FixtureMatch.Query(rawValue: text) else {
-                    throw fail(
-                        place, expected: "\"exact\", \"contains\" or \"ignore\"", found: member.value.briefDescription)
+                    throw fail(place, "\"exact\", \"contains\" or \"ignore\"", member.value.briefDescription)
                 }
                 match.query = query
             case "headers":
@@ -286,12 +260,12 @@ private struct FieldReader {
             case "body":
                 let text = try string(member.value, at: place)
                 guard let body = FixtureMatch.Body(rawValue: text) else {
-                    throw fail(place, expected: "\"any\" or \"exact\"", found: member.value.briefDescription)
+                    throw fail(place, "\"any\" or \"exact\"", member.value.briefDescription)
                 }
                 match.body = body
             default:
                 // Said, not ignored: a misspelt key would otherwise match more than its author meant.
-                throw fail(place, expected: "one of path, query, headers, body", found: "\"\(member.key)\"")
+                throw fail(place, "one of path, query, headers, body", "\"\(member.key)\"")
             }
         }
         return match
@@ -311,12 +285,11 @@ private struct FieldReader {
         case "base64":
             let text = try string(body, at: "\(pointer)/body")
             guard let data = Data(base64Encoded: text) else {
-                throw fail("\(pointer)/body", expected: "base64 text", found: "text that is not base64")
+                throw fail("\(pointer)/body", "base64 text", "text that is not base64")
             }
             return .binary(data)
         default:
-            throw fail(
-                "\(pointer)/bodyEncoding", expected: "\"json\", \"text\" or \"base64\"", found: "\"\(encoding)\"")
+            throw fail("\(pointer)/bodyEncoding", "\"json\", \"text\" or \"base64\"", "\"\(encoding)\"")
         }
     }
 }

@@ -200,6 +200,46 @@ struct AlertTests {
         #expect(!sent.contains { $0.body.contains("tok-planted") })
     }
 
+    /// An outbox that is not one apiprobe wrote (a hand edit, another version) is a warning naming the file, the
+    /// JSON Pointer of the bad field, what was expected and what was found; the round goes on.
+    @Test func aDamagedOutboxIsAWarningAtItsPlace() async throws {
+        let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let folder = try TemporaryFolder.url
+        let history = folder.appendingPathComponent("history.jsonl")
+        let outbox = folder.appendingPathComponent("history.outbox.json")
+        let cases: [(String, String)] = [
+            (
+                #"{"alerts": [{"target": 0, "receiver": "r", "api": "shop", "endpoint": "cart", "state": "sideways", "at": "2026-11-26T10:00:00Z", "message": "m", "url": "u", "consecutive": 2, "attempts": 1}]}"#,
+                #"/alerts/0/state: expected down or recovered, found "sideways""#
+            ),
+            (#"{"alerts": [{"target": "zero"}]}"#, #"/alerts/0/target: expected an integer, found string "zero""#),
+            (#"{"alerts": {}}"#, "/alerts: expected an array of alerts, found object"),
+            (#"{"alerts": [1,]}"#, ":1:15: expected a JSON value, found ']'"),
+        ]
+        let probe = try config(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            alerts:
+              - webhook: http://127.0.0.1:9/hook
+            endpoints:
+              - {name: cart, path: /cart, expect: {status: 200}}
+            """)
+        for (text, place) in cases {
+            try Data(text.utf8).write(to: outbox)
+            var session = ProbeSession(
+                runner: ProbeRunner(config: probe, directory: folder), history: HistoryFile(url: history))
+            let warnings = try await session.round().warnings
+            #expect(
+                warnings.contains {
+                    $0.hasPrefix(outbox.relativePath) && $0.contains(place)
+                        && $0.hasSuffix("; its undelivered alerts are lost")
+                },
+                "\(warnings)")
+        }
+    }
+
     @Test func aReceiverThatIsDownIsAWarningWithinTheBudget() async throws {
         let api = try RawHTTPServer { _ in .respond(status: 500, headers: [:], body: "{}") }
         defer { api.stop() }

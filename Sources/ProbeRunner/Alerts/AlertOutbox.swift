@@ -44,46 +44,43 @@ struct AlertOutbox: Sendable {
 
     // MARK: The file
 
-    struct DamagedOutbox: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func items(from data: Data) throws -> [Item] {
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: data)
-        } catch {
-            throw DamagedOutbox(description: "\(error.position): expected \(error.expected)")
+    /// The items of an outbox file, or where it is damaged (`file`: its name in the error).
+    static func items(from data: Data, file: String) throws(InputError) -> [Item] {
+        let reader = JSONFieldReader(file: file)
+        let document = try reader.parse(data)
+        let alerts = try reader.array(
+            try reader.required(document, "alerts", in: "", expected: "an array of alerts"), at: "/alerts",
+            expected: "an array of alerts")
+        var items: [Item] = []
+        for (index, value) in alerts.enumerated() {
+            let at = "/alerts/\(index)"
+            func string(_ key: String, expected: String = "a string") throws(InputError) -> String {
+                try reader.string(try reader.required(value, key, in: at, expected: expected), at: "\(at)/\(key)")
+            }
+            func integer(_ key: String) throws(InputError) -> Int {
+                try reader.integer(try reader.required(value, key, in: at, expected: "an integer"), at: "\(at)/\(key)")
+            }
+            // In the order the file has them, so the first bad field is the one named.
+            let target = try integer("target")
+            let receiver = try string("receiver")
+            let stateText = try string("state", expected: "down or recovered")
+            guard let state = AlertEvent.State(rawValue: stateText) else {
+                throw reader.fail("\(at)/state", "down or recovered", "\"\(stateText)\"")
+            }
+            let atText = try string("at", expected: "an ISO 8601 time")
+            guard let time = DisplayText.parseTimestamp(atText) else {
+                throw reader.fail("\(at)/at", "an ISO 8601 time", "\"\(atText)\"")
+            }
+            items.append(
+                Item(
+                    target: target, receiver: receiver,
+                    event: AlertEvent(
+                        api: try string("api"), endpoint: try string("endpoint"), state: state, at: time,
+                        message: try string("message"), url: try string("url"),
+                        consecutive: try integer("consecutive")),
+                    attempts: try integer("attempts")))
         }
-        guard case .array(let values)? = document["alerts"] else {
-            throw DamagedOutbox(description: "/alerts: expected an array of alerts")
-        }
-        return try values.enumerated().map { index, value in
-            func string(_ key: String) throws -> String {
-                guard case .string(let text)? = value[key] else {
-                    throw DamagedOutbox(description: "/alerts/\(index)/\(key): expected a string")
-                }
-                return text
-            }
-            func integer(_ key: String) throws -> Int {
-                guard case .number(let literal)? = value[key], let number = Int(literal) else {
-                    throw DamagedOutbox(description: "/alerts/\(index)/\(key): expected an integer")
-                }
-                return number
-            }
-            guard let state = AlertEvent.State(rawValue: try string("state")) else {
-                throw DamagedOutbox(description: "/alerts/\(index)/state: expected down or recovered")
-            }
-            guard let at = DisplayText.parseTimestamp(try string("at")) else {
-                throw DamagedOutbox(description: "/alerts/\(index)/at: expected an ISO 8601 time")
-            }
-            return Item(
-                target: try integer("target"), receiver: try string("receiver"),
-                event: AlertEvent(
-                    api: try string("api"), endpoint: try string("endpoint"), state: state, at: at,
-                    message: try string("message"), url: try string("url"), consecutive: try integer("consecutive")),
-                attempts: try integer("attempts"))
-        }
+        return items
     }
 
     static func data(_ items: [Item]) -> Data {
@@ -112,9 +109,9 @@ struct AlertOutbox: Sendable {
             var warning: String?
             if let data {
                 do {
-                    items = try self.items(from: data)
+                    items = try self.items(from: data, file: url.relativePath)
                 } catch {
-                    warning = "\(url.relativePath): \(error); its undelivered alerts are lost"
+                    warning = "\(error); its undelivered alerts are lost"
                 }
             }
             let result = try await body(&items, warning)
