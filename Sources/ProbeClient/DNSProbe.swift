@@ -69,7 +69,8 @@ package enum DNSProbe {
         let name = host
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: HTTPLoader.resolve(name, port: port).map { $0[0] })
+                continuation.resume(
+                    returning: HTTPLoader.resolve(name, port: port).map { HappyEyeballs.ordered($0)[0] })
             }
         }
     }

@@ -353,9 +353,7 @@ package final class HTTPLoader: Sendable {
             }
             cursor = entry.pointee.ai_next
         }
-        // IPv4 first: a server on 127.0.0.1 is the common case for `localhost` (and what a `dns://` server name
-        // is asked at); the connection races the families (``HappyEyeballs``).
-        addresses.sort { ($0.protocol == .inet ? 0 : 1) < ($1.protocol == .inet ? 0 : 1) }
+        // In the resolver's order: the order they are tried in is ``HappyEyeballs/ordered(_:)``'s.
         guard !addresses.isEmpty else { return .failure(HostNotFound(host: host, detail: "no address")) }
         return .success(addresses)
     }

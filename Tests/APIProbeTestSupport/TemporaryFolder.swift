@@ -40,7 +40,7 @@ public enum TemporaryFolder {
         try create(prefix, in: FileManager.default.temporaryDirectory)
     }
 
-    private static func create(_ prefix: String, in parent: URL) throws -> URL {
+    fileprivate static func create(_ prefix: String, in parent: URL) throws -> URL {
         let url = parent.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -61,9 +61,7 @@ public struct TemporaryFolderTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let name = String(test.name.prefix { $0.isLetter || $0.isNumber }.prefix(40))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "apiprobe-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = try TemporaryFolder.create("apiprobe-\(name)", in: FileManager.default.temporaryDirectory)
         defer { try? FileManager.default.removeItem(at: url) }
         try await TemporaryFolder.$current.withValue(url) { try await function() }
     }
