@@ -38,6 +38,9 @@ let package = Package(
         // The HAR and Postman importers and fixture naming: the command line's, not linked into users' tests.
         .target(name: "FixtureImport", dependencies: ["HTTPFixtures", "APIProbeShared"]),
         .target(name: "JSONShape", dependencies: ["HTTPFixtures", "APIProbeShared"]),
+        // JSON Schema as the standard says (2020-12, 2019-09, draft-07/-06/-04, OpenAPI 3.0's schema object): one
+        // validator behind every check. JSONShape is the shape model for inference and drift; this is the judge.
+        .target(name: "JSONSchemaValidation", dependencies: ["HTTPFixtures", "APIProbeShared"]),
         .target(
             name: "ContractTesting", dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape", "APIProbeShared"]),
 
@@ -58,7 +61,7 @@ let package = Package(
         .target(
             name: "ProbeRunner",
             dependencies: [
-                "ProbeClient", "FixtureImport", "HTTPFixtures", "JSONShape", "APIProbeShared",
+                "ProbeClient", "FixtureImport", "HTTPFixtures", "JSONShape", "JSONSchemaValidation", "APIProbeShared",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -99,7 +102,7 @@ let package = Package(
             name: "apiprobe",
             dependencies: [
                 "FixtureImport",
-                "HTTPFixtures", "JSONShape", "ProbeRunner", "ProbeReports", "RecipesServer",
+                "HTTPFixtures", "JSONShape", "JSONSchemaValidation", "ProbeRunner", "ProbeReports", "RecipesServer",
                 "APIProbeShared", "OpenAPISupport", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -168,6 +171,10 @@ let package = Package(
         .testTarget(
             name: "JSONShapeTests",
             dependencies: ["JSONShape", "HTTPFixtures", "APIProbeShared", "APIProbeTestSupport"]),
+        // The official JSON Schema Test Suite (../shared/json-schema-test-suite), every file, asserted.
+        .testTarget(
+            name: "JSONSchemaValidationTests",
+            dependencies: ["JSONSchemaValidation", "HTTPFixtures", "APIProbeShared", "APIProbeTestSupport"]),
         .testTarget(
             name: "OpenAPISupportTests",
             dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures", "APIProbeTestSupport"],

@@ -1,6 +1,6 @@
 import APIProbeShared
 public import Foundation
-import HTTPFixtures
+package import HTTPFixtures
 
 /// What kind of change a ``SchemaChange`` is; the raw values are those of apiprobe's JSON output.
 public struct ChangeKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -268,8 +268,13 @@ public struct SchemaDiff: Sendable, Hashable {
 
     /// A JSON report with extra top-level members (lists of file names), for `snapshot check`.
     public func jsonReport(adding lists: [String: [String]]) -> Data {
-        let extra = lists.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }
-        return Self.reportTree(changes, extra: extra).fileData
+        jsonReport(adding: lists, extra: [])
+    }
+
+    /// A JSON report with extra top-level members: lists of file names, and members of any value.
+    package func jsonReport(adding lists: [String: [String]], extra: [(key: String, value: JSONValue)]) -> Data {
+        let listed = lists.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }
+        return Self.reportTree(changes, extra: listed + extra).fileData
     }
 
     // MARK: Comparison

@@ -2,6 +2,7 @@ import APIProbeShared
 package import FixtureImport
 package import Foundation
 package import HTTPFixtures
+package import JSONSchemaValidation
 package import JSONShape
 
 /// The fixtures of `Stubs/` grouped by endpoint (HTTPFixtures' one rule), and the `Snapshots/` beside them.
@@ -202,6 +203,14 @@ package struct SnapshotCheckResult: Sendable {
     }
 
     package var endpoints: [(key: String, file: String, outcome: Outcome)] = []
+    /// Where a fixture breaks its snapshot as written: every keyword a person added (`pattern`, `maximum`,
+    /// `additionalProperties: false`, …), judged by the JSON Schema validator. The keywords the snapshot writer
+    /// itself writes (`type`, `required`, `enum`, `format`) are judged by the drift report instead, with the usage
+    /// manifest's ranking, so that no change is reported twice.
+    package var violations: [SnapshotViolation] = []
+    /// Keywords of the snapshots that their dialect does not define (a typo such as `maxLenght`): ignored, as the
+    /// standard says, and counted.
+    package var ignoredKeywords: [(file: String, keyword: IgnoredKeyword)] = []
     package var skipped: [String] = []
     package var orphans: [String] = []
     /// Every change, each with the snapshot file it was found in.
@@ -210,7 +219,16 @@ package struct SnapshotCheckResult: Sendable {
         endpoints.compactMap { if case .missing = $0.outcome { return $0.file } else { return nil } }
     }
     /// Breaking drift or a missing snapshot: the check fails (exit status 1).
-    package var failed: Bool { report.hasBreakingChanges || !missing.isEmpty }
+    package var failed: Bool { report.hasBreakingChanges || !missing.isEmpty || !violations.isEmpty }
+}
+
+/// A fixture that breaks its snapshot as written.
+package struct SnapshotViolation: Sendable, Hashable {
+    /// The fixture, as a path (`Stubs/recipes/search.json`).
+    package var fixture: String
+    /// The snapshot, as a path (`Snapshots/recipes/search.schema.json`).
+    package var snapshot: String
+    package var error: JSONSchemaValidation.ValidationError
 }
 
 /// What `apiprobe snapshot update` did (or, in a dry run, would do) for each endpoint.
@@ -249,18 +267,25 @@ extension SnapshotWorkspace {
         // it (a property the spec makes optional and no sample has is no removal), not for drift from it.
         let specDerived = snapshotKeys().specDerived
         // `nil`: no samples, or no snapshot (told apart below by the sample count).
-        let compared = try endpoints.parallelMap { endpoint throws(InputError) -> SchemaDiff? in
+        let compared = try endpoints.parallelMap {
+            endpoint throws(InputError) -> (SchemaDiff, [SnapshotViolation], [IgnoredKeyword])? in
             guard endpoint.sampleCount > 0, let old = try workspace.existingSnapshot(for: endpoint.key) else {
                 return nil
             }
             let inferred = try endpoint.snapshot(previous: old).shape
             let usage = try workspace.usage(for: endpoint.key)
+            let (violations, ignored) = try workspace.violations(of: endpoint)
             if specDerived.contains(endpoint.key) {
-                return SchemaDiff(conformanceOf: inferred, to: old.shape, usage: usage)
+                return (SchemaDiff(conformanceOf: inferred, to: old.shape, usage: usage), violations, ignored)
             }
-            return SchemaDiff(from: old.shape, to: inferred, usage: usage)
+            return (SchemaDiff(from: old.shape, to: inferred, usage: usage), violations, ignored)
         }
-        for (endpoint, diff) in zip(endpoints, compared) {
+        for (endpoint, outcome) in zip(endpoints, compared) {
+            let diff = outcome?.0
+            if let outcome {
+                result.violations += outcome.1
+                result.ignoredKeywords += outcome.2.map { (snapshotPath(for: endpoint.key), $0) }
+            }
             let file = snapshotPath(for: endpoint.key)
             guard endpoint.sampleCount > 0 else {
                 result.endpoints.append((endpoint.key, file, .noSamples))
@@ -270,7 +295,7 @@ extension SnapshotWorkspace {
                 result.endpoints.append((endpoint.key, file, .missing))
                 continue
             }
-            if diff.changes.isEmpty {
+            if diff.changes.isEmpty && !result.violations.contains(where: { $0.snapshot == file }) {
                 result.endpoints.append((endpoint.key, file, .matched(samples: endpoint.sampleCount)))
             } else {
                 result.endpoints.append((endpoint.key, file, .drifted(diff.changes)))
@@ -284,6 +309,37 @@ extension SnapshotWorkspace {
         result.orphans = orphanedSnapshots()
         result.report = SchemaDiff(changes: changes)
         return result
+    }
+
+    /// The keywords the snapshot writer writes, which the drift report judges.
+    static let keywordsTheDriftJudges: Set<String> = ["type", "required", "enum", "format"]
+
+    /// Each sample of an endpoint validated against its snapshot as written (the one validator), and the keywords
+    /// the snapshot holds that its dialect does not define. `$ref` to `components.json` beside it reads that file.
+    ///
+    /// - Throws: `InputError` for a snapshot that is not a schema (file and JSON Pointer), or a sample too deep or
+    ///   too slow to judge.
+    package func violations(of endpoint: Endpoint) throws(InputError) -> ([SnapshotViolation], [IgnoredKeyword]) {
+        let url = snapshotURL(for: endpoint.key)
+        let file = snapshotPath(for: endpoint.key)
+        let schema = try SchemaFile.compile(
+            contentsOf: url, displayName: file, inside: snapshotsDirectory)
+        var violations: [SnapshotViolation] = []
+        for sample in endpoint.samples {
+            let instance = try JSONValue(parsing: sample.json, file: sample.file)
+            let errors: [JSONSchemaValidation.ValidationError]
+            do {
+                errors = try schema.validate(instance)
+            } catch {
+                throw InputError(
+                    file: sample.file, position: .jsonPointer(error.instanceLocation),
+                    expected: "a sample the validator can judge within its limits", found: error.message)
+            }
+            for error in errors where !Self.keywordsTheDriftJudges.contains(error.keyword) {
+                violations.append(SnapshotViolation(fixture: sample.file, snapshot: file, error: error))
+            }
+        }
+        return (violations, schema.ignoredKeywords)
     }
 
     /// Writes every endpoint's snapshot from its samples over the one it replaces (an unreadable one is

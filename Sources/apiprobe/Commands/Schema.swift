@@ -8,8 +8,8 @@ extension ReportFormat: ExpressibleByArgument {}
 struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Infer a schema from JSON samples, or compare two schemas.",
-        subcommands: [SchemaInferCommand.self, SchemaDiffCommand.self]
+        abstract: "Infer a schema from JSON samples, compare two schemas, or validate JSON against a schema.",
+        subcommands: [SchemaInferCommand.self, SchemaDiffCommand.self, SchemaValidateCommand.self]
     )
 }
 

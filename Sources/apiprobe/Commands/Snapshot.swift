@@ -2,7 +2,9 @@ import ArgumentParser
 import FixtureImport
 import Foundation
 import HTTPFixtures
+import JSONSchemaValidation
 import JSONShape
+import OpenAPISupport
 import ProbeRunner
 
 /// `apiprobe snapshot`: keep `Snapshots/` in step with the fixtures in `Stubs/`.
@@ -32,8 +34,14 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Compare the schema of every endpoint's fixtures with its snapshot.",
-        discussion:
-            "Exit status 1 on breaking drift or a missing snapshot; a usage manifest beside a snapshot ranks unread paths as info."
+        discussion: """
+            Two judgements: drift (the schema inferred from the fixtures against the snapshot; a usage manifest \
+            beside a snapshot ranks unread paths as info), and every fixture validated against its snapshot as \
+            written, so that each keyword a person added (pattern, minLength, maximum, multipleOf, uniqueItems, \
+            minItems, additionalProperties: false, …) is enforced as JSON Schema says. Exit status 1 on breaking \
+            drift, a violation or a missing snapshot. Keywords a snapshot's dialect does not define are ignored, as \
+            the standard says, and counted in the summary line; --strict makes them an error (exit 2).
+            """
     )
 
     @OptionGroup var folders: SnapshotFolders
@@ -48,6 +56,9 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
             valueName: "selection"))
     var only: [String] = []
 
+    @Flag(name: .long, help: "Fail (exit 2) when a snapshot holds keywords its dialect does not define.")
+    var strict = false
+
     func validate() throws {
         for selection in only where ImportSelection(selection) == nil {
             throw ValidationError(
@@ -59,12 +70,19 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
     func run() async throws {
         var workspace = try SnapshotWorkspace(stubs: folders.stubs, snapshots: folders.snapshots)
         try workspace.select(only.compactMap(ImportSelection.init))
-        let result = try workspace.check()
+        let checked = workspace
+        let result = try await onLargeStack { try checked.check() }
+        if strict, let (file, first) = result.ignoredKeywords.first {
+            throw InputError(
+                file: file, position: .jsonPointer(first.pointer), expected: "only keywords of JSON Schema 2020-12 (--strict)",
+                found: "\(first.keyword): \(first.reason)"
+                    + (result.ignoredKeywords.count > 1 ? ", and \(result.ignoredKeywords.count - 1) more" : ""))
+        }
         let out = Terminal.standardOutput
         switch format {
         case .json:
             let lists = ["missing": result.missing, "orphaned": result.orphans, "skipped": result.skipped]
-            out.write(String(decoding: result.report.jsonReport(adding: lists), as: UTF8.self))
+            out.write(String(decoding: result.report.jsonReport(adding: lists, extra: Self.jsonMembers(of: result)), as: UTF8.self))
         case .text:
             out.write(Self.text(for: result, on: out))
         }
@@ -88,6 +106,15 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
                 text += "\(file):\n"
                 for change in changes { text += "  " + ChangeReport.line(for: change, on: out) + "\n" }
             }
+            for violation in result.violations where violation.snapshot == file {
+                let error = violation.error
+                let place = error.instanceLocation.isEmpty ? "/" : error.instanceLocation
+                text += "  " + out.styled("violation ", .red) + "\(violation.fixture): \(place): \(error.keyword): "
+                    + "\(error.message) (\(Self.schemaPlace(of: error)))\n"
+            }
+        }
+        for (file, keyword) in result.ignoredKeywords {
+            text += out.styled("ignored ", .yellow) + "\(file)#\(keyword.pointer): \(keyword.reason)\n"
         }
         for orphan in result.orphans {
             text += out.styled("orphan  ", .yellow) + "\(orphan): a snapshot without fixtures\n"
@@ -95,7 +122,38 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
         var summary = ChangeReport.summary(result.report)
         if !result.missing.isEmpty { summary += ", \(result.missing.count) missing" }
         if !result.orphans.isEmpty { summary += ", \(result.orphans.count) without fixtures" }
+        let violations = result.violations.count
+        summary += ", \(violations) violation\(violations == 1 ? "" : "s") of the snapshots as written"
+        if !result.ignoredKeywords.isEmpty {
+            let count = result.ignoredKeywords.count
+            summary += ", \(count) keyword\(count == 1 ? "" : "s") ignored"
+        }
         return text + (result.failed ? out.styled(summary, .bold) : summary) + "\n"
+    }
+}
+
+extension SnapshotCheckCommand {
+    /// The keyword's place in the snapshot: the fragment of its absolute location (`#/properties/title/maxLength`).
+    static func schemaPlace(of error: JSONSchemaValidation.ValidationError) -> String {
+        guard let hash = error.absoluteKeywordLocation.firstIndex(of: "#") else { return error.absoluteKeywordLocation }
+        return String(error.absoluteKeywordLocation[hash...])
+    }
+
+    /// `violations` (the standard's basic output entries, with the fixture and snapshot) and `ignoredKeywords`.
+    static func jsonMembers(of result: SnapshotCheckResult) -> [(key: String, value: JSONValue)] {
+        let violations: [JSONValue] = result.violations.map { violation in
+            .object([
+                ("fixture", .string(violation.fixture)), ("snapshot", .string(violation.snapshot)),
+                ("instanceLocation", .string(violation.error.instanceLocation)),
+                ("keywordLocation", .string(violation.error.keywordLocation)),
+                ("absoluteKeywordLocation", .string(Self.schemaPlace(of: violation.error))),
+                ("error", .string(violation.error.message)),
+            ])
+        }
+        let ignored: [JSONValue] = result.ignoredKeywords.map { file, keyword in
+            .object([("snapshot", .string(file)), ("pointer", .string(keyword.pointer)), ("reason", .string(keyword.reason))])
+        }
+        return [("violations", .array(violations)), ("ignoredKeywords", .array(ignored))]
     }
 }
 
