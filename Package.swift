@@ -42,7 +42,8 @@ let package = Package(
         // validator behind every check. JSONShape is the shape model for inference and drift; this is the judge.
         .target(name: "JSONSchemaValidation", dependencies: ["HTTPFixtures", "APIProbeShared"]),
         .target(
-            name: "ContractTesting", dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape", "APIProbeShared"]),
+            name: "ContractTesting",
+            dependencies: ["HTTPFixtures", "HTTPStubs", "JSONShape", "JSONSchemaValidation", "APIProbeShared"]),
 
         // MARK: Probe runner, sample client, demo server, command-line tool
         // The probe runner in three modules, by job: the client that measures what it sends, the runner that
@@ -74,7 +75,7 @@ let package = Package(
             name: "OpenAPISupport",
             dependencies: [
                 "FixtureImport",
-                "JSONShape", "HTTPFixtures", "APIProbeShared", .product(name: "Yams", package: "Yams"),
+                "JSONShape", "JSONSchemaValidation", "HTTPFixtures", "APIProbeShared", .product(name: "Yams", package: "Yams"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
@@ -212,7 +213,7 @@ let package = Package(
 // of every target of the package a second time. Nothing else reads this variable.
 if Context.environment["APIPROBE_STUB_TESTS_ONLY"] != nil {
     let needed: Set<String> = [
-        "APIProbeShared", "HTTPFixtures", "HTTPStubs", "JSONShape", "ContractTesting", "RecipesAPI",
+        "APIProbeShared", "HTTPFixtures", "HTTPStubs", "JSONShape", "JSONSchemaValidation", "ContractTesting", "RecipesAPI",
         "APIProbeTestSupport", "StubsGlobalModeCheck", "HTTPStubsTests", "RecipesAPITests",
     ]
     package.targets.removeAll { !needed.contains($0.name) }

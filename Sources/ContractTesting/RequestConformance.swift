@@ -1,6 +1,7 @@
 import APIProbeShared
 public import Foundation
 import HTTPFixtures
+import JSONSchemaValidation
 public import HTTPStubs
 import JSONShape
 
@@ -81,10 +82,14 @@ private func requestProblems(
     } catch {
         return error.description
     }
-    // Credentials in a URL (user-info, `api_key=…`) are masked; the messages hold no other values.
+    // Credentials in a URL (user-info, `api_key=…`) are masked, and those the requests send.
     let redactor = Redactor()
     var lines: [String] = []
     for request in requests {
+        // The messages quote the values that break a schema: a credential the request sends (a header, a
+        // `password` in its body) is learned first, so that none is repeated.
+        redactor.learnHeaders(request.headers)
+        if let body = request.body { redactor.learnBody(body, contentType: request.header("Content-Type")) }
         let target = "\(request.method) \(redactor.redactURL(request.url.absoluteString))"
         guard let (operation, pathValues) = file.operation(method: request.method, url: request.url.absoluteString)
         else {
@@ -94,13 +99,13 @@ private func requestProblems(
         for problem in RequestChecker.problems(
             of: request, against: operation, pathValues: pathValues, folder: url.deletingLastPathComponent())
         {
-            lines.append("\(target): \(operation.name): \(problem)")
+            lines.append("\(target): \(operation.name): \(redactor.redact(text: problem))")
         }
     }
     return lines.isEmpty ? nil : lines.joined(separator: "\n")
 }
 
-/// The parameter and body checks of one request, through JSONShape's conformance check.
+/// The parameter and body checks of one request, through the one JSON Schema validator.
 enum RequestChecker {
     static func problems(
         of request: StubRequest, against operation: OperationsFile.Operation, pathValues: [String: String],
@@ -147,29 +152,24 @@ enum RequestChecker {
         return JSONValue.string(text).serialized()
     }
 
-    /// The ways `data` breaks `schema` (a schema in the snapshot format, its references read from `folder`):
-    /// `<pointer>: <change>`, or the change alone when `prefix` is nil and the value is a scalar.
+    /// The ways `data` breaks `schema` (a schema of `operations.json`, its references read from `folder`), by the one
+    /// JSON Schema validator: `<pointer>: <keyword>: <expected, found>`, or without the pointer when `prefix` is nil
+    /// and the value is a scalar.
     static func conformance(of data: Data, to schema: JSONValue, at prefix: String? = nil, folder: URL) -> [String] {
-        let diff: SchemaDiff
+        let errors: [JSONSchemaValidation.ValidationError]
         do {
-            diff = try SchemaSnapshot(decoding: schema.serialized(), file: "operations.json", folder: folder)
-                .conformance(of: data)
+            let compiled = try SchemaFile.compile(
+                schema, at: folder.appendingPathComponent(OperationsFile.fileName), displayName: OperationsFile.fileName,
+                inside: folder)
+            errors = try compiled.validate(try JSONValue(parsing: data))
         } catch {
             return ["\(prefix ?? ""): cannot check: \(error)"]
         }
-        return diff.changes.filter { $0.severity == .breaking }.map { change in
-            let detail = describe(change)
-            guard let prefix else { return detail }
-            return "\(prefix)\(change.path): \(detail)"
-        }
-    }
-
-    private static func describe(_ change: SchemaChange) -> String {
-        switch (change.before, change.after) {
-        case (let before?, let after?): return "expected \(before), found \(after) (\(change.kind))"
-        case (let before?, nil): return "expected \(before), found none (\(change.kind))"
-        case (nil, let after?): return "\(change.kind): \(after)"
-        case (nil, nil): return "\(change.kind)"
+        return errors.map { error in
+            var place = error.instanceLocation
+            if let property = error.property { place += "/" + JSONPointer.escape(property) }
+            guard let prefix else { return place.isEmpty ? error.message : "\(place): \(error.message)" }
+            return "\(prefix)\(place): \(error.message)"
         }
     }
 }

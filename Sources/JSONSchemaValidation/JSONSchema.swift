@@ -52,8 +52,11 @@ package struct JSONSchema: Sendable {
 
     /// Compiles the schemas at `pointers` of one document (an OpenAPI description's operations and components)
     /// together: each reference is resolved and each shared subschema compiled once for all of them.
+    ///
+    /// - Parameter indexing: more places of the document whose `$id`s and anchors references may name (an OpenAPI
+    ///   description's `components/schemas/*`), indexed but compiled only when a reference reaches them.
     package static func compile(
-        document: JSONValue, pointers: [String], options: SchemaOptions = SchemaOptions(),
+        document: JSONValue, pointers: [String], indexing: [String] = [], options: SchemaOptions = SchemaOptions(),
         registry: SchemaRegistry = SchemaRegistry()
     ) throws(SchemaError) -> [JSONSchema] {
         let rootDialect =
@@ -66,6 +69,9 @@ package struct JSONSchema: Sendable {
         }
         var compiler = SchemaCompiler(options: options, registry: registry)
         let documentNumber = try compiler.addDocument(document, uri: options.baseURI, dialect: rootDialect)
+        for pointer in indexing + pointers {
+            try compiler.indexIfNeeded(SchemaCompiler.Location(document: documentNumber, pointer: pointer))
+        }
         var roots: [Int] = []
         for pointer in pointers {
             let location = SchemaCompiler.Location(document: documentNumber, pointer: pointer)

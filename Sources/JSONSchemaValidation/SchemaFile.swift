@@ -47,4 +47,44 @@ package enum SchemaFile {
             throw error.file.isEmpty ? error.inFile(displayName) : error
         }
     }
+
+    /// Every way each sample breaks `schema`, by the one validator, leaving out errors of the keywords in `ignoring`
+    /// (the snapshot writer's own keywords, which the drift report judges with the usage manifest's ranking).
+    ///
+    /// - Throws: ``InputError`` for a sample that is not JSON, or one a limit stopped (file and JSON Pointer).
+    package static func violations(
+        of samples: [(json: Data, file: String)], against schema: JSONSchema, ignoring: Set<String> = []
+    ) throws(InputError) -> [SampleViolation] {
+        var violations: [SampleViolation] = []
+        for sample in samples {
+            let instance = try JSONValue(parsing: sample.json, file: sample.file)
+            let errors: [ValidationError]
+            do {
+                errors = try schema.validate(instance)
+            } catch {
+                throw InputError(
+                    file: sample.file, position: .jsonPointer(error.instanceLocation),
+                    expected: "a sample the validator can judge within its limits", found: error.message)
+            }
+            for error in errors where !ignoring.contains(error.keyword) {
+                violations.append(SampleViolation(sample: sample.file, error: error))
+            }
+        }
+        return violations
+    }
+}
+
+/// A sample (a fixture's body, a probe's response) that breaks a schema.
+package struct SampleViolation: Sendable, Hashable, CustomStringConvertible {
+    /// The sample's name (`Stubs/recipes/search.json`, `sample 3`).
+    package var sample: String
+    package var error: ValidationError
+
+    /// `/recipe/title: minLength: expected at least 30 characters, found 17 (#/properties/…/minLength)`.
+    package var description: String {
+        let place = error.instanceLocation.isEmpty ? "/" : error.instanceLocation
+        let location = error.absoluteKeywordLocation
+        let fragment = location.firstIndex(of: "#").map { String(location[$0...]) } ?? location
+        return "\(place): \(error.keyword): \(error.message) (\(fragment))"
+    }
 }

@@ -17,6 +17,9 @@ package struct ValidationError: Sendable, Hashable, CustomStringConvertible {
     package var keyword: String
     /// What was expected and what was found, for a person.
     package var message: String
+    /// The member the error is about when it is not at ``instanceLocation`` itself: a `required` (or
+    /// `dependentRequired`) property that is missing from the object there.
+    package var property: String?
 
     package var description: String {
         "\(instanceLocation.isEmpty ? "/" : instanceLocation): \(keyword): \(message)"

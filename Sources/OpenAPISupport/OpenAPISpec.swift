@@ -39,6 +39,8 @@ package struct OpenAPISpec: Sendable {
     package var responseDefinitions: ShapeDefinitions
     /// The definitions the operations' request shapes (parameters and bodies) refer to.
     package var requestDefinitions: ShapeDefinitions
+    /// The operations' schemas as the JSON Schema validator compiles them (on first use).
+    let validators: SpecValidators
 
     /// Reads a description from a file.
     ///
@@ -92,6 +94,7 @@ package struct OpenAPISpec: Sendable {
         responseDefinitions = reader.converter.responseDefinitions
         requestDefinitions = reader.converter.requestDefinitions
         basePaths = Self.basePaths(of: root)
+        validators = SpecValidators(root: root, file: file, version: version, operations: operations)
     }
 
     // MARK: Reading

@@ -1,6 +1,7 @@
 import APIProbeShared
 package import Foundation
 package import HTTPFixtures
+import JSONSchemaValidation
 import JSONShape
 
 /// What kind of violation a fixture has; the raw values are those of `openapi check --format json`.
@@ -119,7 +120,7 @@ extension OpenAPISpec {
         let names = store.names()
         var violations: [SpecViolation] = []
         var unmatched: [String] = []
-        let validator = SchemaValidator(converter: ShapeConverter(root: root, file: file))
+        let validator = validators
         for name in names {
             let url = store.url(for: name)
             let fileName = APIProbeShared.displayPath(url, relativeTo: displayRoot)
@@ -139,9 +140,9 @@ extension OpenAPISpec {
             // not checked, its response is.
             let status = exchange.response.status
             if !((400..<500).contains(status) && operation.response(for: status) != nil) {
-                found += requestProblems(operation, exchange.request, pathValues: pathValues, validator)
+                found += try requestProblems(operation, exchange.request, pathValues: pathValues, validator)
             }
-            found += responseProblems(operation, exchange.response, validator)
+            found += try responseProblems(operation, exchange.response, validator)
             violations += found.map {
                 SpecViolation(
                     file: fileName, operation: operation.name, pointer: $0.pointer, kind: $0.kind,
@@ -153,23 +154,35 @@ extension OpenAPISpec {
             unmatched: unmatched)
     }
 
+    /// Compiles every schema of the description for both directions now, so that a schema that is not one is an
+    /// error before `serve` answers its first request.
+    ///
+    /// - Throws: ``InputError`` naming the description and the schema's place.
+    package func compileSchemas() throws(InputError) {
+        _ = try validators.schema(at: "", direction: .request)
+        _ = try validators.schema(at: "", direction: .response)
+    }
+
     /// What a request gets wrong for its operation: its parameters and its JSON body. The one request rule of
     /// `openapi check` and `apiprobe serve --validate-requests`.
     func requestProblems(
         _ operation: SpecOperation, _ request: RecordedRequest, pathValues: [String: String],
-        _ validator: SchemaValidator
-    ) -> [SchemaProblem] {
-        parameterProblems(operation, request, pathValues: pathValues, validator)
+        _ validator: SpecValidators
+    ) throws(InputError) -> [SchemaProblem] {
+        try parameterProblems(operation, request, pathValues: pathValues, validator)
             + requestBodyProblems(operation, request.body, validator)
     }
 
     /// The operation `request` reaches and what the request gets wrong for it (as `openapi check` judges a
     /// fixture's request); `nil` when it reaches no operation.
-    package func requestProblems(_ request: RecordedRequest) -> (operation: SpecOperation, problems: [SpecViolation])? {
+    ///
+    /// - Throws: ``InputError`` for a schema of the description that is not one (named with its place).
+    package func requestProblems(_ request: RecordedRequest) throws(InputError)
+        -> (operation: SpecOperation, problems: [SpecViolation])?
+    {
         guard let (operation, pathValues) = self.operation(method: request.method.uppercased(), url: request.url)
         else { return nil }
-        let validator = SchemaValidator(converter: ShapeConverter(root: root, file: file))
-        let problems = requestProblems(operation, request, pathValues: pathValues, validator).map {
+        let problems = try requestProblems(operation, request, pathValues: pathValues, validators).map {
             SpecViolation(file: "", operation: operation.name, pointer: $0.pointer, kind: $0.kind, message: $0.message)
         }
         return (operation, problems)
@@ -179,49 +192,65 @@ extension OpenAPISpec {
     /// `RequestRule`), each value against its schema as written.
     private func parameterProblems(
         _ operation: SpecOperation, _ request: RecordedRequest, pathValues: [String: String],
-        _ validator: SchemaValidator
-    ) -> [SchemaProblem] {
+        _ validator: SpecValidators
+    ) throws(InputError) -> [SchemaProblem] {
         let query = (URLComponents(string: request.url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         let header = { (name: String) in request.header(name) }
+        var schemaError: InputError?
         let problems = RequestRule.parameterProblems(
             operation.parameters, query: query, pathValues: pathValues, header: header
         ) { parameter, text in
             guard let schema = parameter.schema else { return [] }
-            let value = Self.parameterValue(text, shape: parameter.shape)
-            return validator.problems(of: value, against: schema, direction: .request).map {
-                ($0.pointer, $0.message)
+            let value = Self.parameterValue(text, schema: schema, shape: parameter.shape)
+            do {
+                return try validator.problems(of: value, against: parameter.schemaPointer, direction: .request).map {
+                    ($0.pointer, $0.message)
+                }
+            } catch let error as InputError {
+                schemaError = error
+                return []
+            } catch {
+                return []
             }
         }
+        if let schemaError { throw schemaError }
         return problems.map { SchemaProblem(pointer: $0.pointer, kind: .parameter, message: $0.message) }
     }
 
     /// A parameter's text as the JSON value its schema's type reads it as (`2` → an integer).
-    static func parameterValue(_ text: String, shape: JSONShape.ShapeNode) -> JSONValue {
+    static func parameterValue(_ text: String, schema: JSONValue, shape: JSONShape.ShapeNode) -> JSONValue {
         let types = shape.types
         if types.contains(.integer) || types.contains(.number), Double(text) != nil { return .number(text) }
         if types.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }
         return .string(text)
     }
 
-    private func requestBodyProblems(_ operation: SpecOperation, _ body: FixtureBody?, _ validator: SchemaValidator)
-        -> [SchemaProblem]
+    private func requestBodyProblems(_ operation: SpecOperation, _ body: FixtureBody?, _ validator: SpecValidators)
+        throws(InputError) -> [SchemaProblem]
     {
         guard let requestBody = operation.requestBody else { return [] }
         if let missing = RequestRule.missingBody(isRequired: requestBody.isRequired, isSent: body != nil) {
             return [SchemaProblem(pointer: missing.pointer, kind: .requestBody, message: missing.message)]
         }
         guard let body else { return [] }
-        guard case .json(let value) = body, let schema = requestBody.schema else { return [] }
-        return validator.problems(of: value, against: schema, direction: .request).map {
+        guard requestBody.schema != nil else { return [] }
+        guard case .json(let value) = body else {
+            // A JSON-only operation that gets other bytes (a truncated document, text/plain) is not a pass.
+            guard requestBody.acceptsOnlyJSON else { return [] }
+            return [
+                SchemaProblem(
+                    pointer: "/body", kind: .requestBody,
+                    message: "expected a JSON request body, found \(body.data.count) bytes of other data")
+            ]
+        }
+        return try validator.problems(of: value, against: requestBody.schemaPointer, direction: .request).map {
             SchemaProblem(pointer: "/body" + $0.pointer, kind: .requestBody, message: "\($0.kind): \($0.message)")
         }
     }
 
     private func responseProblems(
-        _ operation: SpecOperation, _ response: RecordedResponse, _ validator: SchemaValidator
-    )
-        -> [SchemaProblem]
-    {
+        _ operation: SpecOperation, _ response: RecordedResponse, _ validator: SpecValidators
+    ) throws(InputError) -> [SchemaProblem] {
         guard let declared = operation.response(for: response.status) else {
             let statuses = operation.responses.map(\.status).joined(separator: ", ")
             return [
@@ -231,8 +260,8 @@ extension OpenAPISpec {
                         "status \(response.status) is not declared (declared: \(statuses.isEmpty ? "none" : statuses))")
             ]
         }
-        guard let schema = declared.schema, case .json(let value)? = response.body else { return [] }
-        return validator.problems(of: value, against: schema, direction: .response)
+        guard declared.schema != nil, case .json(let value)? = response.body else { return [] }
+        return try validator.problems(of: value, against: declared.schemaPointer, direction: .response)
     }
 }
 

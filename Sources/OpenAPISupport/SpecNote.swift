@@ -34,3 +34,8 @@ extension JSONValue {
         return nil
     }
 }
+
+extension JSONValue {
+    /// The value as compact JSON text, for messages.
+    var serializedText: String { String(decoding: serialized(), as: UTF8.self) }
+}

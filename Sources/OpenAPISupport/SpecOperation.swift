@@ -54,6 +54,8 @@ package struct SpecRequestBody: Sendable, Hashable {
     package var schemaPointer: String
     /// The schema as a shape, `readOnly` properties left out.
     package var shape: ShapeNode
+    /// Whether every media type the body may have is JSON (a body of other bytes cannot be right).
+    package var acceptsOnlyJSON = false
 }
 
 /// A response: its status key and, for a JSON body, its schema.
@@ -196,9 +198,13 @@ struct OperationReader {
         let shape = try schema.map { (s) throws(InputError) in
             try converter.shape(of: s, at: schemaPointer, direction: .request)
         }
+        let onlyJSON = (body["content"]?.members ?? []).allSatisfy { media in
+            let base = media.key.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            return base == "application/json" || base?.hasSuffix("+json") == true
+        }
         return SpecRequestBody(
             isRequired: body["required"]?.boolValue == true, schema: schema, schemaPointer: schemaPointer,
-            shape: shape ?? .empty)
+            shape: shape ?? .empty, acceptsOnlyJSON: onlyJSON)
     }
 
     mutating func responses(_ value: JSONValue?, at pointer: String) throws(InputError) -> [SpecResponse] {

@@ -173,4 +173,77 @@ struct SnapshotCommandTests {
         #expect(update.standardOutput.contains("replaced unreadable Snapshots/recipes/search.schema.json"))
         #expect(try await CommandLineRunner.run(["snapshot", "check"], in: directory).status == 0)
     }
+
+    /// A snapshot tightened by hand (pattern, minLength, maximum, multipleOf, uniqueItems, minItems,
+    /// additionalProperties: false) and a fixture that breaks every one: seven named violations, exit 1; a
+    /// misspelt keyword is counted, and --strict refuses it.
+    @Test func everyKeywordAddedToASnapshotIsEnforced() async throws {
+        let directory = try workspace([
+            "get": (
+                200,
+                try json(
+                    #"{"recipe": {"recipe_id": "35382", "title": "Easy Banana Bread with Walnuts and Honey", "social_rank": 45.5, "ingredients": ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]}}"#
+                )
+            )
+        ])
+        #expect(try await CommandLineRunner.run(["snapshot", "update"], in: directory).status == 0)
+        let snapshotURL = directory.appendingPathComponent("Snapshots/recipes/get.schema.json")
+        var text = try String(contentsOf: snapshotURL, encoding: .utf8)
+        let additions = [
+            (#""recipe_id": {"#, #""recipe_id": {"pattern": "^[0-9]+$", "#),
+            (#""title": {"#, #""title": {"minLength": 30, "maxLenght": 3, "#),
+            (#""social_rank": {"#, #""social_rank": {"maximum": 50, "multipleOf": 0.5, "#),
+            (#""ingredients": {"#, #""ingredients": {"uniqueItems": true, "minItems": 10, "#),
+            (#""recipe": {"#, #""recipe": {"additionalProperties": false, "#),
+        ]
+        for (from, to) in additions {
+            #expect(text.contains(from))
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        try Data(text.utf8).write(to: snapshotURL)
+        // Still valid as written: the check passes, the misspelt keyword counted.
+        let holds = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
+        #expect(holds.status == 0, "\(holds)")
+        #expect(holds.standardOutput.hasSuffix("0 breaking, 0 warnings, 0 info, 1 keyword ignored\n"), "\(holds)")
+
+        let broken = Exchange(
+            request: RecordedRequest(url: "http://127.0.0.1/get"),
+            response: RecordedResponse(
+                status: 200,
+                body: try json(
+                    #"{"recipe": {"recipe_id": "35382x", "title": "Bread", "social_rank": 55.05, "ingredients": ["salt", "salt"], "extra": 1}}"#
+                )))
+        try broken.write(to: directory.appendingPathComponent("Stubs/recipes/get.json"))
+        let check = try await CommandLineRunner.run(["snapshot", "check"], in: directory)
+        #expect(check.status == 1, "\(check)")
+        let lines = check.standardOutput.split(separator: "\n").filter { $0.contains("violation ") }
+        #expect(lines.count == 7, "\(check)")
+        for (place, keyword) in [
+            ("/recipe/recipe_id", "pattern"), ("/recipe/title", "minLength"), ("/recipe/social_rank", "maximum"),
+            ("/recipe/social_rank", "multipleOf"), ("/recipe/ingredients", "uniqueItems"),
+            ("/recipe/ingredients", "minItems"), ("/recipe/extra", "additionalProperties"),
+        ] {
+            #expect(
+                lines.contains { $0.contains("Stubs/recipes/get.json: \(place): \(keyword): ") },
+                "\(place) \(keyword): \(check)")
+        }
+        #expect(check.standardOutput.contains("7 violations of the snapshots as written, 1 keyword ignored"), "\(check)")
+
+        let json = try await CommandLineRunner.run(["snapshot", "check", "--format", "json"], in: directory)
+        #expect(json.status == 1, "\(json)")
+        let report = try JSONValue(parsing: Data(json.standardOutput.utf8))
+        guard case .array(let violations)? = report["violations"] else {
+            Issue.record("no violations in \(json)")
+            return
+        }
+        #expect(violations.count == 7)
+        #expect(violations.allSatisfy { $0["fixture"] == .string("Stubs/recipes/get.json") })
+
+        let strict = try await CommandLineRunner.run(["snapshot", "check", "--strict"], in: directory)
+        #expect(strict.status == 2, "\(strict)")
+        #expect(
+            strict.standardError.contains(
+                "Snapshots/recipes/get.schema.json: /properties/recipe/properties/title/maxLenght: expected only keywords"),
+            "\(strict)")
+    }
 }

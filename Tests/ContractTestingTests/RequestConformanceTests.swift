@@ -104,9 +104,9 @@ struct RequestConformanceTests {
         #expect(
             message == """
                 GET https://recipes.example.com/v1/api/search?page=two: GET /api/search: /query/q: required query parameter "q" is missing
-                GET https://recipes.example.com/v1/api/search?page=two: GET /api/search: /query/page: query parameter "page": expected integer, found string (type-changed)
+                GET https://recipes.example.com/v1/api/search?page=two: GET /api/search: /query/page: query parameter "page": expected integer, found string "two"
                 POST https://recipes.example.com/v1/api/recipes/7/ratings: POST /api/recipes/{id}/ratings: /header/X-Client: required header parameter "X-Client" is missing
-                POST https://recipes.example.com/v1/api/recipes/7/ratings: POST /api/recipes/{id}/ratings: /body/stars: expected integer, found string (type-changed)
+                POST https://recipes.example.com/v1/api/recipes/7/ratings: POST /api/recipes/{id}/ratings: /body/stars: expected integer, found string "five"
                 DELETE https://recipes.example.com/v1/api/rate?api_key=REDACTED: no such operation in \(displayPath(repository.snapshots))/recipes/operations.json
                 """)
     }

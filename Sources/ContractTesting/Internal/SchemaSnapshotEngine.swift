@@ -1,5 +1,6 @@
 import Foundation
 import HTTPFixtures
+import JSONSchemaValidation
 import JSONShape
 
 /// The seam through which schema snapshots are made and compared; ``JSONShapeSnapshotEngine`` implements it.
@@ -39,7 +40,15 @@ struct JSONShapeSnapshotEngine: SchemaSnapshotEngine {
             samples: samples.map { ($0.bytes, file) }, previous: committed
         ).shape
         let diff = SchemaDiff(conformanceOf: inferred, to: committed.shape, usage: usage)
+        // Every keyword a person added to the snapshot (`pattern`, `maximum`, `additionalProperties: false`, …) is
+        // enforced by the one JSON Schema validator, as `apiprobe snapshot check` enforces it.
+        let schema = try SchemaFile.compile(
+            try JSONValue(parsing: snapshot, file: file), at: url, displayName: file,
+            inside: url.deletingLastPathComponent())
+        let violations = try SchemaFile.violations(
+            of: samples.map { ($0.bytes, $0.file) }, against: schema, ignoring: SchemaSnapshot.writtenKeywords)
         return diff.changes.filter { $0.severity == .breaking }.map { "breaking: \($0.summary)" }
+            + violations.map { "violation: \($0.sample): \($0)" }
     }
 
     private func usageManifest(besideSnapshot url: URL, file: String) throws -> UsageManifest? {

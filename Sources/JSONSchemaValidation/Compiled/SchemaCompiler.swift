@@ -256,6 +256,17 @@ struct SchemaCompiler {
         return anchor
     }
 
+    /// Indexes the subtree at a location the walk from its document's root did not reach (a schema inside an
+    /// OpenAPI description's `components`, under keywords JSON Schema does not know), so that the `$id`s and
+    /// anchors in it resolve.
+    mutating func indexIfNeeded(_ location: Location) throws(SchemaError) {
+        guard scopes[location] == nil, let value = documents[location.document].value.value(at: location.pointer)
+        else { return }
+        let inherited = try scope(of: location)
+        let isRoot = value[inherited.dialect.identifierKeyword ?? "$id"]?.stringValue.map { !$0.hasPrefix("#") } ?? false
+        try index(value, at: location, scope: inherited, isResourceRoot: isRoot)
+    }
+
     /// The scope of a location the index walk did not reach (a reference into an unknown keyword): its nearest
     /// indexed ancestor's.
     private mutating func scope(of location: Location) throws(SchemaError) -> Scope {
@@ -273,6 +284,7 @@ struct SchemaCompiler {
     /// The node number of the schema at `location`, compiling it (and what it refers to) on first use.
     mutating func node(at location: Location) throws(SchemaError) -> Int {
         if let number = nodeAt[location] { return number }
+        try indexIfNeeded(location)
         let scope = try scope(of: location)
         let number = nodes.count
         nodeAt[location] = number

@@ -214,7 +214,7 @@ struct Evaluator {
             for name in names where !members.contains(where: { $0.key.utf8.elementsEqual(name.utf8) }) {
                 valid = false
                 if !collectsErrors { return false }
-                fail(node, keyword, "expected property \"\(name)\", found an object without it")
+                fail(node, keyword, "required property \"\(name)\" is missing", missing: name)
             }
             return valid
         case .dependentRequired(let dependencies, _):
@@ -224,7 +224,9 @@ struct Evaluator {
                 for other in required where !members.contains(where: { $0.key.utf8.elementsEqual(other.utf8) }) {
                     valid = false
                     if !collectsErrors { return false }
-                    fail(node, keyword, "expected property \"\(other)\", which \"\(name)\" requires, found none")
+                    fail(
+                        node, keyword, "property \"\(other)\" is missing, and \"\(name)\" requires it",
+                        missing: other)
                 }
             }
             return valid
@@ -269,7 +271,7 @@ struct Evaluator {
                     valid = false
                     if !collectsErrors { return false }
                     fail(
-                        node, keyword, "expected no property \"\(name)\" (additionalProperties is false), found one",
+                        node, keyword, "property \"\(name)\" is not declared (additionalProperties is false)",
                         at: name)
                 } else if !evaluate(number, value, at: name, via: "additionalProperties") {
                     valid = false
@@ -422,7 +424,7 @@ struct Evaluator {
                         if !collectsErrors { return false }
                         fail(
                             node, keyword,
-                            "expected no property \"\(name)\" (no keyword evaluates it, and unevaluatedProperties is false), found one",
+                            "property \"\(name)\" is not evaluated by any keyword (unevaluatedProperties is false)",
                             at: name)
                     } else if !evaluate(number, value, at: name, via: "unevaluatedProperties") {
                         valid = false
@@ -538,7 +540,7 @@ struct Evaluator {
         switch instance {
         case .string(let text):
             guard FormatChecker.isValid(text, format: format) == false else { return true }
-            return fail(node, keyword, "expected a valid \(format), found \(describe(instance))")
+            return fail(node, keyword, "expected format \(format), found \(describe(instance))")
         case .number(let literal):
             // OpenAPI's integer formats bound the value.
             let ranges: [String: (String, String)] = [
@@ -604,15 +606,18 @@ struct Evaluator {
     }
 
     @discardableResult
-    private mutating func fail(_ node: CompiledNode, _ keyword: CompiledKeyword, _ message: String, at member: String? = nil)
-        -> Bool
-    {
+    private mutating func fail(
+        _ node: CompiledNode, _ keyword: CompiledKeyword, _ message: String, at member: String? = nil,
+        missing: String? = nil
+    ) -> Bool {
         guard collectsErrors else { return false }
-        record(node, keyword: keyword.name, message, at: member)
+        record(node, keyword: keyword.name, message, at: member, missing: missing)
         return false
     }
 
-    private mutating func record(_ node: CompiledNode, keyword: String?, _ message: String, at member: String? = nil) {
+    private mutating func record(
+        _ node: CompiledNode, keyword: String?, _ message: String, at member: String? = nil, missing: String? = nil
+    ) {
         var instanceTokens = instancePath
         if let member { instanceTokens.append(member) }
         var keywordTokens = keywordPath
@@ -621,7 +626,7 @@ struct Evaluator {
             ValidationError(
                 instanceLocation: pointer(instanceTokens), keywordLocation: pointer(keywordTokens),
                 absoluteKeywordLocation: keyword.map { Self.join(node.absoluteLocation, $0) } ?? node.absoluteLocation,
-                keyword: keyword ?? "false", message: message))
+                keyword: keyword ?? "false", message: message, property: missing))
     }
 
     private func pointer(_ tokens: [String]) -> String {

@@ -21,6 +21,8 @@ extension FormatChecker {
     ///   defines U-labels); false for a name whose caller has normalized it or will have it normalized on use, as an
     ///   internationalized e-mail address's domain is. A-labels must always decode to NFC.
     package static func isValidIDNHostname(_ value: String, requiringNFC: Bool = true) -> Bool {
+        // The whole name is in NFC exactly when each label is: the dots are starters that compose with nothing.
+        guard !requiringNFC || IDNA.isNFC(value) else { return false }
         var bidi = IDNA.DomainBidi()
         var totalLength = -1
         var label: [Unicode.Scalar] = []
@@ -49,7 +51,7 @@ extension FormatChecker {
                 guard valid else { return false }
                 length = label.count
             } else {
-                guard let verdict = IDNA.checkULabel(label, requiringNFC: requiringNFC),
+                guard let verdict = IDNA.checkULabel(label, requiringNFC: false),
                     let encoded = IDNA.punycodeEncode(label)
                 else {
                     return false
@@ -61,7 +63,7 @@ extension FormatChecker {
             totalLength += length + 1
             label.removeAll(keepingCapacity: true)
             isASCII = true
-            return true
+            return totalLength <= 253
         }
         for scalar in value.unicodeScalars {
             switch scalar.value {
@@ -74,8 +76,7 @@ extension FormatChecker {
                 label.append(scalar)
             }
         }
-        guard finishLabel() else { return false }
-        return totalLength <= 253 && bidi.isValid
+        return finishLabel() && bidi.isValid
     }
 
     /// IDNA2008: the validity of A-labels and U-labels, the derived property of code points, and Punycode.
@@ -160,19 +161,42 @@ extension FormatChecker {
             guard let first = label.first, let last = label.last, !requiringNFC || isNFC(label) else { return nil }
             if label.count >= 4 && label[2] == "-" && label[3] == "-" { return nil }
             if first == "-" || last == "-" { return nil }
-            switch first.properties.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark: return nil
-            default: break
-            }
+            // One pass reads each code point's properties once: its derived property, and its Bidi class.
+            var bidi = BidiScan()
+            var hasContextualRule = false
             for position in label.indices {
-                switch derivedProperty(label[position]) {
+                let scalar = label[position]
+                let property: DerivedProperty
+                if scalar.value < 0x80 {
+                    property = derivedProperty(scalar)
+                    bidi.add(bidiClass(of: scalar))
+                } else {
+                    let category = scalar.properties.generalCategory
+                    if position == 0 {
+                        switch category {  // No combining mark first (RFC 5891 section 4.2.3.2).
+                        case .nonspacingMark, .spacingMark, .enclosingMark: return nil
+                        default: break
+                        }
+                    }
+                    property = derivedProperty(scalar, category: category)
+                    bidi.add(bidiClass(of: scalar, category: category))
+                }
+                switch property {
                 case .pvalid: continue
-                case .contextJ: guard contextJAllows(label, at: position) else { return nil }
-                case .contextO: guard contextOAllows(label, at: position) else { return nil }
+                case .contextJ, .contextO: hasContextualRule = true
                 case .disallowed, .unassigned: return nil
                 }
             }
-            return bidiVerdict(label)
+            if hasContextualRule {
+                for position in label.indices {
+                    switch derivedProperty(label[position]) {
+                    case .contextJ: guard contextJAllows(label, at: position) else { return nil }
+                    case .contextO: guard contextOAllows(label, at: position) else { return nil }
+                    default: continue
+                    }
+                }
+            }
+            return bidi.verdict
         }
 
         /// The IDNA2008 derived property of `scalar`, computed by the rules of RFC 5892 section 3 from the standard
@@ -191,6 +215,15 @@ extension FormatChecker {
                 let isLDH = value == 0x2D || (0x30...0x39).contains(value) || (0x61...0x7A).contains(value)
                 return isLDH ? .pvalid : .disallowed
             }
+            return derivedProperty(scalar, category: scalar.properties.generalCategory)
+        }
+
+        /// The derived property of `scalar`, a code point of U+0080 or above whose General_Category the caller has
+        /// read already (`category`).
+        private static func derivedProperty(_ scalar: Unicode.Scalar, category: Unicode.GeneralCategory)
+            -> DerivedProperty
+        {
+            let value = scalar.value
             switch value {
             case 0x00DF, 0x03C2, 0x06FD, 0x06FE, 0x0F0B, 0x3007:
                 return .pvalid
@@ -201,10 +234,9 @@ extension FormatChecker {
             default:
                 break
             }
-            let properties = scalar.properties
-            switch properties.generalCategory {
+            switch category {
             case .unassigned:
-                return properties.isNoncharacterCodePoint ? .disallowed : .unassigned
+                return scalar.properties.isNoncharacterCodePoint ? .disallowed : .unassigned
             case .lowercaseLetter, .uppercaseLetter, .otherLetter, .modifierLetter, .decimalNumber, .nonspacingMark,
                 .spacingMark:
                 break
@@ -218,26 +250,34 @@ extension FormatChecker {
             case 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF:  // Hangul_Syllable_Type L, V and T
                 return .disallowed
             default:
-                return properties.changesWhenNFKCCaseFolded ? .disallowed : .pvalid
+                return scalar.properties.changesWhenNFKCCaseFolded ? .disallowed : .pvalid
             }
         }
 
         // MARK: - Label rules
 
         /// Whether `label` is in Unicode Normalization Form C. Labels of code points below U+0300 always are.
+        private static func isNFC(_ label: [Unicode.Scalar]) -> Bool {
+            if label.allSatisfy({ $0.value < 0x300 }) { return true }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(label.count * 4)
+            for scalar in label { UTF8.encode(scalar) { bytes.append($0) } }
+            return isNFC(String(decoding: bytes, as: UTF8.self))
+        }
+
+        /// Whether `text` is in Unicode Normalization Form C. Text of code points below U+0300 always is.
         ///
         /// The standard library's check (Unicode data of the Swift runtime, the same as the derived property's) is
         /// used where it exists; elsewhere Foundation's normalization, whose Unicode data may be older.
-        private static func isNFC(_ label: [Unicode.Scalar]) -> Bool {
-            if label.allSatisfy({ $0.value < 0x300 }) { return true }
-            var text = ""
-            text.unicodeScalars.append(contentsOf: label)
+        package static func isNFC(_ text: String) -> Bool {
+            // UTF-8 bytes below 0xCC are ASCII, continuation bytes, or lead bytes of code points below U+0300.
+            if text.utf8.allSatisfy({ $0 < 0xCC }) { return true }
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
                 var span = text.utf8Span
                 // The quick check answers "yes" for most text without normalizing; "maybe" needs the full check.
                 return span.checkForNFC(quickCheck: true) || span.checkForNFC(quickCheck: false)
             }
-            return text.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(label)
+            return text.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(text.unicodeScalars)
         }
 
         /// Whether the join control at `position` is allowed (RFC 5892 Appendix A.1 and A.2): after a virama, or,
@@ -288,20 +328,32 @@ extension FormatChecker {
             }
         }
 
-        /// The Bidi facts of a label whose code points are all allowed (RFC 5893 section 2).
-        private static func bidiVerdict(_ label: [Unicode.Scalar]) -> LabelVerdict {
-            var isRightToLeft = false
-            var hasEuropeanNumber = false
-            var hasArabicNumber = false
-            var allowedEverywhere = true
-            let firstClass = bidiClass(of: label[0])
-            let rightToLeftDirection = firstClass == .rightToLeft || firstClass == .arabicLetter
-            // Rule 1: the first character is L, R or AL.
-            var satisfies = rightToLeftDirection || firstClass == .leftToRight
-            // Rules 3 and 6: the last character that is not NSM.
-            var lastStrong: BidiClass?
-            for scalar in label {
-                let bidi = bidiClass(of: scalar)
+        /// The Bidi rule of RFC 5893 section 2 over a label, read one Bidi class at a time.
+        private struct BidiScan {
+            /// Whether no class has been read yet.
+            private var isEmpty = true
+            /// Whether the first character is R or AL (the label reads right to left under rules 2 to 4).
+            private var rightToLeftDirection = false
+            /// Whether the first character is L, R or AL (rule 1).
+            private var firstIsStrong = false
+            /// Whether every class is allowed in the label's direction (rules 2 and 5).
+            private var allowedEverywhere = true
+            /// The class of the last character that is not NSM (rules 3 and 6).
+            private var lastNotMark: BidiClass?
+            /// Whether a character is R, AL or AN.
+            private var isRightToLeft = false
+            /// Whether a character is EN (rule 4).
+            private var hasEuropeanNumber = false
+            /// Whether a character is AN (rule 4).
+            private var hasArabicNumber = false
+
+            /// Reads the class of the next character.
+            mutating func add(_ bidi: BidiClass) {
+                if isEmpty {
+                    isEmpty = false
+                    rightToLeftDirection = bidi == .rightToLeft || bidi == .arabicLetter
+                    firstIsStrong = rightToLeftDirection || bidi == .leftToRight
+                }
                 switch bidi {
                 case .rightToLeft, .arabicLetter: isRightToLeft = true
                 case .arabicNumber:
@@ -310,7 +362,7 @@ extension FormatChecker {
                 case .europeanNumber: hasEuropeanNumber = true
                 default: break
                 }
-                if bidi != .nonspacingMark { lastStrong = bidi }
+                if bidi != .nonspacingMark { lastNotMark = bidi }
                 switch bidi {
                 case .europeanNumber, .europeanSeparator, .commonSeparator, .europeanTerminator, .otherNeutral,
                     .boundaryNeutral, .nonspacingMark:
@@ -323,20 +375,24 @@ extension FormatChecker {
                     allowedEverywhere = false
                 }
             }
-            satisfies = satisfies && allowedEverywhere
-            if rightToLeftDirection {
-                switch lastStrong {
-                case .rightToLeft, .arabicLetter, .europeanNumber, .arabicNumber: break  // Rule 3.
-                default: satisfies = false
+
+            /// What the label read contributes to the Bidi rule of its domain name.
+            var verdict: LabelVerdict {
+                var satisfies = firstIsStrong && allowedEverywhere
+                if rightToLeftDirection {
+                    switch lastNotMark {
+                    case .rightToLeft, .arabicLetter, .europeanNumber, .arabicNumber: break  // Rule 3.
+                    default: satisfies = false
+                    }
+                    if hasEuropeanNumber && hasArabicNumber { satisfies = false }  // Rule 4.
+                } else {
+                    switch lastNotMark {
+                    case .leftToRight, .europeanNumber: break  // Rule 6.
+                    default: satisfies = false
+                    }
                 }
-                if hasEuropeanNumber && hasArabicNumber { satisfies = false }  // Rule 4.
-            } else {
-                switch lastStrong {
-                case .leftToRight, .europeanNumber: break  // Rule 6.
-                default: satisfies = false
-                }
+                return LabelVerdict(isRightToLeft: isRightToLeft, satisfiesBidiRule: satisfies)
             }
-            return LabelVerdict(isRightToLeft: isRightToLeft, satisfiesBidiRule: satisfies)
         }
 
         // MARK: - Punycode (RFC 3492)

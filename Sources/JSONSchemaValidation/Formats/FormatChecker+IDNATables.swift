@@ -74,7 +74,19 @@ extension FormatChecker.IDNA {
         default: break
         }
         if let value = lookUp(scalar.value, in: bidiClasses) { return value }
-        switch scalar.properties.generalCategory {
+        return defaultBidiClass(scalar.properties.generalCategory)
+    }
+
+    /// The Bidi class of `scalar`, a code point IDNA2008 permits, whose General_Category the caller has read already
+    /// (`category`).
+    package static func bidiClass(of scalar: Unicode.Scalar, category: Unicode.GeneralCategory) -> BidiClass {
+        if scalar.value < 0x80 { return bidiClass(of: scalar) }
+        return lookUp(scalar.value, in: bidiClasses) ?? defaultBidiClass(category)
+    }
+
+    /// The Bidi class of a permitted code point outside the table: NSM for a mark that is not spacing, else L.
+    private static func defaultBidiClass(_ category: Unicode.GeneralCategory) -> BidiClass {
+        switch category {
         case .nonspacingMark, .enclosingMark: return .nonspacingMark
         default: return .leftToRight
         }

@@ -19,9 +19,9 @@ extension FormatChecker {
     /// starting or ending with a hyphen) joined by dots, at most 253 octets, without a trailing dot.
     ///
     /// A label that starts with `xn--` (in any case) must be an IDNA2008 A-label (RFC 5890 section 2.3.2.1): its
-    /// Punycode must decode to a valid U-label (see ``isValidIDNHostname(_:requiringNFC:)``) that encodes back to the same text.
-    /// When one of them decodes to right-to-left text, every label must satisfy the Bidi rule of RFC 5893. Other
-    /// labels may have hyphens in their third and fourth positions (`ab--cd`), as RFC 1123 allows.
+    /// Punycode must decode to a valid U-label (see ``isValidIDNHostname(_:requiringNFC:)``) that encodes back to
+    /// the same text. When one of them decodes to right-to-left text, every label must satisfy the Bidi rule of
+    /// RFC 5893. Other labels may have hyphens in their third and fourth positions (`ab--cd`), as RFC 1123 allows.
     package static func isValidHostname(_ value: String) -> Bool {
         withBytes(value) { bytes in scanHostname(bytes, from: 0, to: bytes.count) }
     }
@@ -213,7 +213,8 @@ extension FormatChecker {
             let literalEnd = count - 1
             // The tag is matched without regard to case, as ABNF strings are (RFC 5234 section 2.3).
             if literalEnd - literalStart > 5, bytes[literalStart] | 0x20 == UInt8(ascii: "i"),
-                bytes[literalStart + 1] | 0x20 == UInt8(ascii: "p"), bytes[literalStart + 2] | 0x20 == UInt8(ascii: "v"),
+                bytes[literalStart + 1] | 0x20 == UInt8(ascii: "p"),
+                bytes[literalStart + 2] | 0x20 == UInt8(ascii: "v"),
                 bytes[literalStart + 3] == UInt8(ascii: "6"), bytes[literalStart + 4] == UInt8(ascii: ":")
             {
                 return scanIPv6(bytes, from: literalStart + 5, to: literalEnd)
@@ -224,14 +225,9 @@ extension FormatChecker {
             return scanHostname(bytes, from: domainStart, to: count)
         }
         var domain = String(decoding: UnsafeBufferPointer(rebasing: bytes[domainStart...]), as: UTF8.self)
-        var isKnownNFC = false
-        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            var span = domain.utf8Span
-            isKnownNFC = span.checkForNFC(quickCheck: true)
-        }
         // Normalized by Foundation, whose Unicode data may be older than the standard library's: the name is not
         // required to come out in NFC, so a combining sequence Foundation does not know stays valid.
-        if !isKnownNFC { domain = domain.precomposedStringWithCanonicalMapping }
+        if !IDNA.isNFC(domain) { domain = domain.precomposedStringWithCanonicalMapping }
         return isValidIDNHostname(domain, requiringNFC: false)
     }
 }

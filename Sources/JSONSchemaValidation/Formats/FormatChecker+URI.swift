@@ -89,7 +89,8 @@ extension FormatChecker {
         var index = start + 1
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "~") {
-                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "0") || bytes[index + 1] == UInt8(ascii: "1")
+                guard index + 1 < bytes.count,
+                    bytes[index + 1] == UInt8(ascii: "0") || bytes[index + 1] == UInt8(ascii: "1")
                 else { return false }
                 index += 2
             } else {
@@ -109,7 +110,9 @@ extension FormatChecker {
                 index += 1
                 guard scanTemplateExpression(bytes, at: &index) else { return false }
             } else if byte == UInt8(ascii: "%") {
-                guard index + 2 < count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
+                guard index + 2 < count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                    return false
+                }
                 index += 3
             } else if byte < 0x80 {
                 guard ASCIISet.templateLiteral.contains(byte) else { return false }
@@ -189,7 +192,8 @@ extension FormatChecker {
         } else if lead < 0xF0 {
             return ((lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F), 3)
         }
-        let value = (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
+        let value =
+            (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
             | UInt32(bytes[index + 3] & 0x3F)
         return (value, 4)
     }
@@ -290,8 +294,9 @@ extension FormatChecker {
                 var end = 1
                 while end < count {
                     let byte = bytes[end]
-                    guard isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                        || byte == UInt8(ascii: ".")
+                    guard
+                        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                            || byte == UInt8(ascii: ".")
                     else { break }
                     end += 1
                 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The `format` keyword as an assertion (JSON Schema 2020-12 format-assertion vocabulary; draft-07 and draft-04 formats).
+/// The `format` keyword as an assertion (JSON Schema 2020-12 format-assertion vocabulary; draft-07 and draft-04
+/// formats).
 ///
 /// Each format is checked by a scanner over the string's UTF-8 bytes or Unicode scalars, written from the ABNF of the
 /// RFC that defines it; no regular expressions are involved. The checks are the same in every draft: a format that an

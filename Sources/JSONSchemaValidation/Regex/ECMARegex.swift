@@ -11,9 +11,11 @@ import Foundation
 /// Where ICU cannot follow ECMA-262 exactly:
 /// - Under the `i` modifier ICU closes sets over case with its own case data, which can differ from ECMA-262's
 ///   simple case folding for a few characters, and compares backreferences with full case folding.
-/// - ICU keeps a group's capture from an earlier repetition of an enclosing quantifier where ECMA-262 resets it,
-///   and matches lookbehinds left to right where ECMA-262 matches right to left; both matter only to a later
-///   backreference to such a group.
+/// - ICU keeps a group's capture from an earlier repetition of an enclosing quantifier where ECMA-262 resets it
+///   (`^(?:(a)|b)+\1$` matches "ab" in ECMA-262, not here), and matches lookbehinds left to right where ECMA-262
+///   matches right to left; both matter only to a later backreference to such a group. Inside a positive
+///   lookaround holding a capture that a backreference reads, lazy quantifiers stay lazy, and ICU's lazy loops
+///   mishandle bodies that can match the empty string.
 /// - Rejected when compiling, as ``ECMARegexError/Reason/unsupported(_:)``: `\P{…}` under the `i` modifier (ICU
 ///   complements a property's case closure; ECMA-262 closes its complement over case), a backreference inside a
 ///   lookbehind, a quantifier minimum above 16,777,215 and a Unicode property the ICU library does not know.
@@ -34,7 +36,8 @@ package struct ECMARegex: Sendable, Hashable {
         } catch {
             throw ECMARegexError(
                 pattern: pattern,
-                reason: error.isNestingLimit ? .unsupported(error.message) : .syntax(offset: error.offset, message: error.message))
+                reason: error.isNestingLimit
+                    ? .unsupported(error.message) : .syntax(offset: error.offset, message: error.message))
         }
         do {
             compiled = try ECMARegexCompiledPattern.compile(tree)
@@ -54,9 +57,16 @@ package struct ECMARegex: Sendable, Hashable {
     /// before matching starts, which is linear in its length. The backtracking memory is bounded by ICU's
     /// 8 MB stack limit, whose overflow throws ``ECMARegexError/Reason/engineLimit(_:)``.
     ///
+    /// The work is bounded as well: the same callbacks, less one per start position, count the states saved, and
+    /// past ``backtrackingLimit`` the match stops with ``ECMARegexError/Reason/backtrackingLimit(_:)``, whatever
+    /// the time. This is not a choice but a guard: the ICU library Foundation uses on Linux (swift-foundation-icu,
+    /// ICU 76) abandons a search that saves some 37 million states from one start position and reports "no match"
+    /// without an error, which would be a wrong answer (`^(?:(a+))+c\1$` on 25 a's, c, 24 a's matches in ECMA-262
+    /// and not in that ICU).
+    ///
     /// Also throws `.engineLimit` when `text` is longer than a bound the translation gave a quantifier (above
     /// 16,777,215 repetitions, or unbounded inside a lookbehind) and the answer could therefore differ from
-    /// ECMA-262's. A match found before the limit is reported even if the limit has passed.
+    /// ECMA-262's. A match found before a limit is reached is reported.
     package func matches(_ text: String, timeLimit: Duration = .seconds(1)) throws(ECMARegexError) -> Bool {
         let length = text.utf16.count
         guard length <= compiled.inputLimit else {
@@ -66,7 +76,9 @@ package struct ECMARegex: Sendable, Hashable {
                     "the text has \(length) UTF-16 code units, more than the \(compiled.inputLimit) up to which the "
                         + "ICU translation of a bounded quantifier is exact"))
         }
-        let state = ECMARegexMatchState(deadline: ContinuousClock.now.advanced(by: timeLimit))
+        let state = ECMARegexMatchState(
+            deadline: ContinuousClock.now.advanced(by: timeLimit),
+            progressAllowance: length + 1 + Self.backtrackingLimit / 10_000)
         compiled.regex.enumerateMatches(
             in: text, options: [.reportProgress, .reportCompletion], range: NSRange(location: 0, length: length)
         ) { result, flags, stop in
@@ -74,6 +86,9 @@ package struct ECMARegex: Sendable, Hashable {
         }
         if state.found { return true }
         if state.timedOut { throw ECMARegexError(pattern: pattern, reason: .timeLimit(timeLimit)) }
+        if state.exceededBacktracking {
+            throw ECMARegexError(pattern: pattern, reason: .backtrackingLimit(Self.backtrackingLimit))
+        }
         if state.engineFailed {
             throw ECMARegexError(
                 pattern: pattern,
@@ -81,6 +96,10 @@ package struct ECMARegex: Sendable, Hashable {
         }
         return false
     }
+
+    /// How many backtracking states one `matches` call may save (see ``matches(_:timeLimit:)``): below the point
+    /// where ICU gives up silently.
+    package static let backtrackingLimit = 30_000_000
 
     /// The ICU pattern the ECMA-262 pattern was translated to, for diagnostics.
     package var translatedPattern: String { compiled.icuPattern }
@@ -105,6 +124,8 @@ package struct ECMARegexError: Error, Sendable, Hashable, CustomStringConvertibl
         case unsupported(String)
         /// One match ran longer than this limit.
         case timeLimit(Duration)
+        /// One match saved more backtracking states than this (``ECMARegex/backtrackingLimit``).
+        case backtrackingLimit(Int)
         /// The engine stopped with an error (its backtracking stack overflowed), or the text is longer than the
         /// translation is exact for.
         case engineLimit(String)
@@ -132,6 +153,10 @@ package struct ECMARegexError: Error, Sendable, Hashable, CustomStringConvertibl
             return
                 "matching the regular expression \(quoted) took longer than the limit of \(Self.describe(limit)); the "
                 + "pattern backtracks too much on this text (nested quantifiers such as (a+)+ do)"
+        case .backtrackingLimit(let states):
+            return
+                "matching the regular expression \(quoted) needed more than \(states) backtracking steps; the pattern "
+                + "backtracks too much on this text (nested quantifiers such as (a+)+ do)"
         case .engineLimit(let message):
             return "matching the regular expression \(quoted) failed: \(message)"
         }
@@ -179,7 +204,8 @@ private final class ECMARegexCompiledPattern: @unchecked Sendable {
 
     /// Translates and compiles `tree`. When ICU rejects a lookbehind that an unbounded quantifier made too long,
     /// searches for the largest bound it accepts.
-    static func compile(_ tree: ECMARegexSyntaxTree) throws(ECMARegexTranslator.Unsupported) -> ECMARegexCompiledPattern {
+    static func compile(_ tree: ECMARegexSyntaxTree) throws(ECMARegexTranslator.Unsupported) -> ECMARegexCompiledPattern
+    {
         let limit = ECMARegexTranslator.icuCountLimit
         let first = try ECMARegexTranslator.translate(tree, lookbehindBound: limit)
         if let compiled = make(first) { return compiled }
@@ -229,10 +255,15 @@ private final class ECMARegexMatchState {
     private(set) var found = false
     private(set) var timedOut = false
     private(set) var engineFailed = false
+    private(set) var exceededBacktracking = false
+    /// How many progress reports may arrive: one per start position, and one per 10,000 saved states up to the
+    /// backtracking limit.
+    private let progressAllowance: Int
     private var progressReports = 0
 
-    init(deadline: ContinuousClock.Instant) {
+    init(deadline: ContinuousClock.Instant, progressAllowance: Int) {
         self.deadline = deadline
+        self.progressAllowance = progressAllowance
     }
 
     /// Handles one call of the enumeration block.
@@ -245,7 +276,10 @@ private final class ECMARegexMatchState {
         } else if flags.contains(.progress) {
             // Reading the clock costs about as much as the callback itself; every eighth report is often enough.
             progressReports += 1
-            if progressReports & 7 == 0, ContinuousClock.now >= deadline {
+            if progressReports > progressAllowance {
+                exceededBacktracking = true
+                stop.pointee = true
+            } else if progressReports & 7 == 0, ContinuousClock.now >= deadline {
                 timedOut = true
                 stop.pointee = true
             }

@@ -139,7 +139,8 @@ struct ECMARegexParser {
             numbersByName[group.name, default: []].append(group.number)
         }
         for reference in namedReferences where numbersByName[reference.name] == nil {
-            throw failure("backreference \\k<\(reference.name)> names a group that does not exist", at: reference.offset)
+            throw failure(
+                "backreference \\k<\(reference.name)> names a group that does not exist", at: reference.offset)
         }
         return ECMARegexSyntaxTree(root: root, captureCount: captureCount, groupNumbersByName: numbersByName)
     }
@@ -358,7 +359,8 @@ struct ECMARegexParser {
                 }
                 if adding.isEmpty && removing.isEmpty {
                     throw failure(
-                        "invalid group: '(?' must be followed by ':', '=', '!', '<=', '<!', '<name>' or flags", at: start)
+                        "invalid group: '(?' must be followed by ':', '=', '!', '<=', '<!', '<name>' or flags",
+                        at: start)
                 }
                 throw failure("invalid modifier group: expected ':' after the flags")
             }
@@ -494,7 +496,8 @@ struct ECMARegexParser {
     }
 
     /// `d D s S w W p{…} P{…}` after a backslash, or nil (consuming nothing) for any other letter.
-    private mutating func parseClassEscapeLetter(escapeStart: Int) throws(ECMARegexSyntaxError) -> ECMARegexClassEscape? {
+    private mutating func parseClassEscapeLetter(escapeStart: Int) throws(ECMARegexSyntaxError) -> ECMARegexClassEscape?
+    {
         guard let next = peek() else { return nil }
         let kind: ECMARegexClassEscape.Kind
         switch next {
@@ -531,7 +534,8 @@ struct ECMARegexParser {
             return letter.value % 32
         case "0":
             if let digit = peek(), ("0"..."9").contains(digit) {
-                throw failure("\\0 followed by a digit (a legacy octal escape) is not allowed with the u flag", at: escapeStart)
+                throw failure(
+                    "\\0 followed by a digit (a legacy octal escape) is not allowed with the u flag", at: escapeStart)
             }
             return 0
         case "x":
@@ -581,7 +585,8 @@ struct ECMARegexParser {
             throw failure("\\u must be followed by four hexadecimal digits or {code point}", at: escapeStart)
         }
         position += 4
-        if (0xD800...0xDBFF).contains(lead), peek() == "\\", peek(1) == "u", let trail = fourHexDigits(at: position + 2),
+        if (0xD800...0xDBFF).contains(lead), peek() == "\\", peek(1) == "u",
+            let trail = fourHexDigits(at: position + 2),
             (0xDC00...0xDFFF).contains(trail)
         {
             position += 6
@@ -610,7 +615,9 @@ struct ECMARegexParser {
     }
 
     /// `{Name=Value}` or `{NameOrValue}` after `\p` or `\P`.
-    private mutating func parseUnicodeProperty(escapeStart: Int) throws(ECMARegexSyntaxError) -> ECMARegexUnicodeProperty {
+    private mutating func parseUnicodeProperty(escapeStart: Int) throws(ECMARegexSyntaxError)
+        -> ECMARegexUnicodeProperty
+    {
         guard peek() == "{" else {
             throw failure("\\p and \\P must be followed by {property} with the u flag", at: escapeStart)
         }
@@ -643,7 +650,8 @@ struct ECMARegexParser {
             }
             guard let property = ECMARegexUnicodeProperty(name: name, value: value) else {
                 if ECMARegexUnicodeProperty.isPropertyName(name) {
-                    throw failure("unknown value '\(value)' for the property \(name) in \\p{\(written)}", at: escapeStart)
+                    throw failure(
+                        "unknown value '\(value)' for the property \(name) in \\p{\(written)}", at: escapeStart)
                 }
                 throw failure(
                     "unknown Unicode property name '\(name)' in \\p{\(written)}: ECMA-262 allows General_Category (gc), "

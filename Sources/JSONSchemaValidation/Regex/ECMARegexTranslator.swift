@@ -22,11 +22,20 @@
 // - ICU needs lookbehinds of bounded length and rejects `??` and `*?` in them: quantifiers inside a lookbehind are
 //   written `{m,n}`, unbounded ones with an upper bound, and the translation records the input length up to which
 //   that bound changes nothing.
+// - ICU's counted loops `{m,n}` go on repeating a body that matched the empty string (its unbounded loops stop),
+//   where ECMA-262 stops; a large `n` on a body that can match the empty string would spend ICU's stack. Such
+//   bounds are made small inside lookbehinds and dropped outside them, again with the input length recorded.
 
 /// Turns an ``ECMARegexSyntaxTree`` into an ICU pattern.
 struct ECMARegexTranslator {
     /// The largest count ICU accepts in `{n,m}`, and the longest lookbehind (in UTF-16 code units) it accepts.
     static let icuCountLimit = 16_777_215
+    /// Outside lookbehinds, a body that can match the empty string and may repeat more than this many times beyond
+    /// its minimum gets no upper bound instead (ICU would try every repetition).
+    static let nullableRepetitionLimit = 65_536
+    /// Inside lookbehinds, the most repetitions beyond the minimum of an unbounded body that can match the empty
+    /// string.
+    static let nullableLookbehindBound = 4_096
 
     /// A valid ECMA-262 pattern that this translation cannot give to ICU.
     struct Unsupported: Error {
@@ -227,7 +236,8 @@ struct ECMARegexTranslator {
             output += "(?:"
             try emit(atom, context)
             output += ")"
-            output += try quantifier(min: min, max: max, inLookbehind: context.inLookbehind)
+            output += try quantifier(
+                min: min, max: max, nullableBody: Self.canMatchEmpty(atom), inLookbehind: context.inLookbehind)
             if !greedy && context.keepsLaziness { output += "?" }
         }
     }
@@ -268,23 +278,47 @@ struct ECMARegexTranslator {
         output += ")"
     }
 
+    /// Whether `node` can match the empty string (assertions and backreferences can).
+    private static func canMatchEmpty(_ node: ECMARegexNode) -> Bool {
+        switch node {
+        case .empty, .lineStart, .lineEnd, .wordBoundary, .lookahead, .lookbehind, .backreference, .namedBackreference:
+            return true
+        case .character, .dot, .classEscape, .characterClass:
+            return false
+        case .sequence(let terms):
+            return terms.allSatisfy(canMatchEmpty)
+        case .alternation(let alternatives):
+            return alternatives.contains(where: canMatchEmpty)
+        case .group(_, let body), .modifiers(_, _, let body):
+            return canMatchEmpty(body)
+        case .quantified(let body, let min, _, _):
+            return min == 0 || canMatchEmpty(body)
+        }
+    }
+
     /// ICU quantifier text for `{min,max}`.
-    private mutating func quantifier(min: Int, max: Int?, inLookbehind: Bool) throws(Unsupported) -> String {
+    private mutating func quantifier(min: Int, max: Int?, nullableBody: Bool, inLookbehind: Bool) throws(Unsupported)
+        -> String
+    {
         let limit = Self.icuCountLimit
         guard min <= limit else {
             throw Unsupported(
-                message: "the quantifier minimum \(min == Int.max ? "given" : String(min)) exceeds \(limit), "
+                message: "the quantifier minimum \(min == Int.max ? "written" : String(min)) exceeds \(limit), "
                     + "the largest count ICU accepts")
         }
         var max = max
-        if let bound = max, bound > limit {
-            // Beyond `min`, every repetition consumes at least one code unit, so on a text of at most
-            // `bound - min` code units the upper bound never binds.
+        if let bound = max,
+            bound > limit || (nullableBody && !inLookbehind && bound - min > Self.nullableRepetitionLimit)
+        {
+            // Beyond `min`, a repetition that matches the empty string ends the loop (ECMA-262 rejects it, ICU's
+            // unbounded loop stops), so every useful one consumes a code unit: on a text of at most `bound - min`
+            // code units the upper bound never binds.
             max = nil
             inputLimit = Swift.min(inputLimit, bound - min)
         }
         if max == nil && inLookbehind {
-            let extra = Swift.min(lookbehindBound, limit - min)
+            let extra = Swift.min(
+                nullableBody ? Swift.min(lookbehindBound, Self.nullableLookbehindBound) : lookbehindBound, limit - min)
             boundsLookbehind = true
             inputLimit = Swift.min(inputLimit, extra)
             max = min + extra
@@ -334,7 +368,8 @@ struct ECMARegexTranslator {
             guard !flags.contains(.ignoreCase) else {
                 throw Unsupported(
                     message: "\\P{…} under the i modifier: ICU complements the property's case closure, where "
-                        + "ECMA-262 takes the case closure of its complement ([^\\p{…}] is accepted and means the former)")
+                        + "ECMA-262 takes the case closure of its complement ([^\\p{…}] is accepted and means the former)"
+                )
             }
             return property.icuComplementOperand
         }

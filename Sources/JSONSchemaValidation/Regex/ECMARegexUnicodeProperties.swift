@@ -91,7 +91,7 @@ enum ECMARegexUnicodeProperty: Hashable, Sendable {
         "Open_Punctuation": "Ps", "S": "S", "Symbol": "S", "Sc": "Sc", "Currency_Symbol": "Sc", "Sk": "Sk",
         "Modifier_Symbol": "Sk", "Sm": "Sm", "Math_Symbol": "Sm", "So": "So", "Other_Symbol": "So", "Z": "Z",
         "Separator": "Z", "Zl": "Zl", "Line_Separator": "Zl", "Zp": "Zp", "Paragraph_Separator": "Zp", "Zs": "Zs",
-        "Space_Separator": "Zs"
+        "Space_Separator": "Zs",
     ]
 
     /// The names and aliases of Script (and Script_Extensions) values, each mapped to the long name.
@@ -177,7 +177,7 @@ enum ECMARegexUnicodeProperty: Hashable, Sendable {
         "Unknown": "Unknown", "Zzzz": "Unknown", "Vai": "Vai", "Vaii": "Vai", "Vithkuqi": "Vithkuqi",
         "Vith": "Vithkuqi", "Wancho": "Wancho", "Wcho": "Wancho", "Warang_Citi": "Warang_Citi", "Wara": "Warang_Citi",
         "Yezidi": "Yezidi", "Yezi": "Yezidi", "Yi": "Yi", "Yiii": "Yi", "Zanabazar_Square": "Zanabazar_Square",
-        "Zanb": "Zanabazar_Square"
+        "Zanb": "Zanabazar_Square",
     ]
 
     /// ECMA-262's binary properties (table 67) and their aliases, each mapped to the long name.
@@ -216,6 +216,6 @@ enum ECMARegexUnicodeProperty: Hashable, Sendable {
         "Unified_Ideograph": "Unified_Ideograph", "UIdeo": "Unified_Ideograph", "Uppercase": "Uppercase",
         "Upper": "Uppercase", "Variation_Selector": "Variation_Selector", "VS": "Variation_Selector",
         "White_Space": "White_Space", "WSpace": "White_Space", "space": "White_Space", "XID_Continue": "XID_Continue",
-        "XIDC": "XID_Continue", "XID_Start": "XID_Start", "XIDS": "XID_Start"
+        "XIDC": "XID_Continue", "XID_Start": "XID_Start", "XIDS": "XID_Start",
     ]
 }

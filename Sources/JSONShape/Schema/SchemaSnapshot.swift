@@ -24,6 +24,11 @@ public struct SchemaSnapshot: Sendable, Hashable {
     /// The JSON Schema dialect written in `$schema`.
     public static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
+    /// The validation keywords the snapshot writer writes (besides the applicators `properties`, `items`,
+    /// `additionalProperties` for maps, and `$ref`): drift judges these, with the usage manifest's ranking; the JSON
+    /// Schema validator judges every other keyword a person adds to a snapshot.
+    package static let writtenKeywords: Set<String> = ["type", "required", "enum", "format"]
+
     /// Snapshots of more schemas than this write each repeated part once, under `$defs`, referenced with
     /// `$ref` (reading expands them); smaller ones are written in full.
     public static let sharingThreshold = 2_000

@@ -1,6 +1,7 @@
 import APIProbeShared
 import Foundation
 import HTTPFixtures
+import JSONSchemaValidation
 import JSONShape
 import ProbeClient
 
@@ -465,6 +466,27 @@ struct ExpectationEvaluator {
                     changes
                 )
             }
+        }
+        // Every keyword a person added to the snapshot, enforced by the one JSON Schema validator (breaking).
+        let violations: [SampleViolation]
+        do {
+            let compiled = try SchemaFile.compile(
+                contentsOf: snapshotURL, displayName: schema.snapshot, inside: snapshotURL.deletingLastPathComponent())
+            violations = try SchemaFile.violations(
+                of: bodies.map { ($0.1, "sample \($0.0)") }, against: compiled, ignoring: SchemaSnapshot.writtenKeywords)
+        } catch {
+            return (
+                CheckResult(name: name, passed: false, message: "not checked: \(error)", category: .schemaDrift), changes
+            )
+        }
+        if let first = violations.first, threshold <= .breaking {
+            let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+            return (
+                CheckResult(
+                    name: name, passed: false, message: "violation: \(first.sample): \(first)\(more)",
+                    category: .schemaDrift),
+                changes
+            )
         }
         let failing = changes.filter { $0.severity >= threshold }
         if let first = failing.first {

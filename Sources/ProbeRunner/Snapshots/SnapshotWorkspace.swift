@@ -311,35 +311,19 @@ extension SnapshotWorkspace {
         return result
     }
 
-    /// The keywords the snapshot writer writes, which the drift report judges.
-    static let keywordsTheDriftJudges: Set<String> = ["type", "required", "enum", "format"]
-
-    /// Each sample of an endpoint validated against its snapshot as written (the one validator), and the keywords
-    /// the snapshot holds that its dialect does not define. `$ref` to `components.json` beside it reads that file.
+    /// Each sample of an endpoint validated against its snapshot as written (the one validator; the writer's own
+    /// keywords left to the drift report), and the keywords the snapshot holds that its dialect does not define.
+    /// `$ref` to `components.json` beside it reads that file.
     ///
     /// - Throws: `InputError` for a snapshot that is not a schema (file and JSON Pointer), or a sample too deep or
     ///   too slow to judge.
     package func violations(of endpoint: Endpoint) throws(InputError) -> ([SnapshotViolation], [IgnoredKeyword]) {
-        let url = snapshotURL(for: endpoint.key)
         let file = snapshotPath(for: endpoint.key)
         let schema = try SchemaFile.compile(
-            contentsOf: url, displayName: file, inside: snapshotsDirectory)
-        var violations: [SnapshotViolation] = []
-        for sample in endpoint.samples {
-            let instance = try JSONValue(parsing: sample.json, file: sample.file)
-            let errors: [JSONSchemaValidation.ValidationError]
-            do {
-                errors = try schema.validate(instance)
-            } catch {
-                throw InputError(
-                    file: sample.file, position: .jsonPointer(error.instanceLocation),
-                    expected: "a sample the validator can judge within its limits", found: error.message)
-            }
-            for error in errors where !Self.keywordsTheDriftJudges.contains(error.keyword) {
-                violations.append(SnapshotViolation(fixture: sample.file, snapshot: file, error: error))
-            }
-        }
-        return (violations, schema.ignoredKeywords)
+            contentsOf: snapshotURL(for: endpoint.key), displayName: file, inside: snapshotsDirectory)
+        let found = try SchemaFile.violations(
+            of: endpoint.samples, against: schema, ignoring: SchemaSnapshot.writtenKeywords)
+        return (found.map { SnapshotViolation(fixture: $0.sample, snapshot: file, error: $0.error) }, schema.ignoredKeywords)
     }
 
     /// Writes every endpoint's snapshot from its samples over the one it replaces (an unreadable one is

@@ -107,7 +107,11 @@ struct ServeCommand: AsyncParsableCommand {
         let description: OpenAPISpec?
         if let spec {
             let url = URL(fileURLWithPath: spec)
-            description = try await onLargeStack { try OpenAPISpec(contentsOf: url) }
+            description = try await onLargeStack {
+                let spec = try OpenAPISpec(contentsOf: url)
+                try spec.compileSchemas()
+                return spec
+            }
         } else {
             description = nil
         }

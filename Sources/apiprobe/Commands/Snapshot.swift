@@ -123,7 +123,7 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
         if !result.missing.isEmpty { summary += ", \(result.missing.count) missing" }
         if !result.orphans.isEmpty { summary += ", \(result.orphans.count) without fixtures" }
         let violations = result.violations.count
-        summary += ", \(violations) violation\(violations == 1 ? "" : "s") of the snapshots as written"
+        if violations > 0 { summary += ", \(violations) violation\(violations == 1 ? "" : "s") of the snapshots as written" }
         if !result.ignoredKeywords.isEmpty {
             let count = result.ignoredKeywords.count
             summary += ", \(count) keyword\(count == 1 ? "" : "s") ignored"
