@@ -122,6 +122,17 @@ package struct JSONSchema: Sendable {
 
     // MARK: Checks of the schema itself
 
+    /// Checks the schemas at `pointers` of a document (an OpenAPI 3.1 description's) against `dialect`'s
+    /// metaschema, without compiling them.
+    ///
+    /// - Throws: ``SchemaError`` at the first schema that breaks it, with the JSON Pointer in the document.
+    package static func checkSchemas(in document: JSONValue, at pointers: [String], dialect: Dialect) throws(SchemaError) {
+        for pointer in pointers {
+            guard let value = document.value(at: pointer) else { continue }
+            try checkAgainstMetaschema(value, at: pointer, dialect: dialect, registry: SchemaRegistry())
+        }
+    }
+
     /// Checks a schema against its dialect's metaschema (or the registry's metaschema its `$schema` names).
     private static func checkAgainstMetaschema(
         _ schema: JSONValue, at pointer: String, dialect: Dialect, registry: SchemaRegistry
@@ -207,5 +218,44 @@ enum Metaschemas {
         let schema = try JSONSchema(document, options: options, registry: registry)
         cache.withLock { $0[dialect] = schema }
         return schema
+    }
+}
+
+/// Where a reference in a schema document leads, by the validator's own resolution (base URIs from `$id`, anchors,
+/// JSON Pointers): the one rule for every reader of references (the OpenAPI shape converter included).
+package final class SchemaReferenceResolver {
+    /// The place a reference leads to.
+    package enum Target: Sendable, Hashable {
+        /// A place in the same document, as a JSON Pointer.
+        case local(String)
+        /// A document the registry holds (a metaschema): its URI, with the fragment.
+        case registry(String)
+    }
+
+    private var compiler: SchemaCompiler
+
+    /// Indexes `document` (its `$id`s and anchors, below each of `schemaPointers` too).
+    package init(
+        document: JSONValue, dialect: Dialect, schemaPointers: [String] = [], registry: SchemaRegistry = SchemaRegistry()
+    ) throws(SchemaError) {
+        var options = SchemaOptions()
+        options.defaultDialect = dialect
+        compiler = SchemaCompiler(options: options, registry: registry)
+        _ = try compiler.addDocument(document, uri: options.baseURI, dialect: dialect)
+        for pointer in schemaPointers {
+            try compiler.indexIfNeeded(SchemaCompiler.Location(document: 0, pointer: pointer))
+        }
+    }
+
+    /// Where `reference`, written in the schema at `pointer`, leads.
+    ///
+    /// - Throws: ``SchemaError`` at `pointer/$ref` when it leads nowhere.
+    package func resolve(_ reference: String, inSchemaAt pointer: String) throws(SchemaError) -> Target {
+        let location = SchemaCompiler.Location(document: 0, pointer: pointer)
+        try compiler.indexIfNeeded(location)
+        let scope = try compiler.scope(of: location)
+        let target = try compiler.resolve(reference, from: scope, at: location, keyword: "$ref")
+        if target.document == 0 { return .local(target.pointer) }
+        return .registry(compiler.documents[target.document].uri + "#" + target.pointer)
     }
 }

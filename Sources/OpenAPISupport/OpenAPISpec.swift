@@ -1,6 +1,7 @@
 import APIProbeShared
 package import Foundation
 package import HTTPFixtures
+import JSONSchemaValidation
 package import JSONShape
 import OpenAPIKit
 import OpenAPIKit30
@@ -84,7 +85,21 @@ package struct OpenAPISpec: Sendable {
                 file: file, position: .jsonPointer("/openapi"), expected: "OpenAPI version 3.0.x or 3.1.x",
                 found: "string \"\(version)\"")
         }
-        try Self.validateWithOpenAPIKit(data, isJSON: isJSON, is30: version.hasPrefix("3.0."), file: file)
+        if version.hasPrefix("3.0.") {
+            try Self.validateWithOpenAPIKit(data, isJSON: isJSON, is30: true, file: file)
+        } else {
+            // 3.1's schemas are JSON Schema 2020-12 as written, which OpenAPIKit's typed model cannot all hold
+            // (`true`, `$anchor`, `$dynamicRef`, a `$ref` to the metaschema): OpenAPIKit checks the document with
+            // its schemas set aside, and the 2020-12 metaschema checks the schemas.
+            let aside = SchemaLocations.settingSchemasAside(in: root).serialized()
+            try Self.validateWithOpenAPIKit(aside, isJSON: true, is30: false, file: file)
+            let dialect = root["jsonSchemaDialect"]?.stringValue.flatMap(Dialect.init(metaschemaURI:)) ?? .draft2020_12
+            do {
+                try JSONSchema.checkSchemas(in: root, at: SchemaLocations.all(in: root), dialect: dialect)
+            } catch {
+                throw error.inFile(file)
+            }
+        }
         self.version = version
         self.root = root
 

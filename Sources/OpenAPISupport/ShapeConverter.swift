@@ -1,6 +1,7 @@
 import APIProbeShared
 import Foundation
 import HTTPFixtures
+import JSONSchemaValidation
 import JSONShape
 
 /// Which side of an exchange a schema describes: `writeOnly` properties never appear in a response, nor
@@ -43,7 +44,8 @@ struct ShapeConverter {
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
         "pattern", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "not",
         "patternProperties", "prefixItems", "contains", "if", "dependentRequired", "dependentSchemas",
-        "propertyNames", "unevaluatedProperties", "unevaluatedItems", "discriminator",
+        "propertyNames", "unevaluatedProperties", "unevaluatedItems", "discriminator", "$dynamicRef", "$recursiveRef",
+        "dependencies", "additionalItems",
     ]
 
     let root: JSONValue
@@ -82,9 +84,20 @@ struct ShapeConverter {
         }
     }
 
+    /// Resolves `$ref` as JSON Schema does (base URIs from `$id`, `$anchor`s), for 3.1's schemas.
+    private let resolver: SchemaReferenceResolver?
+
     init(root: JSONValue, file: String) {
         self.root = root
         self.file = file
+        if root["openapi"]?.stringValue?.hasPrefix("3.1") == true {
+            let dialect = root["jsonSchemaDialect"]?.stringValue.flatMap(Dialect.init(metaschemaURI:)) ?? .draft2020_12
+            // A document whose schemas cannot be indexed is refused by the metaschema check before conversion.
+            resolver = try? SchemaReferenceResolver(
+                document: root, dialect: dialect, schemaPointers: SchemaLocations.all(in: root))
+        } else {
+            resolver = nil
+        }
     }
 
     func definitions(for direction: SchemaDirection) -> ShapeDefinitions {
@@ -108,6 +121,23 @@ struct ShapeConverter {
     }
 
     // MARK: References
+
+    /// The schema a `$ref` in the schema at `pointer` leads to, with its pointer: by JSON Schema's resolution in a
+    /// 3.1 description (`$id` bases, `$anchor`s), by the document's own pointers in 3.0; `nil` with the URI for a
+    /// schema outside the description (a metaschema).
+    private func resolveSchemaReference(_ reference: String, inSchemaAt pointer: String) throws(InputError)
+        -> (value: JSONValue, pointer: String)?
+    {
+        guard let resolver else { return try resolve(reference, at: pointer + "/$ref") }
+        let target: SchemaReferenceResolver.Target
+        do {
+            target = try resolver.resolve(reference, inSchemaAt: pointer)
+        } catch {
+            throw error.file.isEmpty ? error.inFile(file) : error
+        }
+        guard case .local(let targetPointer) = target, let value = root.value(at: targetPointer) else { return nil }
+        return (value, targetPointer)
+    }
 
     /// The value a local `$ref` points at, with its pointer.
     func resolve(_ reference: String, at pointer: String) throws(InputError) -> (JSONValue, String) {
@@ -162,8 +192,17 @@ struct ShapeConverter {
 
     /// The reference to the definition of `text`, converting the definition first when it is new.
     private mutating func reference(
-        to text: String, at pointer: String, _ direction: SchemaDirection, level: Int
+        to written: String, at pointer: String, _ direction: SchemaDirection, level: Int
     ) throws(InputError) -> ShapeNode {
+        guard let (target, targetPointer) = try resolveSchemaReference(written, inSchemaAt: pointer) else {
+            note(
+                pointer,
+                "$ref \"\(written)\" leads outside the description (a metaschema): kept as any value (openapi check "
+                    + "validates it exactly)")
+            return .empty
+        }
+        // One definition per schema reached, however its references are written (`#/$defs/a`, `#a`, an `$id`).
+        let text = "#" + targetPointer
         let table = definitions(for: direction)
         let key = "\(direction == .response ? "response" : "request") \(text)"
         if let frame = converting.first(where: { $0.key == key }), frame.level == level {
@@ -174,7 +213,6 @@ struct ShapeConverter {
         let base = Self.definitionName(text)
         let name = UniqueName.first(base.isEmpty ? "schema" : base) { taken.contains($0) }
         names[direction, default: [:]][text] = name
-        let (target, targetPointer) = try resolve(text, at: pointer + "/$ref")
         converting.append((key, text, level))
         let shape = try convert(target, at: targetPointer, direction, level: level)
         converting.removeLast()

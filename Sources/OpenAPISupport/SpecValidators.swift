@@ -35,9 +35,7 @@ final class SpecValidators: Sendable {
             pointers += operation.responses.compactMap { $0.schema == nil ? nil : $0.schemaPointer }
         }
         self.pointers = Array(Set(pointers)).sorted()
-        self.componentPointers = (root["components"]?["schemas"]?.members ?? []).map {
-            "/components/schemas/" + JSONPointer.escape($0.key)
-        }
+        self.componentPointers = SchemaLocations.all(in: root)
         if version.hasPrefix("3.0.") {
             dialect = .openAPI30
         } else {

@@ -269,7 +269,7 @@ struct SchemaCompiler {
 
     /// The scope of a location the index walk did not reach (a reference into an unknown keyword): its nearest
     /// indexed ancestor's.
-    private mutating func scope(of location: Location) throws(SchemaError) -> Scope {
+    mutating func scope(of location: Location) throws(SchemaError) -> Scope {
         if let scope = scopes[location] { return scope }
         var pointer = location.pointer
         while let slash = pointer.lastIndex(of: "/") {

@@ -243,11 +243,15 @@ def main():
                     raw = (request.get("body") or {}).get("raw") if isinstance(request, dict) else None
                     content = ((operation.get("requestBody") or {}).get("content")) or {}
                     schemas = [b["schema"] for m, b in content.items() if m.split(";")[0].endswith("json") and "schema" in b]
+                    only_json = bool(content) and all(m.split(";")[0].strip().endswith("json") for m in content)
                     if raw and schemas:
                         try:
                             sent = json.loads(substitute(raw, values))
                         except ValueError:
                             sent = None
+                            # Bytes that are not JSON do not fit an operation that takes JSON only.
+                            if only_json:
+                                example["requestViolations"] = ["/body"]
                         if sent is not None:
                             example["requestViolations"] = [
                                 "/body" + p for p in violations(document, schemas[0], sent, version)
