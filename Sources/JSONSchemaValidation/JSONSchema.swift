@@ -236,10 +236,12 @@ package final class SchemaReferenceResolver {
 
     /// Indexes `document` (its `$id`s and anchors, below each of `schemaPointers` too).
     package init(
-        document: JSONValue, dialect: Dialect, schemaPointers: [String] = [], registry: SchemaRegistry = SchemaRegistry()
+        document: JSONValue, dialect: Dialect, schemaPointers: [String] = [], registry: SchemaRegistry = SchemaRegistry(),
+        unreadableReferenceAdvice: String? = nil
     ) throws(SchemaError) {
         var options = SchemaOptions()
         options.defaultDialect = dialect
+        options.unreadableReferenceAdvice = unreadableReferenceAdvice
         compiler = SchemaCompiler(options: options, registry: registry)
         _ = try compiler.addDocument(document, uri: options.baseURI, dialect: dialect)
         for pointer in schemaPointers {

@@ -58,6 +58,9 @@ package struct SchemaOptions: Sendable {
     /// Which way the instance travels, for `readOnly` and `writeOnly` (OpenAPI): a property hidden in that direction
     /// is not required. `nil`: both count.
     package var direction: MessageDirection?
+    /// Said after a reference to a document that is neither in the schema nor one the validator may read
+    /// (OpenAPI: "external references are not read; bundle the description into one file").
+    package var unreadableReferenceAdvice: String?
     /// How long one `pattern` match may run before validation stops with ``ValidationLimitError``.
     package var patternTimeLimit: Duration = .seconds(1)
 

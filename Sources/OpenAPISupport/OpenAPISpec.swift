@@ -85,20 +85,30 @@ package struct OpenAPISpec: Sendable {
                 file: file, position: .jsonPointer("/openapi"), expected: "OpenAPI version 3.0.x or 3.1.x",
                 found: "string \"\(version)\"")
         }
-        if version.hasPrefix("3.0.") {
-            try Self.validateWithOpenAPIKit(data, isJSON: isJSON, is30: true, file: file)
-        } else {
-            // 3.1's schemas are JSON Schema 2020-12 as written, which OpenAPIKit's typed model cannot all hold
-            // (`true`, `$anchor`, `$dynamicRef`, a `$ref` to the metaschema): OpenAPIKit checks the document with
-            // its schemas set aside, and the 2020-12 metaschema checks the schemas.
-            let aside = SchemaLocations.settingSchemasAside(in: root).serialized()
-            try Self.validateWithOpenAPIKit(aside, isJSON: true, is30: false, file: file)
-            let dialect = root["jsonSchemaDialect"]?.stringValue.flatMap(Dialect.init(metaschemaURI:)) ?? .draft2020_12
-            do {
-                try JSONSchema.checkSchemas(in: root, at: SchemaLocations.all(in: root), dialect: dialect)
-            } catch {
-                throw error.inFile(file)
+        // OpenAPIKit's typed model cannot hold every valid schema (3.1's `true`, `$anchor`, `$dynamicRef`, a `$ref`
+        // to the metaschema; 3.0's `type: integer` with a fractional `multipleOf`): it checks the document with its
+        // schemas set aside, and JSON Schema checks the schemas: 3.1's against the 2020-12 metaschema, 3.0's (which
+        // has no metaschema of its own) by compiling them.
+        let is30 = version.hasPrefix("3.0.")
+        let schemaPointers = SchemaLocations.all(in: root)
+        let aside = SchemaLocations.settingSchemasAside(in: root).serialized()
+        // Written as JSON, read by the decoder the file's own format takes (YAML's keeps the document's order, so the
+        // first problem reported is the first in the file; JSON is YAML).
+        try Self.validateWithOpenAPIKit(aside, isJSON: isJSON, is30: is30, file: file)
+        do {
+            if is30 {
+                var options = SchemaOptions()
+                options.defaultDialect = .openAPI30
+                options.checksAgainstMetaschema = false
+                options.unreadableReferenceAdvice = SpecValidators.unreadableReferenceAdvice
+                _ = try JSONSchema.compile(document: root, pointers: schemaPointers, options: options)
+            } else {
+                let dialect =
+                    root["jsonSchemaDialect"]?.stringValue.flatMap(Dialect.init(metaschemaURI:)) ?? .draft2020_12
+                try JSONSchema.checkSchemas(in: root, at: schemaPointers, dialect: dialect)
             }
+        } catch {
+            throw error.file.isEmpty ? error.inFile(file) : error
         }
         self.version = version
         self.root = root

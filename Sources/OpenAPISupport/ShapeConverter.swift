@@ -94,7 +94,8 @@ struct ShapeConverter {
             let dialect = root["jsonSchemaDialect"]?.stringValue.flatMap(Dialect.init(metaschemaURI:)) ?? .draft2020_12
             // A document whose schemas cannot be indexed is refused by the metaschema check before conversion.
             resolver = try? SchemaReferenceResolver(
-                document: root, dialect: dialect, schemaPointers: SchemaLocations.all(in: root))
+                document: root, dialect: dialect, schemaPointers: SchemaLocations.all(in: root),
+                unreadableReferenceAdvice: SpecValidators.unreadableReferenceAdvice)
         } else {
             resolver = nil
         }
@@ -566,8 +567,16 @@ struct ShapeConverter {
         let keyword = direction == .response ? "writeOnly" : "readOnly"
         if property[keyword]?.boolValue == true { return true }
         guard property["$ref"] != nil else { return false }
-        let (target, _) = try resolvingReference(property, at: pointer)
-        return target[keyword]?.boolValue == true
+        // Through chains of references, by the schema's own resolution (a 3.1 `$id` base, an anchor).
+        var current = property
+        var here = pointer
+        var seen = Set<String>()
+        while let text = current["$ref"]?.stringValue, seen.insert(here).inserted {
+            guard let (target, targetPointer) = try resolveSchemaReference(text, inSchemaAt: here) else { return false }
+            current = target
+            here = targetPointer
+        }
+        return current[keyword]?.boolValue == true
     }
 
     /// The shape of values that fit both shapes (for `allOf`).

@@ -43,6 +43,9 @@ final class SpecValidators: Sendable {
         }
     }
 
+    /// What a reference to another file gets told.
+    static let unreadableReferenceAdvice = "external references are not read; bundle the description into one file"
+
     /// The compiled schema at `pointer` for values travelling in `direction`.
     ///
     /// - Throws: ``InputError`` naming the description and the place, for a schema that is not one.
@@ -55,6 +58,7 @@ final class SpecValidators: Sendable {
         // that leads nowhere) are the compiler's.
         options.checksAgainstMetaschema = false
         options.baseURI = "apiprobe:///openapi.json"
+        options.unreadableReferenceAdvice = Self.unreadableReferenceAdvice
         let list: [JSONSchema]
         do {
             list = try JSONSchema.compile(

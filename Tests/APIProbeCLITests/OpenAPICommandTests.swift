@@ -163,7 +163,7 @@ struct OpenAPICommandTests {
         (
             "external.yaml",
             "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: x\n          content:\n            application/json:\n              schema: {$ref: 'common.yaml#/Recipe'}\n",
-            "external.yaml: /paths/~1a/get/responses/200/content/application~1json/schema/$ref: expected a local reference (#/…), found \"common.yaml#/Recipe\" (external references are not read; bundle the description into one file)"
+            "external.yaml: /paths/~1a/get/responses/200/content/application~1json/schema/$ref: expected a reference to a schema in this document or the registry, found \"common.yaml#/Recipe\", which leads nowhere (apiprobe:///common.yaml#/Recipe: external references are not read; bundle the description into one file)"
         ),
         (
             "cycle.yaml",
@@ -192,7 +192,7 @@ struct OpenAPICommandTests {
         (
             "badtype.yaml",
             "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: x\n          content:\n            application/json:\n              schema: {type: int}\n",
-            "badtype.yaml: /paths/~1a/get/responses/200/content/application~1json/schema: expected a valid OpenAPI document, found Found neither a $ref nor a JSONSchema in .content['application/json'].schema for the status code '200' response of the **GET** endpoint under `/a`. JSONSchema could not be decoded because: Problem encountered when parsing `type`: Cannot initialize JSONType from invalid String value int.."
+            "badtype.yaml: /paths/~1a/get/responses/200/content/application~1json/schema/type: expected a JSON type name or an array of them, found string \"int\""
         ),
         (
             "other.json", #"{"name": "not a spec"}"#,

@@ -226,7 +226,8 @@ struct SchemaCompiler {
                 throw error(
                     at: location, keyword: keyword,
                     expected: "a reference to a schema in this document or the registry",
-                    found: "\"\(reference)\", which leads nowhere (\(target))")
+                    found: "\"\(reference)\", which leads nowhere (\(target)"
+                        + (options.unreadableReferenceAdvice.map { ": " + $0 } ?? "") + ")")
             }
             let dialect = document["$schema"]?.stringValue.flatMap(Dialect.init(metaschemaURI:)) ?? scope.dialect
             _ = try addDocument(document, uri: uri, dialect: dialect)
