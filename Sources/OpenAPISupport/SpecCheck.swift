@@ -114,13 +114,16 @@ extension OpenAPISpec {
     ///   - redactor: masks secrets in the messages (a fixture URL's credentials).
     ///   - displayRoot: the fixtures are named relative to it (the current folder by default).
     /// - Throws: ``InputError`` for a fixture that cannot be read.
-    package func check(_ store: FixtureStore, redactor: Redactor = Redactor(), displayRoot: URL? = nil)
-        throws(InputError) -> SpecCheckReport
-    {
+    ///   - assertsFormat: whether `format` fails a value that does not fit it (the default); `false` reads it as an
+    ///     annotation, as JSON Schema's own default is.
+    package func check(
+        _ store: FixtureStore, redactor: Redactor = Redactor(), displayRoot: URL? = nil, assertsFormat: Bool = true
+    ) throws(InputError) -> SpecCheckReport {
         let names = store.names()
         var violations: [SpecViolation] = []
         var unmatched: [String] = []
         let validator = validators
+        let formats = assertsFormat
         for name in names {
             let url = store.url(for: name)
             let fileName = APIProbeShared.displayPath(url, relativeTo: displayRoot)
@@ -140,9 +143,10 @@ extension OpenAPISpec {
             // not checked, its response is.
             let status = exchange.response.status
             if !((400..<500).contains(status) && operation.response(for: status) != nil) {
-                found += try requestProblems(operation, exchange.request, pathValues: pathValues, validator)
+                found += try requestProblems(
+                    operation, exchange.request, pathValues: pathValues, validator, assertsFormat: formats)
             }
-            found += try responseProblems(operation, exchange.response, validator)
+            found += try responseProblems(operation, exchange.response, validator, assertsFormat: formats)
             violations += found.map {
                 SpecViolation(
                     file: fileName, operation: operation.name, pointer: $0.pointer, kind: $0.kind,
@@ -167,10 +171,10 @@ extension OpenAPISpec {
     /// `openapi check` and `apiprobe serve --validate-requests`.
     func requestProblems(
         _ operation: SpecOperation, _ request: RecordedRequest, pathValues: [String: String],
-        _ validator: SpecValidators
+        _ validator: SpecValidators, assertsFormat: Bool = true
     ) throws(InputError) -> [SchemaProblem] {
-        try parameterProblems(operation, request, pathValues: pathValues, validator)
-            + requestBodyProblems(operation, request.body, validator)
+        try parameterProblems(operation, request, pathValues: pathValues, validator, assertsFormat: assertsFormat)
+            + requestBodyProblems(operation, request.body, validator, assertsFormat: assertsFormat)
     }
 
     /// The operation `request` reaches and what the request gets wrong for it (as `openapi check` judges a
@@ -192,7 +196,7 @@ extension OpenAPISpec {
     /// `RequestRule`), each value against its schema as written.
     private func parameterProblems(
         _ operation: SpecOperation, _ request: RecordedRequest, pathValues: [String: String],
-        _ validator: SpecValidators
+        _ validator: SpecValidators, assertsFormat: Bool
     ) throws(InputError) -> [SchemaProblem] {
         let query = (URLComponents(string: request.url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         let header = { (name: String) in request.header(name) }
@@ -203,7 +207,9 @@ extension OpenAPISpec {
             guard let schema = parameter.schema else { return [] }
             let value = Self.parameterValue(text, schema: schema, shape: parameter.shape)
             do {
-                return try validator.problems(of: value, against: parameter.schemaPointer, direction: .request).map {
+                return try validator.problems(
+                    of: value, against: parameter.schemaPointer, direction: .request, assertsFormat: assertsFormat
+                ).map {
                     ($0.pointer, $0.message)
                 }
             } catch let error as InputError {
@@ -225,9 +231,9 @@ extension OpenAPISpec {
         return .string(text)
     }
 
-    private func requestBodyProblems(_ operation: SpecOperation, _ body: FixtureBody?, _ validator: SpecValidators)
-        throws(InputError) -> [SchemaProblem]
-    {
+    private func requestBodyProblems(
+        _ operation: SpecOperation, _ body: FixtureBody?, _ validator: SpecValidators, assertsFormat: Bool
+    ) throws(InputError) -> [SchemaProblem] {
         guard let requestBody = operation.requestBody else { return [] }
         if let missing = RequestRule.missingBody(isRequired: requestBody.isRequired, isSent: body != nil) {
             return [SchemaProblem(pointer: missing.pointer, kind: .requestBody, message: missing.message)]
@@ -243,13 +249,15 @@ extension OpenAPISpec {
                     message: "expected a JSON request body, found \(body.data.count) bytes of other data")
             ]
         }
-        return try validator.problems(of: value, against: requestBody.schemaPointer, direction: .request).map {
+        return try validator.problems(
+            of: value, against: requestBody.schemaPointer, direction: .request, assertsFormat: assertsFormat
+        ).map {
             SchemaProblem(pointer: "/body" + $0.pointer, kind: .requestBody, message: "\($0.kind): \($0.message)")
         }
     }
 
     private func responseProblems(
-        _ operation: SpecOperation, _ response: RecordedResponse, _ validator: SpecValidators
+        _ operation: SpecOperation, _ response: RecordedResponse, _ validator: SpecValidators, assertsFormat: Bool
     ) throws(InputError) -> [SchemaProblem] {
         guard let declared = operation.response(for: response.status) else {
             let statuses = operation.responses.map(\.status).joined(separator: ", ")
@@ -261,7 +269,8 @@ extension OpenAPISpec {
             ]
         }
         guard declared.schema != nil, case .json(let value)? = response.body else { return [] }
-        return try validator.problems(of: value, against: declared.schemaPointer, direction: .response)
+        return try validator.problems(
+            of: value, against: declared.schemaPointer, direction: .response, assertsFormat: assertsFormat)
     }
 }
 

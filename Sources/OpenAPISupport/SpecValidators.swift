@@ -23,7 +23,13 @@ final class SpecValidators: Sendable {
     private let pointers: [String]
     private let componentPointers: [String]
     private let dialect: Dialect
-    private let compiled = Locked<[MessageDirection: [String: JSONSchema]]>([:])
+    private let compiled = Locked<[Key: [String: JSONSchema]]>([:])
+
+    /// One compilation: the direction of the values, and whether `format` asserts.
+    private struct Key: Hashable {
+        var direction: MessageDirection
+        var assertsFormat: Bool
+    }
 
     init(root: JSONValue, file: String, version: String, operations: [SpecOperation]) {
         self.root = root
@@ -49,9 +55,13 @@ final class SpecValidators: Sendable {
     /// The compiled schema at `pointer` for values travelling in `direction`.
     ///
     /// - Throws: ``InputError`` naming the description and the place, for a schema that is not one.
-    func schema(at pointer: String, direction: MessageDirection) throws(InputError) -> JSONSchema? {
-        if let schemas = compiled.withLock({ $0[direction] }) { return schemas[pointer] }
+    func schema(at pointer: String, direction: MessageDirection, assertsFormat: Bool = true) throws(InputError)
+        -> JSONSchema?
+    {
+        let key = Key(direction: direction, assertsFormat: assertsFormat)
+        if let schemas = compiled.withLock({ $0[key] }) { return schemas[pointer] }
         var options = SchemaOptions()
+        options.assertsFormat = assertsFormat
         options.defaultDialect = dialect
         options.direction = direction
         // OpenAPIKit has checked the description's structure; the schemas' own errors (a bad pattern, a reference
@@ -67,17 +77,19 @@ final class SpecValidators: Sendable {
             throw error.file.isEmpty ? error.inFile(file) : error
         }
         let schemas = Dictionary(uniqueKeysWithValues: zip(pointers, list))
-        compiled.withLock { $0[direction] = schemas }
+        compiled.withLock { $0[key] = schemas }
         return schemas[pointer]
     }
 
     /// The ways `value` breaks the schema at `pointer`: each at its JSON Pointer in the value (a missing or
     /// undeclared property's own pointer), with the keyword as its kind (`type`, `required`, `enum`, `additional`
     /// and `format` keep the names `openapi check --format json` has always used).
-    func problems(of value: JSONValue, against pointer: String, direction: MessageDirection) throws(InputError)
-        -> [SchemaProblem]
-    {
-        guard let schema = try schema(at: pointer, direction: direction) else { return [] }
+    func problems(
+        of value: JSONValue, against pointer: String, direction: MessageDirection, assertsFormat: Bool = true
+    ) throws(InputError) -> [SchemaProblem] {
+        guard let schema = try schema(at: pointer, direction: direction, assertsFormat: assertsFormat) else {
+            return []
+        }
         let errors: [JSONSchemaValidation.ValidationError]
         do {
             errors = try schema.validate(value)

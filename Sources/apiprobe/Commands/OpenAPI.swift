@@ -115,6 +115,10 @@ struct OpenAPICheckCommand: AsyncParsableCommand {
             When the stubs folder holds a folder named after the API (--api, by default the description's file \
             name without extension: Stubs/recipes for recipes.yaml), only the fixtures in it are checked: the \
             other folders are other APIs' fixtures.
+
+            Every schema keyword is enforced as JSON Schema says (3.1: 2020-12; 3.0: its schema object), by the \
+            validator `schema validate` uses. `format` is an assertion by default; --no-format-assertion reads it \
+            as an annotation, as JSON Schema's own default is.
             """
     )
 
@@ -123,6 +127,11 @@ struct OpenAPICheckCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The folder of recorded fixtures (every *.json below it).")
     var stubs = "Stubs"
+
+    @Flag(
+        name: .customLong("format-assertion"), inversion: .prefixedNo,
+        help: "Whether `format` fails a value that does not fit it (default: yes).")
+    var formatAssertion = true
 
     @Option(
         name: .long,
@@ -137,8 +146,9 @@ struct OpenAPICheckCommand: AsyncParsableCommand {
         let store = OpenAPISpec.fixtures(
             of: api ?? specURL.deletingPathExtension().lastPathComponent,
             in: URL(fileURLWithPath: stubs, isDirectory: true))
+        let formats = formatAssertion
         let report = try await onLargeStack {
-            try OpenAPISpec(contentsOf: specURL).check(store, redactor: Terminal.redactor)
+            try OpenAPISpec(contentsOf: specURL).check(store, redactor: Terminal.redactor, assertsFormat: formats)
         }
         let out = Terminal.standardOutput
         switch format {
