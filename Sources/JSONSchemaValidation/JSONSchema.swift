@@ -98,7 +98,8 @@ package struct JSONSchema: Sendable {
 
     /// Whether `instance` is valid: the fast path, which stops at the first failure and builds no messages.
     ///
-    /// - Throws: ``ValidationLimitError`` when a limit stopped validation before a verdict.
+    /// - Throws: ``ValidationLimitError`` when a limit stopped validation before a verdict (its instance location is
+    ///   known only to ``validate(_:)``, which tracks places).
     package func isValid(_ instance: JSONValue) throws(ValidationLimitError) -> Bool {
         var evaluator = Evaluator(schema: compiled, collectsErrors: false)
         var none: Evaluated?
@@ -111,8 +112,9 @@ package struct JSONSchema: Sendable {
     ///
     /// - Throws: ``ValidationLimitError`` when a limit stopped validation before a verdict.
     package func validate(_ instance: JSONValue) throws(ValidationLimitError) -> [ValidationError] {
-        // Most instances are valid: the fast path decides those without building a path or a message.
-        if try isValid(instance) { return [] }
+        // Most instances are valid: the fast path decides those without building a path or a message. (A limit it
+        // reaches is reached again below, where the place is known.)
+        if (try? isValid(instance)) == true { return [] }
         var evaluator = Evaluator(schema: compiled, collectsErrors: true)
         var none: Evaluated?
         _ = evaluator.evaluate(root, instance, &none)
@@ -184,10 +186,13 @@ package struct JSONSchema: Sendable {
             var current = start
             while let next = onlyReference(compiler.nodes[current]) {
                 if seen.contains(next) {
+                    // Named where the cycle closes: the reference that leads back into it.
+                    let place = compiler.nodes[current].absoluteLocation
                     throw SchemaError(
-                        position: .jsonPointer(Self.fragment(of: compiler.nodes[start].absoluteLocation) + "/$ref"),
+                        position: .jsonPointer(Self.fragment(of: place) + "/$ref"),
                         expected: "a $ref that leads to a schema with keywords",
-                        found: "a cycle of references with no keyword in between (\(compiler.nodes[start].absoluteLocation))")
+                        found: "a cycle of references with no keyword in between (#\(Self.fragment(of: place)) leads "
+                            + "back to #\(Self.fragment(of: compiler.nodes[next].absoluteLocation)))")
                 }
                 seen.insert(next)
                 current = next

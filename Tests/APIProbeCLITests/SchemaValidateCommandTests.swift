@@ -91,7 +91,7 @@ struct SchemaValidateCommandTests {
         ("42", "/", "object or boolean"),
         (#"{"$schema": "https://example.com/my-dialect"}"#, "/$schema", "known dialect"),
         (##"{"properties": {"a": {"$ref": "#/$defs/missing"}}}"##, "/properties/a/$ref", "leads nowhere"),
-        (##"{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}"##, "/$ref", "cycle"),
+        (##"{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}"##, "/$defs/b/$ref", "cycle"),
         (#"{"properties": {"code": {"pattern": "([a-z]"}}}"#, "/properties/code/pattern", "regular expression"),
         (#"{"minLength": "ten"}"#, "/minLength", "expected integer (the 2020-12 metaschema's type)"),
     ])
