@@ -1,8 +1,8 @@
 import APIProbeShared
 public import Foundation
 import HTTPFixtures
-import JSONSchemaValidation
 public import HTTPStubs
+import JSONSchemaValidation
 import JSONShape
 
 /// The operations of an API, as `apiprobe openapi import` wrote them from its OpenAPI description:
@@ -159,7 +159,8 @@ enum RequestChecker {
         let errors: [JSONSchemaValidation.ValidationError]
         do {
             let compiled = try SchemaFile.compile(
-                schema, at: folder.appendingPathComponent(OperationsFile.fileName), displayName: OperationsFile.fileName,
+                schema, at: folder.appendingPathComponent(OperationsFile.fileName),
+                displayName: OperationsFile.fileName,
                 inside: folder)
             errors = try compiled.validate(try JSONValue(parsing: data))
         } catch {

@@ -515,7 +515,8 @@ struct FixtureResponder: HTTPResponder {
             } catch {
                 // `serve` compiles the description's schemas before it listens (OpenAPISpec.compileSchemas), so
                 // this is not reached; never a silent pass if it were.
-                return Self.json(status: .internalServerError, ["error": redactor.redact(text: "\(error)"), "request": shown])
+                return Self.json(
+                    status: .internalServerError, ["error": redactor.redact(text: "\(error)"), "request": shown])
             }
             if let (operation, problems) = judged, !problems.isEmpty {
                 let lines = problems.map { redactor.redact(text: "\($0.pointer): \($0.kind): \($0.message)") }

@@ -44,7 +44,9 @@ package struct JSONSchema: Sendable {
     package let dialect: Dialect
 
     /// Compiles a schema document.
-    package init(_ schema: JSONValue, options: SchemaOptions = SchemaOptions(), registry: SchemaRegistry = SchemaRegistry())
+    package init(
+        _ schema: JSONValue, options: SchemaOptions = SchemaOptions(), registry: SchemaRegistry = SchemaRegistry()
+    )
         throws(SchemaError)
     {
         self = try Self.compile(document: schema, pointers: [""], options: options, registry: registry)[0]
@@ -128,7 +130,9 @@ package struct JSONSchema: Sendable {
     /// metaschema, without compiling them.
     ///
     /// - Throws: ``SchemaError`` at the first schema that breaks it, with the JSON Pointer in the document.
-    package static func checkSchemas(in document: JSONValue, at pointers: [String], dialect: Dialect) throws(SchemaError) {
+    package static func checkSchemas(in document: JSONValue, at pointers: [String], dialect: Dialect)
+        throws(SchemaError)
+    {
         for pointer in pointers {
             guard let value = document.value(at: pointer) else { continue }
             try checkAgainstMetaschema(value, at: pointer, dialect: dialect, registry: SchemaRegistry())
@@ -241,7 +245,8 @@ package final class SchemaReferenceResolver {
 
     /// Indexes `document` (its `$id`s and anchors, below each of `schemaPointers` too).
     package init(
-        document: JSONValue, dialect: Dialect, schemaPointers: [String] = [], registry: SchemaRegistry = SchemaRegistry(),
+        document: JSONValue, dialect: Dialect, schemaPointers: [String] = [],
+        registry: SchemaRegistry = SchemaRegistry(),
         unreadableReferenceAdvice: String? = nil
     ) throws(SchemaError) {
         var options = SchemaOptions()

@@ -199,7 +199,9 @@ struct OperationReader {
             try converter.shape(of: s, at: schemaPointer, direction: .request)
         }
         let onlyJSON = (body["content"]?.members ?? []).allSatisfy { media in
-            let base = media.key.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            let base = media.key.lowercased().split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             return base == "application/json" || base?.hasSuffix("+json") == true
         }
         return SpecRequestBody(

@@ -94,7 +94,10 @@ final class SpecValidators: Sendable {
         do {
             errors = try schema.validate(value)
         } catch {
-            return [SchemaProblem(pointer: error.instanceLocation, kind: ViolationKind(rawValue: "limit"), message: error.message)]
+            return [
+                SchemaProblem(
+                    pointer: error.instanceLocation, kind: ViolationKind(rawValue: "limit"), message: error.message)
+            ]
         }
         let problems = errors.map { error in
             var place = error.instanceLocation
@@ -103,7 +106,8 @@ final class SpecValidators: Sendable {
         }
         // By place in the value (stable: a `oneOf`'s own problem stays before its closest alternative's reasons).
         return problems.enumerated().sorted { a, b in
-            a.element.pointer == b.element.pointer ? a.offset < b.offset : a.element.pointer.utf8.lexicographicallyPrecedes(b.element.pointer.utf8)
+            a.element.pointer == b.element.pointer
+                ? a.offset < b.offset : a.element.pointer.utf8.lexicographicallyPrecedes(b.element.pointer.utf8)
         }.map(\.element)
     }
 

@@ -118,10 +118,12 @@ struct OpenAPIJSONSchemaTests {
         #expect(
             messages.contains(
                 .string(
-                    #"expected a value that fits exactly one of the 3 alternatives, found object, which fits 2 (0, 2)"#)),
+                    #"expected a value that fits exactly one of the 3 alternatives, found object, which fits 2 (0, 2)"#)
+            ),
             "\(check)")
 
-        let diff = try await CommandLineRunner.run(["openapi", "diff", "payments.json", "payments.json"], in: directory)
+        let diff = try await CommandLineRunner.run(
+            ["openapi", "diff", "payments.json", "payments.json"], in: directory)
         #expect(diff.status == 0, "\(diff)")
     }
 }

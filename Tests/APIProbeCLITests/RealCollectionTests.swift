@@ -20,15 +20,8 @@ struct RealCollectionTests {
 
     /// The folder of the vendors' files, when it is there.
     static var folder: URL? {
-        let environment = ProcessInfo.processInfo.environment
-        let candidates: [String?] = [
-            environment["APIPROBE_REAL_COLLECTIONS"],
-            OpenAPICommandTests.repository.deletingLastPathComponent().appendingPathComponent("shared/real-collections")
-                .path,
-        ]
-        return candidates.compactMap { $0 }.map(URL.init(fileURLWithPath:)).first {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent("adyen/collection.json").path)
-        }
+        TestEnvironment.sharedFolder(
+            "real-collections", variable: "APIPROBE_REAL_COLLECTIONS", probe: "adyen/collection.json")
     }
 
     struct Vendor: Sendable, CustomStringConvertible {

@@ -42,11 +42,13 @@ struct SchemaValidateCommandTests {
         let out = result.standardOutput
         #expect(out.contains("valid   good.json"), "\(result)")
         #expect(out.contains("invalid bad.json: 4 errors"), "\(result)")
-        #expect(out.contains(#"/id: pattern: expected a string matching /^ord_[0-9]+$/, found string "x""#), "\(result)")
+        #expect(
+            out.contains(#"/id: pattern: expected a string matching /^ord_[0-9]+$/, found string "x""#), "\(result)")
         #expect(out.contains("/items/0/price: maximum: expected a number at most 100, found 250"), "\(result)")
         #expect(out.contains(#"/extra: additionalProperties: property "extra" is not declared"#), "\(result)")
         // "open" is the first constant and a string of at most 4 characters: two alternatives fit.
-        #expect(out.contains("/status: oneOf: expected a value that fits exactly one of the 3 alternatives"), "\(result)")
+        #expect(
+            out.contains("/status: oneOf: expected a value that fits exactly one of the 3 alternatives"), "\(result)")
         #expect(out.contains("which fits 2 (0, 2)"), "\(result)")
         #expect(out.hasSuffix("1 valid, 1 invalid\n"), "\(result)")
         #expect(result.standardError.isEmpty, "\(result)")
@@ -80,7 +82,9 @@ struct SchemaValidateCommandTests {
         let absolute = errors.compactMap { $0["absoluteKeywordLocation"] }
         #expect(
             absolute.contains { value in
-                if case .string(let text) = value { return text.hasSuffix("order.schema.json#/$defs/item/properties/price/maximum") }
+                if case .string(let text) = value {
+                    return text.hasSuffix("order.schema.json#/$defs/item/properties/price/maximum")
+                }
                 return false
             }, "\(errors)")
         #expect(errors.allSatisfy { $0["instanceLocation"] == .string("/items/0/price") && $0["error"] != nil })
@@ -91,7 +95,10 @@ struct SchemaValidateCommandTests {
         ("42", "/", "object or boolean"),
         (#"{"$schema": "https://example.com/my-dialect"}"#, "/$schema", "known dialect"),
         (##"{"properties": {"a": {"$ref": "#/$defs/missing"}}}"##, "/properties/a/$ref", "leads nowhere"),
-        (##"{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}"##, "/$defs/b/$ref", "cycle"),
+        (
+            ##"{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}"##,
+            "/$defs/b/$ref", "cycle"
+        ),
         (#"{"properties": {"code": {"pattern": "([a-z]"}}}"#, "/properties/code/pattern", "regular expression"),
         (#"{"minLength": "ten"}"#, "/minLength", "expected integer (the 2020-12 metaschema's type)"),
     ])
@@ -108,7 +115,8 @@ struct SchemaValidateCommandTests {
     /// Deep and large input: a 10,000-deep schema and a 100,000-deep document are refused with the place, never a
     /// crash.
     @Test func deepInputIsRefusedWithThePlace() async throws {
-        let deepSchema = String(repeating: #"{"items":"#, count: 10_000) + "true" + String(repeating: "}", count: 10_000)
+        let deepSchema =
+            String(repeating: #"{"items":"#, count: 10_000) + "true" + String(repeating: "}", count: 10_000)
         let deepDocument = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let directory = try folder([
             "deep.schema.json": deepSchema, "schema.json": #"{"type": "array"}"#, "deep.json": deepDocument,
@@ -118,7 +126,8 @@ struct SchemaValidateCommandTests {
             ["schema", "validate", "deep.schema.json", "doc.json"], in: directory)
         #expect(schema.status == 2, "\(schema)")
         #expect(schema.standardError.contains("deep.schema.json:1:"), "\(schema)")
-        let document = try await CommandLineRunner.run(["schema", "validate", "schema.json", "deep.json"], in: directory)
+        let document = try await CommandLineRunner.run(
+            ["schema", "validate", "schema.json", "deep.json"], in: directory)
         #expect(document.status == 2, "\(document)")
         #expect(document.standardError.contains("deep.json:1:"), "\(document)")
     }
@@ -155,7 +164,8 @@ struct SchemaValidateCommandTests {
     /// Keywords the dialect does not define are counted in the summary line; --strict makes them bad input.
     @Test func ignoredKeywordsAreCountedAndStrictRefusesThem() async throws {
         let directory = try folder([
-            "schema.json": #"{"$schema": "http://json-schema.org/draft-07/schema#", "maxLenght": 3, "prefixItems": []}"#,
+            "schema.json":
+                #"{"$schema": "http://json-schema.org/draft-07/schema#", "maxLenght": 3, "prefixItems": []}"#,
             "doc.json": #""abcdef""#,
         ])
         let lax = try await CommandLineRunner.run(["schema", "validate", "schema.json", "doc.json"], in: directory)
@@ -164,7 +174,8 @@ struct SchemaValidateCommandTests {
         let strict = try await CommandLineRunner.run(
             ["schema", "validate", "schema.json", "doc.json", "--strict"], in: directory)
         #expect(strict.status == 2, "\(strict)")
-        #expect(strict.standardError.contains("schema.json: /maxLenght: expected only keywords of draft-07"), "\(strict)")
+        #expect(
+            strict.standardError.contains("schema.json: /maxLenght: expected only keywords of draft-07"), "\(strict)")
     }
 
     /// Standard input, and formats as assertions unless turned off.

@@ -227,7 +227,8 @@ struct SnapshotCommandTests {
                 lines.contains { $0.contains("Stubs/recipes/get.json: \(place): \(keyword): ") },
                 "\(place) \(keyword): \(check)")
         }
-        #expect(check.standardOutput.contains("7 violations of the snapshots as written, 1 keyword ignored"), "\(check)")
+        #expect(
+            check.standardOutput.contains("7 violations of the snapshots as written, 1 keyword ignored"), "\(check)")
 
         let json = try await CommandLineRunner.run(["snapshot", "check", "--format", "json"], in: directory)
         #expect(json.status == 1, "\(json)")
@@ -243,7 +244,8 @@ struct SnapshotCommandTests {
         #expect(strict.status == 2, "\(strict)")
         #expect(
             strict.standardError.contains(
-                "Snapshots/recipes/get.schema.json: /properties/recipe/properties/title/maxLenght: expected only keywords"),
+                "Snapshots/recipes/get.schema.json: /properties/recipe/properties/title/maxLenght: expected only keywords"
+            ),
             "\(strict)")
     }
 }

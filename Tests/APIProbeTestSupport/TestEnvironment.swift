@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Testing
 
 /// Where the tests run, and what a test does when a real part it needs is not there.
@@ -18,6 +18,23 @@ public enum TestEnvironment {
             withKnownIssue(Comment(rawValue: message)) {
                 Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
             }
+        }
+    }
+}
+
+extension TestEnvironment {
+    /// A folder of outside material the tests read (`shared/real-collections`, `shared/json-schema-test-suite`):
+    /// the one an environment variable names, else `shared/<name>` beside the checkout; `nil` when neither holds
+    /// `probe` (a file the folder must have).
+    public static func sharedFolder(_ name: String, variable: String, probe: String) -> URL? {
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates: [String?] = [
+            ProcessInfo.processInfo.environment[variable],
+            checkout.deletingLastPathComponent().appendingPathComponent("shared").appendingPathComponent(name).path,
+        ]
+        return candidates.compactMap { $0 }.map(URL.init(fileURLWithPath:)).first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent(probe).path)
         }
     }
 }

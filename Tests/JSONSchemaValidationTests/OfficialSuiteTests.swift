@@ -34,17 +34,8 @@ struct OfficialSuiteTests {
 }
 
 enum OfficialSuite {
-    static let folder: URL? = {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let candidates: [String?] = [
-            ProcessInfo.processInfo.environment["APIPROBE_JSON_SCHEMA_TEST_SUITE"],
-            repository.deletingLastPathComponent().appendingPathComponent("shared/json-schema-test-suite").path,
-        ]
-        return candidates.compactMap { $0 }.map(URL.init(fileURLWithPath:)).first {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent("tests/draft2020-12/type.json").path)
-        }
-    }()
+    static let folder: URL? = TestEnvironment.sharedFolder(
+        "json-schema-test-suite", variable: "APIPROBE_JSON_SCHEMA_TEST_SUITE", probe: "tests/draft2020-12/type.json")
 
     /// The suite's files of one draft, as paths below `tests/` (`draft7/optional/format/email.json`).
     static func files(of draft: String) -> [String] {

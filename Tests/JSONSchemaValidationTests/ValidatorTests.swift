@@ -42,7 +42,10 @@ struct ValidatorTests {
         #expect(none.dropFirst().map(\.keyword) == ["required"])
         #expect(none.dropFirst().first?.property == "card")
         let two = try compiled.validate(try json(#"{"card": 1, "iban": 2}"#))
-        #expect(two.map(\.message) == ["expected a value that fits exactly one of the 3 alternatives, found object, which fits 2 (0, 1)"])
+        #expect(
+            two.map(\.message) == [
+                "expected a value that fits exactly one of the 3 alternatives, found object, which fits 2 (0, 1)"
+            ])
     }
 
     /// Numbers as values: `1.0` is an integer, big bounds compare exactly, decimal steps divide exactly.
@@ -70,7 +73,8 @@ struct ValidatorTests {
     }
 
     @Test func keywordsADialectDoesNotDefineAreListedNotEnforced() throws {
-        let compiled = try schema(#"{"$schema": "http://json-schema.org/draft-07/schema#", "prefixItems": [false], "maxLenght": 1}"#)
+        let compiled = try schema(
+            #"{"$schema": "http://json-schema.org/draft-07/schema#", "prefixItems": [false], "maxLenght": 1}"#)
         #expect(try compiled.isValid(try json("[1]")))
         #expect(Set(compiled.ignoredKeywords.map(\.keyword)) == ["prefixItems", "maxLenght"])
         #expect(compiled.ignoredKeywords.first { $0.keyword == "maxLenght" }?.reason == "not a JSON Schema keyword")
@@ -82,7 +86,10 @@ struct ValidatorTests {
         ("12", ""),
         (#"{"$schema": "https://example.com/unknown"}"#, "/$schema"),
         (##"{"items": {"$ref": "#/$defs/nowhere"}}"##, "/items/$ref"),
-        (##"{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}"##, "/$defs/b/$ref"),
+        (
+            ##"{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}"##,
+            "/$defs/b/$ref"
+        ),
         (#"{"pattern": "a{2,1}"}"#, "/pattern"),
         (#"{"type": "text"}"#, "/type"),
     ])
@@ -97,7 +104,9 @@ struct ValidatorTests {
 
     /// A pattern that never finishes stops at its time limit with an error that names it: not a pass, not a hang.
     @Test func aPathologicalPatternStopsAtItsTimeLimit() throws {
-        let compiled = try schema(#"{"properties": {"name": {"pattern": "^(a+)+$"}}}"#) { $0.patternTimeLimit = .milliseconds(50) }
+        let compiled = try schema(#"{"properties": {"name": {"pattern": "^(a+)+$"}}}"#) {
+            $0.patternTimeLimit = .milliseconds(50)
+        }
         let started = ContinuousClock.now
         do {
             _ = try compiled.validate(try json(#"{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"}"#))

@@ -1,4 +1,5 @@
 import APIProbeShared
+import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import JSONShape
@@ -19,15 +20,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct RealSpecTests {
     static var folder: URL? {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let candidates: [String?] = [
-            ProcessInfo.processInfo.environment["APIPROBE_REAL_COLLECTIONS"],
-            repository.deletingLastPathComponent().appendingPathComponent("shared/real-collections").path,
-        ]
-        return candidates.compactMap { $0 }.map(URL.init(fileURLWithPath:)).first {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent("stripe/2020-07.json").path)
-        }
+        TestEnvironment.sharedFolder("real-collections", variable: "APIPROBE_REAL_COLLECTIONS", probe: "stripe/2020-07.json")
     }
 
     static func specs() async throws -> (old: OpenAPISpec, new: OpenAPISpec)? {

@@ -473,10 +473,12 @@ struct ExpectationEvaluator {
             let compiled = try SchemaFile.compile(
                 contentsOf: snapshotURL, displayName: schema.snapshot, inside: snapshotURL.deletingLastPathComponent())
             violations = try SchemaFile.violations(
-                of: bodies.map { ($0.1, "sample \($0.0)") }, against: compiled, ignoring: SchemaSnapshot.writtenKeywords)
+                of: bodies.map { ($0.1, "sample \($0.0)") }, against: compiled, ignoring: SchemaSnapshot.writtenKeywords
+            )
         } catch {
             return (
-                CheckResult(name: name, passed: false, message: "not checked: \(error)", category: .schemaDrift), changes
+                CheckResult(name: name, passed: false, message: "not checked: \(error)", category: .schemaDrift),
+                changes
             )
         }
         if let first = violations.first, threshold <= .breaking {

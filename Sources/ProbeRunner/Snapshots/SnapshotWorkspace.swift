@@ -323,7 +323,9 @@ extension SnapshotWorkspace {
             contentsOf: snapshotURL(for: endpoint.key), displayName: file, inside: snapshotsDirectory)
         let found = try SchemaFile.violations(
             of: endpoint.samples, against: schema, ignoring: SchemaSnapshot.writtenKeywords)
-        return (found.map { SnapshotViolation(fixture: $0.sample, snapshot: file, error: $0.error) }, schema.ignoredKeywords)
+        return (
+            found.map { SnapshotViolation(fixture: $0.sample, snapshot: file, error: $0.error) }, schema.ignoredKeywords
+        )
     }
 
     /// Writes every endpoint's snapshot from its samples over the one it replaces (an unreadable one is

@@ -36,14 +36,17 @@ struct SchemaValidateCommand: AsyncParsableCommand {
         help: "Whether `format` fails a value that does not fit it (default: yes).")
     var formatAssertion = true
 
-    @Option(name: .long, help: "The dialect of a schema without $schema: 2020-12, 2019-09, draft-07, draft-06, draft-04.")
+    @Option(
+        name: .long, help: "The dialect of a schema without $schema: 2020-12, 2019-09, draft-07, draft-06, draft-04.")
     var dialect = "2020-12"
 
     @Flag(name: .long, help: "Fail (exit 2) when the schema holds keywords its dialect does not define.")
     var strict = false
 
     func validate() throws {
-        if instances.isEmpty { throw ValidationError("Give at least one JSON document to validate (or - for standard input).") }
+        if instances.isEmpty {
+            throw ValidationError("Give at least one JSON document to validate (or - for standard input).")
+        }
         if Dialect(name: dialect) == nil {
             throw ValidationError("--dialect \(dialect): expected 2020-12, 2019-09, draft-07, draft-06 or draft-04")
         }
@@ -66,7 +69,8 @@ struct SchemaValidateCommand: AsyncParsableCommand {
                     file: schemaPath, position: .jsonPointer(first.pointer),
                     expected: "only keywords of \(compiled.dialect) (--strict)",
                     found: "\(first.keyword): \(first.reason)"
-                        + (compiled.ignoredKeywords.count > 1 ? ", and \(compiled.ignoredKeywords.count - 1) more" : ""))
+                        + (compiled.ignoredKeywords.count > 1 ? ", and \(compiled.ignoredKeywords.count - 1) more" : "")
+                )
             }
             var results: [(file: String, errors: [JSONSchemaValidation.ValidationError])] = []
             for path in instancePaths {
@@ -83,7 +87,8 @@ struct SchemaValidateCommand: AsyncParsableCommand {
                         expected: "a document the validator can judge within its limits", found: error.message)
                 }
             }
-            return SchemaValidationOutcome(results: results, ignored: compiled.ignoredKeywords, dialect: compiled.dialect)
+            return SchemaValidationOutcome(
+                results: results, ignored: compiled.ignoredKeywords, dialect: compiled.dialect)
         }
         let out = Terminal.standardOutput
         switch format {
@@ -99,7 +104,8 @@ struct SchemaValidateCommand: AsyncParsableCommand {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw InputError(file: path, position: .file, expected: "a readable JSON file", found: "no such file, or unreadable")
+            throw InputError(
+                file: path, position: .file, expected: "a readable JSON file", found: "no such file, or unreadable")
         }
     }
 }
@@ -131,7 +137,9 @@ struct SchemaValidationOutcome: Sendable {
             ])
         }
         let ignoredList: [JSONValue] = ignored.map {
-            .object([("location", .string($0.location)), ("keyword", .string($0.keyword)), ("reason", .string($0.reason))])
+            .object([
+                ("location", .string($0.location)), ("keyword", .string($0.keyword)), ("reason", .string($0.reason)),
+            ])
         }
         return .object([
             ("valid", .bool(results.allSatisfy { $0.errors.isEmpty })), ("documents", .array(documents)),
@@ -149,7 +157,8 @@ struct SchemaValidationOutcome: Sendable {
             }
             text += out.styled("invalid ", .red) + "\(file): \(errors.count) error\(errors.count == 1 ? "" : "s")\n"
             for error in errors {
-                text += "  \(error.instanceLocation.isEmpty ? "/" : error.instanceLocation): \(error.keyword): "
+                text +=
+                    "  \(error.instanceLocation.isEmpty ? "/" : error.instanceLocation): \(error.keyword): "
                     + "\(error.message) (\(error.absoluteKeywordLocation))\n"
             }
         }

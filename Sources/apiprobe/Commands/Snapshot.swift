@@ -74,7 +74,8 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
         let result = try await onLargeStack { try checked.check() }
         if strict, let (file, first) = result.ignoredKeywords.first {
             throw InputError(
-                file: file, position: .jsonPointer(first.pointer), expected: "only keywords of JSON Schema 2020-12 (--strict)",
+                file: file, position: .jsonPointer(first.pointer),
+                expected: "only keywords of JSON Schema 2020-12 (--strict)",
                 found: "\(first.keyword): \(first.reason)"
                     + (result.ignoredKeywords.count > 1 ? ", and \(result.ignoredKeywords.count - 1) more" : ""))
         }
@@ -82,7 +83,10 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
         switch format {
         case .json:
             let lists = ["missing": result.missing, "orphaned": result.orphans, "skipped": result.skipped]
-            out.write(String(decoding: result.report.jsonReport(adding: lists, extra: Self.jsonMembers(of: result)), as: UTF8.self))
+            out.write(
+                String(
+                    decoding: result.report.jsonReport(adding: lists, extra: Self.jsonMembers(of: result)),
+                    as: UTF8.self))
         case .text:
             out.write(Self.text(for: result, on: out))
         }
@@ -109,7 +113,8 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
             for violation in result.violations where violation.snapshot == file {
                 let error = violation.error
                 let place = error.instanceLocation.isEmpty ? "/" : error.instanceLocation
-                text += "  " + out.styled("violation ", .red) + "\(violation.fixture): \(place): \(error.keyword): "
+                text +=
+                    "  " + out.styled("violation ", .red) + "\(violation.fixture): \(place): \(error.keyword): "
                     + "\(error.message) (\(Self.schemaPlace(of: error)))\n"
             }
         }
@@ -123,7 +128,9 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
         if !result.missing.isEmpty { summary += ", \(result.missing.count) missing" }
         if !result.orphans.isEmpty { summary += ", \(result.orphans.count) without fixtures" }
         let violations = result.violations.count
-        if violations > 0 { summary += ", \(violations) violation\(violations == 1 ? "" : "s") of the snapshots as written" }
+        if violations > 0 {
+            summary += ", \(violations) violation\(violations == 1 ? "" : "s") of the snapshots as written"
+        }
         if !result.ignoredKeywords.isEmpty {
             let count = result.ignoredKeywords.count
             summary += ", \(count) keyword\(count == 1 ? "" : "s") ignored"
@@ -151,7 +158,9 @@ extension SnapshotCheckCommand {
             ])
         }
         let ignored: [JSONValue] = result.ignoredKeywords.map { file, keyword in
-            .object([("snapshot", .string(file)), ("pointer", .string(keyword.pointer)), ("reason", .string(keyword.reason))])
+            .object([
+                ("snapshot", .string(file)), ("pointer", .string(keyword.pointer)), ("reason", .string(keyword.reason)),
+            ])
         }
         return [("violations", .array(violations)), ("ignoredKeywords", .array(ignored))]
     }
