@@ -65,6 +65,8 @@ package struct FixtureServer: Sendable {
         package var latency: Duration = .zero
         /// The live API's origin, for what no fixture answers.
         package var proxy: URL?
+        /// The token the admin API asks for (`Authorization: Bearer …`); required when `host` is not loopback.
+        package var adminToken: String?
 
         package init() {}
     }
@@ -82,6 +84,15 @@ package struct FixtureServer: Sendable {
     package static func start(
         folder: URL, displayName: String, options: Options, log: @escaping @Sendable (String) -> Void
     ) async throws -> FixtureServer {
+        if !AdminGuard.isLoopback(options.host), options.adminToken == nil {
+            throw Failure(
+                description: "--host \(options.host): the admin API (\(AdminAPI.prefix)) and any recording would be "
+                    + "open to the network; give --admin-token TOKEN (callers send Authorization: Bearer TOKEN), or "
+                    + "listen on 127.0.0.1")
+        }
+        if let token = options.adminToken, token.utf8.count < 16 {
+            throw Failure(description: "--admin-token: expected at least 16 characters, found \(token.utf8.count)")
+        }
         let store = FixtureStore(directory: folder)
         // With a description or a live API, a folder without fixtures is served from those alone.
         let allowsNone = options.spec != nil || options.proxy != nil
@@ -112,6 +123,7 @@ package struct FixtureServer: Sendable {
         let responder = FixtureResponder(
             library: library, origin: chosen, spec: options.spec, validatesRequests: options.validatesRequests,
             latency: options.latency, forwarder: forwarder,
+            adminGuard: AdminGuard(host: options.host, token: options.adminToken),
             naming: options.proxy != nil ? options.spec?.fixtureNaming ?? FixtureNaming() : FixtureNaming(), log: log)
         do {
             let (bound, task) = try await LoopbackLaunch.start(
@@ -451,6 +463,8 @@ struct FixtureResponder: HTTPResponder {
     var latency: Duration = .zero
     /// The live API that answers (and records) a miss.
     var forwarder: LiveForwarder?
+    /// Who may use the admin API.
+    var adminGuard = AdminGuard(host: "127.0.0.1", token: nil)
     /// How a recording is named: by the description's operations when there is one.
     var naming = FixtureNaming()
     let log: @Sendable (String) -> Void
@@ -494,6 +508,10 @@ struct FixtureResponder: HTTPResponder {
                 ])
         }
         if request.uri.path.hasPrefix(AdminAPI.prefix) {
+            if let (status, reason) = adminGuard.refusal(of: request) {
+                log("\(status.code) \(shown): \(reason)")
+                return Self.json(status: status, ["error": reason, "request": shown])
+            }
             return AdminAPI.respond(to: request, body: body, library: library)
         }
         let base =
@@ -573,6 +591,12 @@ struct FixtureResponder: HTTPResponder {
             if let forwarder {
                 return await forward(stubRequest, body: body, shown: shown, through: forwarder)
             }
+            // The request's own credentials (a header, a `password` in its body) are learned first, so that no
+            // line about it repeats them, in the answer or on standard error.
+            redactor.learnHeaders(headers)
+            if let data = stubRequest.body {
+                redactor.learnBody(data, contentType: request.headers[.contentType])
+            }
             let diagnostics = redactor.redact(text: error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)")
             var answer = ["error": "no fixture matches the request", "request": shown, "diagnostics": diagnostics]
             if let spec {
@@ -606,8 +630,11 @@ struct FixtureResponder: HTTPResponder {
     ) async -> Response {
         let target = request.url.path + (request.url.query.map { "?" + $0 } ?? "")
         func note(_ status: Int, _ fixture: String?) {
+            // The request log shows what the recording stores: a secret the forwarder met is masked there too.
             library.note(
-                ServedEntry(method: request.method, target: target, fixture: fixture, status: status, source: .proxy))
+                ServedEntry(
+                    method: request.method, target: forwarder.redactor.redact(text: target), fixture: fixture,
+                    status: status, source: .proxy))
         }
         let forwarded: LiveForwarder.Forwarded
         do {
@@ -617,7 +644,7 @@ struct FixtureResponder: HTTPResponder {
                 body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil,
                 recordedURL: request.url.absoluteString)
         } catch {
-            log("502 \(shown): the live API did not answer: \(error.description)")
+            log(forwarder.redactor.redact(text: "502 \(shown): the live API did not answer: \(error.description)"))
             note(502, nil)
             return Self.json(
                 status: .badGateway,
@@ -626,19 +653,23 @@ struct FixtureResponder: HTTPResponder {
                     "request": shown,
                 ])
         }
+        // Named from the recording as stored (redacted, every secret met so far masked), never from the request as
+        // sent; and said with the forwarder's redactor, which has met the exchange's secrets.
+        let recordedURL = forwarded.fixture.request.url
         let base = naming.baseName(
-            method: request.method, url: request.url.absoluteString,
-            fallback: FixtureNaming.methodAndPath(method: request.method, url: request.url.absoluteString))
+            method: request.method, url: recordedURL,
+            fallback: FixtureNaming.methodAndPath(method: request.method, url: recordedURL))
+        let said = forwarder.redactor.redact(text: shown)
         var recordedAs: String?
         do {
             recordedAs = try library.adopt(forwarded.fixture, base: base)
             log(
-                "\(forwarded.status) \(shown): answered by \(forwarder.upstream.absoluteString), recorded as \(recordedAs ?? "")"
+                "\(forwarded.status) \(said): answered by \(forwarder.upstream.absoluteString), recorded as \(recordedAs ?? "")"
             )
         } catch {
             log(
-                "\(forwarded.status) \(shown): answered by \(forwarder.upstream.absoluteString), not recorded: \(error)"
-            )
+                "\(forwarded.status) \(said): answered by \(forwarder.upstream.absoluteString), not recorded: "
+                    + forwarder.redactor.redact(text: "\(error)"))
         }
         note(forwarded.status, recordedAs)
         return Response(

@@ -521,6 +521,14 @@ public struct Redactor: Sendable {
         return pairs.joined(separator: "&")
     }
 
+    /// `value` with every member a credential-named key holds masked (by name, as in a fixture's body) and every
+    /// secret met so far masked in its strings: for messages that quote a JSON body.
+    package func redactingJSON(_ value: JSONValue) -> JSONValue {
+        var places: [String] = []
+        var masked = false
+        return redactJSON(value, pointer: "", places: &places, masked: &masked)
+    }
+
     // MARK: Bodies
 
     private func redactBody(_ body: FixtureBody?, side: String, contentType: String?, places: inout [String])

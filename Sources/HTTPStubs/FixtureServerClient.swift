@@ -25,10 +25,18 @@ public struct FixtureServerClient: Sendable {
     /// The server's URL, as `apiprobe serve` prints it on its first line.
     public var baseURL: URL
     private let session: URLSession
+    private var adminToken: String?
 
     public init(baseURL: URL, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.session = session
+    }
+
+    /// A client of a server started with `--admin-token` (required when it listens on another address than
+    /// loopback): each admin request sends `Authorization: Bearer <adminToken>`.
+    public init(baseURL: URL, adminToken: String, session: URLSession = .shared) {
+        self.init(baseURL: baseURL, session: session)
+        self.adminToken = adminToken
     }
 
     /// The next `times` requests with `method` and `path` wait `delay`, then are answered `status` (with
@@ -105,6 +113,7 @@ public struct FixtureServerClient: Sendable {
         var request = URLRequest(url: baseURL.appendingPathComponent("__apiprobe").appendingPathComponent(endpoint))
         request.httpMethod = method
         request.httpBody = body
+        if let adminToken { request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization") }
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {

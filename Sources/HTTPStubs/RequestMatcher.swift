@@ -211,12 +211,18 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// A header with this value (or present with any value when `value` is `nil`); names ignore case.
+    ///
+    /// A header that holds a credential by its name (`Authorization`, `X-API-Key`, as the redactor judges) is
+    /// compared as any other, but its values never appear in a description or a near-miss message.
     public func header(_ name: String, _ value: String? = nil) -> RequestMatcher {
-        adding(
-            Condition(value.map { "header \(name): \($0)" } ?? "header \(name)") { request in
+        let secret = RedactionPolicy.default.isSensitiveHeader(name)
+        let shown = secret ? RedactionPolicy.default.marker : value
+        return adding(
+            Condition(shown.map { "header \(name): \($0)" } ?? "header \(name)") { request in
                 guard let actual = request.header(name) else { return "header \(name) missing" }
-                if let value, actual != value { return "header \(name) differs: expected \(value), got \(actual)" }
-                return nil
+                guard let value, actual != value else { return nil }
+                if secret { return "header \(name) differs (a credential: the values are not shown)" }
+                return "header \(name) differs: expected \(value), got \(actual)"
             })
     }
 
@@ -233,7 +239,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// one whose objects hold at least the members of `expected`.
     public func jsonBody(_ expected: JSONValue, subset: Bool = false) -> RequestMatcher {
         adding(
-            Condition(subset ? "JSON body containing \(expected.compactText)" : "JSON body \(expected.compactText)") {
+            Condition(
+                subset
+                    ? "JSON body containing \(Redactor().redactingJSON(expected).compactText)"
+                    : "JSON body \(Redactor().redactingJSON(expected).compactText)"
+            ) {
                 request in
                 guard let body = request.body else { return Self.noBodyReason }
                 guard let actual = try? JSONValue(parsing: body) else { return "body is not JSON" }
@@ -243,8 +253,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
                     }
                     return nil
                 }
-                return actual == expected
-                    ? nil : "JSON body differs: expected \(expected.compactText), got \(actual.compactText)"
+                guard actual != expected else { return nil }
+                // Members a credential-named key holds (`password`, `access_token`) are masked on both sides.
+                let redactor = Redactor()
+                return "JSON body differs: expected \(redactor.redactingJSON(expected).compactText), got "
+                    + "\(redactor.redactingJSON(actual).compactText)"
             })
     }
 

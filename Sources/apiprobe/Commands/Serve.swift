@@ -1,6 +1,7 @@
 import ArgumentParser
 import FixtureServer
 import Foundation
+import HTTPFixtures
 import OpenAPISupport
 import ProbeRunner
 
@@ -71,6 +72,13 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long, help: "The live API (https://api.example.com) that answers, and records, what no fixture matches.")
     var proxy: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A token the admin API asks for (Authorization: Bearer TOKEN), at least 16 characters; required with a --host other than loopback. Read from APIPROBE_ADMIN_TOKEN when not given.",
+            valueName: "token"))
+    var adminToken: String?
+
     func validate() throws {
         if validateRequests, spec == nil {
             throw ValidationError("--validate-requests: expected --spec, the description requests are checked against")
@@ -128,6 +136,8 @@ struct ServeCommand: AsyncParsableCommand {
             options.scenario = scenario
             options.latency = latency ?? .zero
             options.proxy = proxy.flatMap(Self.origin)
+            options.adminToken = adminToken ?? ProcessInfo.processInfo.environment["APIPROBE_ADMIN_TOKEN"]
+            if let token = options.adminToken { _ = Terminal.secrets.add(token, replacement: "REDACTED") }
             server = try await FixtureServer.start(folder: folder, displayName: stubs, options: options) { line in
                 errors.write("apiprobe serve: " + line + "\n")
             }
