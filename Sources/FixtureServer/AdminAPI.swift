@@ -46,11 +46,18 @@ enum AdminAPI {
         func matches(path actual: String) -> Bool { AdminAPI.path(actual, fits: path) }
     }
 
-    /// Whether a request's path is `pattern`, or fits it as a template (`/api/recipes/{id}`).
+    /// Whether a request's path is `pattern`, or fits it as a template (`/api/recipes/{id}`): segment by segment,
+    /// each decoded, as fixtures match (`/api/%63art` is `/api/cart`; `/café` is `/caf%C3%A9`).
     static func path(_ actual: String, fits pattern: String) -> Bool {
-        actual == pattern
-            || pattern.contains("{")
-                && PathTemplate.match(template: pattern, segments: PathTemplate.segments(actual)) != nil
+        if actual == pattern { return true }
+        let segments = decodedSegments(actual)
+        if pattern.contains("{") { return PathTemplate.match(template: pattern, segments: segments) != nil }
+        return segments == decodedSegments(pattern)
+    }
+
+    /// A path's segments, each percent-decoded (a `%2F` stays inside its segment).
+    static func decodedSegments(_ path: String) -> [String] {
+        PathTemplate.segments(path).map { $0.removingPercentEncoding ?? $0 }
     }
 
     static func respond(to request: Request, body: ByteBuffer, library: FixtureLibrary) -> Response {
@@ -146,6 +153,9 @@ enum AdminAPI {
         return .some(number)
     }
 
+    /// The most faults waiting at once: each request is compared with every pending one.
+    static let maximumFaults = 1_000
+
     static func addFault(_ body: ByteBuffer, library: FixtureLibrary) -> Response {
         let expected =
             #"a JSON object {"method": "GET", "path": "/api/search", "status": 503, "delayMs": 0, "times": 1}"#
@@ -156,6 +166,18 @@ enum AdminAPI {
             let times = integer("times", in: members, 1...1_000_000),
             status != nil || (delay ?? 0) > 0
         else { return badRequest(expected) }
+        guard library.faultCount < maximumFaults else {
+            return FixtureResponder.json(
+                status: .tooManyRequests,
+                .object([
+                    (
+                        "error",
+                        .string(
+                            "expected at most \(maximumFaults) pending faults, found \(library.faultCount) (reset them "
+                                + "with POST \(prefix)reset)")
+                    )
+                ]))
+        }
         library.addFault(
             Fault(
                 method: method, path: path, status: status, delay: .milliseconds(delay ?? 0), remaining: times ?? 1))

@@ -161,7 +161,19 @@ package struct FixtureServer: Sendable {
             throw Failure(description: "\(displayName): expected fixtures (*.json), found none")
         }
         var fixtures: [(name: String, exchange: Exchange)] = []
-        for name in names { fixtures.append((name, try store.exchange(named: name))) }
+        for name in names {
+            let exchange = try store.exchange(named: name)
+            // An informational status (100, 101) is no answer a server can end a request with: a client would wait
+            // for the real one forever.
+            guard (200...599).contains(exchange.response.status) else {
+                let error = InputError(
+                    file: store.displayPath(for: store.url(for: name)), position: .jsonPointer("/response/status"),
+                    expected: "a status from 200 to 599 (apiprobe serve answers with it)",
+                    found: String(exchange.response.status))
+                throw Failure(description: error.description)
+            }
+            fixtures.append((name, exchange))
+        }
         return (fixtures, signature)
     }
 
@@ -469,6 +481,18 @@ struct FixtureResponder: HTTPResponder {
     var naming = FixtureNaming()
     let log: @Sendable (String) -> Void
 
+    /// The stub layer's near-miss text as a server's client reads it: fixtures, not stubs (the text names the
+    /// in-process API for Swift tests), at most 4,000 characters.
+    static func forHTTPClients(_ diagnostics: String) -> String {
+        var text = diagnostics.replacingOccurrences(of: "HTTPStubs: no stub matches", with: "No fixture matches")
+            .replacingOccurrences(of: "Closest stubs", with: "Closest fixtures")
+        if text.count > 4_000 { text = String(text.prefix(4_000)) + "…" }
+        return text
+    }
+
+    /// The most characters of a request's target an answer or a log line repeats.
+    static let maximumShownTarget = 1_000
+
     /// Headers of one transfer, set by the server for the body it sends, never copied from a fixture.
     static let transferHeaders = ["Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive"]
 
@@ -487,7 +511,14 @@ struct FixtureResponder: HTTPResponder {
         // `?api_key=…` is not echoed into logs.
         // Made only when the request is named (a miss, an error, the log): an answered request costs no redaction.
         lazy var redactor = Redactor()
-        var shown: String { "\(request.method.rawValue) \(redactor.redactURL(request.uri.description))" }
+        // A request's target is echoed (answers, the log) at most 1,000 characters long: a 64 KB path is not
+        // answered with five times its size.
+        var shown: String {
+            let target = redactor.redactURL(request.uri.description)
+            return "\(request.method.rawValue) "
+                + (target.count > Self.maximumShownTarget
+                    ? String(target.prefix(Self.maximumShownTarget)) + "… (\(target.utf8.count) bytes)" : target)
+        }
         let method = request.method.rawValue
         let target = request.uri.description
         func note(_ source: ServedEntry.Source, status: Int?, fixture: String? = nil) {
@@ -499,13 +530,18 @@ struct FixtureResponder: HTTPResponder {
             if request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil {
                 body = try await request.body.collect(upTo: FixtureServer.maximumRequestBody)
             }
-        } catch {
+        } catch let error as HTTPError where error.status == .contentTooLarge {
             return Self.json(
                 status: .contentTooLarge,
                 [
                     "error": "the request body is larger than \(FixtureServer.maximumRequestBody) bytes",
                     "request": shown,
                 ])
+        } catch {
+            // A body that cannot be read (a malformed chunk) is the client's mistake, said as such.
+            return Self.json(
+                status: .badRequest,
+                ["error": "the request body cannot be read: \(redactor.redact(text: "\(error)"))", "request": shown])
         }
         if request.uri.path.hasPrefix(AdminAPI.prefix) {
             if let (status, reason) = adminGuard.refusal(of: request) {
@@ -589,7 +625,7 @@ struct FixtureResponder: HTTPResponder {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: wire.body)))
         case .failure(let error, _):
             if let forwarder {
-                return await forward(stubRequest, body: body, shown: shown, through: forwarder)
+                return await forward(stubRequest, target: target, body: body, shown: shown, through: forwarder)
             }
             // The request's own credentials (a header, a `password` in its body) are learned first, so that no
             // line about it repeats them, in the answer or on standard error.
@@ -597,7 +633,8 @@ struct FixtureResponder: HTTPResponder {
             if let data = stubRequest.body {
                 redactor.learnBody(data, contentType: request.headers[.contentType])
             }
-            let diagnostics = redactor.redact(text: error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)")
+            let diagnostics = Self.forHTTPClients(
+                redactor.redact(text: error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"))
             var answer = ["error": "no fixture matches the request", "request": shown, "diagnostics": diagnostics]
             if let spec {
                 switch spec.exampleAnswer(method: method, url: url.absoluteString) {
@@ -625,10 +662,11 @@ struct FixtureResponder: HTTPResponder {
     /// A miss sent to the live API: its answer passed back as it came, and recorded (redacted) as a fixture that
     /// answers the same request from the next one on. A live API that does not answer is a 502 that says why, and
     /// nothing is recorded.
+    /// - Parameter target: the path and query exactly as received (`%3F`, `%2F` and `%2e%2e` stay escaped: the live
+    ///   API gets the request the client sent, and the recording records that one).
     private func forward(
-        _ request: StubRequest, body: ByteBuffer, shown: String, through forwarder: LiveForwarder
+        _ request: StubRequest, target: String, body: ByteBuffer, shown: String, through forwarder: LiveForwarder
     ) async -> Response {
-        let target = request.url.path + (request.url.query.map { "?" + $0 } ?? "")
         func note(_ status: Int, _ fixture: String?) {
             // The request log shows what the recording stores: a secret the forwarder met is masked there too.
             library.note(
@@ -662,7 +700,7 @@ struct FixtureResponder: HTTPResponder {
         let said = forwarder.redactor.redact(text: shown)
         var recordedAs: String?
         do {
-            recordedAs = try library.adopt(forwarded.fixture, base: base)
+            recordedAs = try library.adopt(Self.matchingItsOwnRequest(forwarded.fixture), base: base)
             log(
                 "\(forwarded.status) \(said): answered by \(forwarder.upstream.absoluteString), recorded as \(recordedAs ?? "")"
             )
@@ -675,6 +713,26 @@ struct FixtureResponder: HTTPResponder {
         return Response(
             status: HTTPResponse.Status(code: forwarded.status), headers: Self.answerFields(forwarded.headers),
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: forwarded.body)))
+    }
+
+    /// A recording whose path holds a value the redactor masked (`/tokens/REDACTED`) would never match the request
+    /// that made it, and every repeat would be proxied and recorded again: each masked segment becomes a template
+    /// parameter (`/tokens/{redacted2}`), so the recording answers its own request, and any value in that place.
+    /// (A masked query value already matches any value.)
+    static func matchingItsOwnRequest(_ exchange: Exchange) -> Exchange {
+        let marker = RedactionPolicy.default.marker
+        guard exchange.metadata.match?.path == nil, let components = URLComponents(string: exchange.request.url),
+            components.percentEncodedPath.contains(marker)
+        else { return exchange }
+        let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        let template = segments.enumerated().map { index, segment in
+            segment.contains(marker) ? "{redacted\(index)}" : String(segment)
+        }.joined(separator: "/")
+        var copy = exchange
+        var match = copy.metadata.match ?? FixtureMatch()
+        match.path = template
+        copy.metadata.match = match
+        return copy
     }
 
     /// The header of an answer taken from the description's example: the example's JSON Pointer in it.

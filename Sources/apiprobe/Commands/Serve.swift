@@ -1,3 +1,4 @@
+import APIProbeShared
 import ArgumentParser
 import FixtureServer
 import Foundation
@@ -64,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     var scenario: String?
 
     @Option(
-        name: .long, help: "Latency added to every answer from a fixture or an example (50ms, 1s).",
+        name: .long, help: "Latency added to every answer from a fixture or an example (50ms, 1s; at most 10m).",
         transform: DurationArgument.parse)
     var latency: Duration?
 
@@ -84,6 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--validate-requests: expected --spec, the description requests are checked against")
         }
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port): expected 0 to 65535") }
+        if let latency, latency > .seconds(600) {
+            throw ValidationError("--latency \(formatDuration(latency)): expected at most 10m")
+        }
         for (option, value) in [("--origin", origin), ("--proxy", proxy)] {
             guard let value else { continue }
             if let url = URL(string: value), url.user != nil || url.password != nil {
