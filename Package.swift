@@ -75,7 +75,8 @@ let package = Package(
             name: "OpenAPISupport",
             dependencies: [
                 "FixtureImport",
-                "JSONShape", "JSONSchemaValidation", "HTTPFixtures", "APIProbeShared", .product(name: "Yams", package: "Yams"),
+                "JSONShape", "JSONSchemaValidation", "HTTPFixtures", "APIProbeShared",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
@@ -124,6 +125,10 @@ let package = Package(
         .executableTarget(
             name: "ContractBenchmark", dependencies: ["ContractTesting", "APIProbeShared", "BenchmarkSupport"],
             path: "Benchmarks/ContractBenchmark"),
+        .executableTarget(
+            name: "SchemaBenchmark",
+            dependencies: ["JSONSchemaValidation", "HTTPFixtures", "APIProbeShared", "BenchmarkSupport"],
+            path: "Benchmarks/SchemaBenchmark", exclude: ["jsonschema_rs_reference.py"]),
         .executableTarget(
             name: "OpenAPIBenchmark", dependencies: ["OpenAPISupport", "APIProbeShared", "BenchmarkSupport"],
             path: "Benchmarks/OpenAPIBenchmark"),
@@ -213,7 +218,8 @@ let package = Package(
 // of every target of the package a second time. Nothing else reads this variable.
 if Context.environment["APIPROBE_STUB_TESTS_ONLY"] != nil {
     let needed: Set<String> = [
-        "APIProbeShared", "HTTPFixtures", "HTTPStubs", "JSONShape", "JSONSchemaValidation", "ContractTesting", "RecipesAPI",
+        "APIProbeShared", "HTTPFixtures", "HTTPStubs", "JSONShape", "JSONSchemaValidation", "ContractTesting",
+        "RecipesAPI",
         "APIProbeTestSupport", "StubsGlobalModeCheck", "HTTPStubsTests", "RecipesAPITests",
     ]
     package.targets.removeAll { !needed.contains($0.name) }

@@ -20,7 +20,8 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct RealSpecTests {
     static var folder: URL? {
-        TestEnvironment.sharedFolder("real-collections", variable: "APIPROBE_REAL_COLLECTIONS", probe: "stripe/2020-07.json")
+        TestEnvironment.sharedFolder(
+            "real-collections", variable: "APIPROBE_REAL_COLLECTIONS", probe: "stripe/2020-07.json")
     }
 
     static func specs() async throws -> (old: OpenAPISpec, new: OpenAPISpec)? {

@@ -41,6 +41,8 @@ struct SchemaCompiler {
     var nodeAt: [Location: Int] = [:]
     var ignored: [IgnoredKeyword] = []
     var usesDynamicScope = false
+    /// What the compiled keywords refer to.
+    let storage = KeywordStorage()
     /// Resources a compiled node belongs to, whose dynamic anchors are compiled.
     private var enteredResources: Set<Int> = []
 
@@ -264,7 +266,8 @@ struct SchemaCompiler {
         guard scopes[location] == nil, let value = documents[location.document].value.value(at: location.pointer)
         else { return }
         let inherited = try scope(of: location)
-        let isRoot = value[inherited.dialect.identifierKeyword ?? "$id"]?.stringValue.map { !$0.hasPrefix("#") } ?? false
+        let isRoot =
+            value[inherited.dialect.identifierKeyword ?? "$id"]?.stringValue.map { !$0.hasPrefix("#") } ?? false
         try index(value, at: location, scope: inherited, isResourceRoot: isRoot)
     }
 
@@ -292,9 +295,9 @@ struct SchemaCompiler {
         let fragment = location.pointer.isEmpty ? "" : "#" + location.pointer
         nodes.append(
             CompiledNode(
-                kind: .alwaysValid, keywords: [], resource: scope.resource,
+                kind: .alwaysValid, keywords: .empty, resource: scope.resource,
                 absoluteLocation: resources[scope.resource].uri + (fragment.isEmpty ? "#" : fragment),
-                readsEvaluated: false))
+                readsEvaluated: false, storage: storage))
         guard let value = documents[location.document].value.value(at: location.pointer) else {
             throw error(at: location, keyword: "$ref", expected: "a schema", found: "nothing at that pointer")
         }
@@ -314,13 +317,17 @@ struct SchemaCompiler {
             nodes[number].kind = flag ? .alwaysValid : .alwaysInvalid
         case .object:
             let keywords = try compileKeywords(of: value, at: location, scope: scope)
-            nodes[number].keywords = keywords
+            nodes[number].keywords = KeywordList(elements: storage.buffer(keywords))
             nodes[number].kind = keywords.isEmpty ? .alwaysValid : .keywords
             nodes[number].readsEvaluated = keywords.contains {
                 if case .unevaluatedItems = $0 { return true }
                 if case .unevaluatedProperties = $0 { return true }
                 return false
             }
+            if keywords.count == 1, case .reference(let target, _) = keywords[0] { nodes[number].forward = target }
+            nodes[number].isLeaf = keywords.allSatisfy(\.isAssertion)
+            if nodes[number].isLeaf, let plan = LeafPlan(keywords) { nodes[number].leafPlan = storage.store(plan) }
+            if let plan = ObjectPlan(keywords) { nodes[number].objectPlan = storage.store(plan) }
         default:
             throw error(
                 at: location, keyword: nil, expected: "a schema (an object or a boolean)",
@@ -358,17 +365,18 @@ struct SchemaCompiler {
                         reason: "beside $ref, which hides the keywords beside it in \(dialect)"))
             }
             let target = try resolve(reference, from: scope, at: location, keyword: "$ref")
-            return [.reference(try node(at: target), keyword: "$ref")]
+            return [.reference(try node(at: target), keyword: .reference)]
         }
 
         var assertions: [CompiledKeyword] = []
+        var requiredNames: [String]?
         var applicators: [CompiledKeyword] = []
         var last: [CompiledKeyword] = []
         var known = Self.annotationKeywords.union(Self.coreKeywords)
 
         func bound(_ keyword: String) throws(SchemaError) -> NumberBound? {
             guard let member = value[keyword] else { return nil }
-            guard let bound = NumberBound(member) else {
+            guard let bound = NumberBound(member, storage: storage) else {
                 throw error(at: location, keyword: keyword, expected: "a number", found: member.briefDescription)
             }
             return bound
@@ -383,11 +391,12 @@ struct SchemaCompiler {
             }
             return number >= Double(Int.max) ? Int.max : Int(number)
         }
-        func pattern(_ text: String, keyword: String) throws(SchemaError) -> ECMARegex {
+        func pattern(_ text: String, keyword: String) throws(SchemaError) -> PatternMatcher {
             do {
-                return try ECMARegex(text)
+                return PatternMatcher(try ECMARegex(text), storage: storage)
             } catch {
-                throw self.error(at: location, keyword: keyword, expected: "an ECMA-262 regular expression", found: "\(error)")
+                throw self.error(
+                    at: location, keyword: keyword, expected: "an ECMA-262 regular expression", found: "\(error)")
             }
         }
 
@@ -418,10 +427,10 @@ struct SchemaCompiler {
                 }
                 var allowed = values
                 if dialect == .openAPI30, value["nullable"] == .bool(true) { allowed.append(.null) }
-                assertions.append(.enumeration(allowed))
+                assertions.append(.enumeration(storage.store(EnumValues(allowed, storage: storage))))
             }
             if dialect != .draft4, dialect != .openAPI30, let constant = value["const"] {
-                assertions.append(.constant(constant))
+                assertions.append(.constant(storage.hold(Box(constant))))
             }
             if let step = try bound("multipleOf") {
                 guard step.double > 0 else {
@@ -454,7 +463,7 @@ struct SchemaCompiler {
                         at: location, keyword: "pattern", expected: "a regular expression string",
                         found: member.briefDescription)
                 }
-                assertions.append(.pattern(try pattern(text, keyword: "pattern")))
+                assertions.append(.pattern(storage.hold(try pattern(text, keyword: "pattern"))))
             }
             if let length = try count("maxItems") { assertions.append(.maxItems(length)) }
             if let length = try count("minItems") { assertions.append(.minItems(length)) }
@@ -471,12 +480,16 @@ struct SchemaCompiler {
                 if let direction = options.direction {
                     required.removeAll { isHidden(property: $0, of: value, direction: direction, scope: scope) }
                 }
-                if !required.isEmpty { assertions.append(.required(required)) }
+                if !required.isEmpty {
+                    requiredNames = required
+                    assertions.append(.required(storage.store(RequiredNames(required, storage: storage))))
+                }
             }
             if dialect.hasVocabularies, case .object(let entries)? = value["dependentRequired"] {
                 assertions.append(
                     .dependentRequired(
-                        entries.map { ($0.key, $0.value.arrayOfStrings) }, keyword: "dependentRequired"))
+                        storage.hold(Box(entries.map { ($0.key, $0.value.arrayOfStrings) })),
+                        keyword: .dependentRequired))
             }
         }
 
@@ -484,7 +497,7 @@ struct SchemaCompiler {
             let encoding = value["contentEncoding"]?.stringValue
             let mediaType = value["contentMediaType"]?.stringValue
             if encoding?.lowercased() == "base64" || mediaType?.lowercased() == "application/json" {
-                assertions.append(.content(encoding: encoding?.lowercased(), mediaType: mediaType?.lowercased()))
+                assertions.append(.content(storage.hold(Box((encoding?.lowercased(), mediaType?.lowercased())))))
             }
         }
 
@@ -494,37 +507,46 @@ struct SchemaCompiler {
             || vocabularies.contains(.formatAssertion)
         if formatVocabulary, let format = value["format"]?.stringValue {
             known.insert("format")
-            if scope.assertsFormat { assertions.append(.format(format)) }
+            if scope.assertsFormat {
+                let known = FormatChecker.knownFormats.contains(format) || format == "int32" || format == "int64"
+                assertions.append(.format(storage.hold(Box(format)), known: known))
+            }
         }
 
         if applicator {
             known.formUnion(Self.applicatorKeywords(dialect))
+            var table: Ref<PropertyTable>?
             if case .object(let entries)? = value["properties"] {
-                var byName: [MemberName: Int] = [:]
                 var order: [(name: String, node: Int)] = []
                 for (name, _) in entries {
-                    let number = try child(location, "/properties/" + JSONPointer.escape(name))
-                    byName[MemberName(name)] = number
-                    order.append((name, number))
+                    order.append((name, try child(location, "/properties/" + JSONPointer.escape(name))))
                 }
-                applicators.append(.properties(byName, order: order))
+                let properties = storage.store(PropertyTable(order, storage: storage))
+                table = properties
+                applicators.append(.properties(properties))
+                // `required` looks its names up in this table, for both keywords.
+                if let requiredNames,
+                    let index = assertions.firstIndex(where: { if case .required = $0 { true } else { false } })
+                {
+                    let linked = RequiredNames(requiredNames, storage: storage, properties: properties)
+                    assertions[index] = .required(storage.store(linked))
+                }
             }
-            var patterns: [ECMARegex] = []
+            var patterns: [PatternMatcher] = []
             if case .object(let entries)? = value["patternProperties"] {
-                var compiled: [(regex: ECMARegex, node: Int)] = []
+                var compiled: [(matcher: PatternMatcher, node: Int)] = []
                 for (text, _) in entries {
                     let regex = try pattern(text, keyword: "patternProperties")
                     compiled.append((regex, try child(location, "/patternProperties/" + JSONPointer.escape(text))))
                     patterns.append(regex)
                 }
-                applicators.append(.patternProperties(compiled))
+                applicators.append(.patternProperties(storage.hold(Box(compiled))))
             }
             if value["additionalProperties"] != nil {
-                var named: Set<MemberName> = []
-                if case .object(let entries)? = value["properties"] { named = Set(entries.map { MemberName($0.key) }) }
-                applicators.append(
-                    .additionalProperties(
-                        node: try child(location, "/additionalProperties"), named: named, patterns: patterns))
+                let additional = AdditionalProperties(
+                    node: try child(location, "/additionalProperties"), named: table,
+                    patterns: patterns.isEmpty ? nil : storage.hold(Box(patterns)))
+                applicators.append(.additionalProperties(storage.store(additional)))
             }
             if dialect != .draft4, dialect != .openAPI30, value["propertyNames"] != nil {
                 applicators.append(.propertyNames(try child(location, "/propertyNames")))
@@ -534,7 +556,7 @@ struct SchemaCompiler {
                 for (name, _) in entries {
                     list.append((name, try child(location, "/dependentSchemas/" + JSONPointer.escape(name))))
                 }
-                applicators.append(.dependentSchemas(list, keyword: "dependentSchemas"))
+                applicators.append(.dependentSchemas(storage.hold(Box(list)), keyword: .dependentSchemas))
             }
             // `dependencies` before 2019-09; after it, split in two, but still read for compatibility (the suite's
             // optional dependencies-compatibility tests, and schemas written for both).
@@ -548,8 +570,12 @@ struct SchemaCompiler {
                         schemaList.append((name, try child(location, "/dependencies/" + JSONPointer.escape(name))))
                     }
                 }
-                if !requiredList.isEmpty { assertions.append(.dependentRequired(requiredList, keyword: "dependencies")) }
-                if !schemaList.isEmpty { applicators.append(.dependentSchemas(schemaList, keyword: "dependencies")) }
+                if !requiredList.isEmpty {
+                    assertions.append(.dependentRequired(storage.hold(Box(requiredList)), keyword: .dependencies))
+                }
+                if !schemaList.isEmpty {
+                    applicators.append(.dependentSchemas(storage.hold(Box(schemaList)), keyword: .dependencies))
+                }
             }
             // Arrays: 2020-12 `prefixItems` + `items`; before, `items` (a schema, or an array) + `additionalItems`.
             if dialect == .draft2020_12 {
@@ -558,24 +584,25 @@ struct SchemaCompiler {
                     var numbers: [Int] = []
                     for index in list.indices { numbers.append(try child(location, "/prefixItems/\(index)")) }
                     prefix = numbers.count
-                    applicators.append(.prefixItems(numbers, keyword: "prefixItems"))
+                    applicators.append(.prefixItems(NodeList(numbers, storage: storage), keyword: .prefixItems))
                 }
                 if value["items"] != nil {
-                    applicators.append(.items(node: try child(location, "/items"), start: prefix, keyword: "items"))
+                    applicators.append(
+                        .items(node: Int32(try child(location, "/items")), start: Int32(prefix), keyword: .items))
                 }
             } else if let items = value["items"] {
                 if case .array(let list) = items {
                     var numbers: [Int] = []
                     for index in list.indices { numbers.append(try child(location, "/items/\(index)")) }
-                    applicators.append(.prefixItems(numbers, keyword: "items"))
+                    applicators.append(.prefixItems(NodeList(numbers, storage: storage), keyword: .items))
                     if value["additionalItems"] != nil {
                         applicators.append(
                             .items(
-                                node: try child(location, "/additionalItems"), start: numbers.count,
-                                keyword: "additionalItems"))
+                                node: Int32(try child(location, "/additionalItems")), start: Int32(numbers.count),
+                                keyword: .additionalItems))
                     }
                 } else {
-                    applicators.append(.items(node: try child(location, "/items"), start: 0, keyword: "items"))
+                    applicators.append(.items(node: Int32(try child(location, "/items")), start: 0, keyword: .items))
                 }
             }
             if dialect != .draft4, dialect != .openAPI30, value["contains"] != nil {
@@ -585,19 +612,21 @@ struct SchemaCompiler {
                     minimum = try count("minContains") ?? 1
                     maximum = try count("maxContains")
                 }
-                applicators.append(
-                    .contains(
-                        node: try child(location, "/contains"), minimum: minimum, maximum: maximum,
-                        reportsEvaluated: dialect == .draft2020_12))
+                let contains = (
+                    node: try child(location, "/contains"), minimum: minimum, maximum: maximum,
+                    reportsEvaluated: dialect == .draft2020_12
+                )
+                applicators.append(.contains(storage.hold(Box(contains))))
             }
             for keyword in ["allOf", "anyOf", "oneOf"] {
                 guard case .array(let list)? = value[keyword] else { continue }
                 var numbers: [Int] = []
                 for index in list.indices { numbers.append(try child(location, "/\(keyword)/\(index)")) }
+                let nodeList = NodeList(numbers, storage: storage)
                 switch keyword {
-                case "allOf": applicators.append(.allOf(numbers))
-                case "anyOf": applicators.append(.anyOf(numbers))
-                default: applicators.append(.oneOf(numbers))
+                case "allOf": applicators.append(.allOf(nodeList))
+                case "anyOf": applicators.append(.anyOf(nodeList))
+                default: applicators.append(.oneOf(nodeList))
                 }
             }
             if value["not"] != nil { applicators.append(.not(try child(location, "/not"))) }
@@ -606,12 +635,13 @@ struct SchemaCompiler {
                 let then = value["then"] != nil ? try child(location, "/then") : nil
                 let otherwise = value["else"] != nil ? try child(location, "/else") : nil
                 // A lone `if` asserts nothing, but what it evaluates still counts for the unevaluated keywords.
-                applicators.append(.conditional(condition: condition, then: then, else: otherwise))
+                applicators.append(
+                    .conditional(condition: Int32(condition), then: Int32(then ?? -1), else: Int32(otherwise ?? -1)))
             }
         }
         if let reference = value["$ref"]?.stringValue {
             let target = try resolve(reference, from: scope, at: location, keyword: "$ref")
-            applicators.insert(.reference(try node(at: target), keyword: "$ref"), at: 0)
+            applicators.insert(.reference(try node(at: target), keyword: .reference), at: 0)
         }
         if dialect == .draft2020_12, let reference = value["$dynamicRef"]?.stringValue {
             let target = try resolve(reference, from: scope, at: location, keyword: "$dynamicRef")
@@ -623,12 +653,13 @@ struct SchemaCompiler {
                 anchor = fragment
                 usesDynamicScope = true
             }
-            applicators.insert(.dynamicReference(initial: initial, anchor: anchor), at: 0)
+            applicators.insert(.dynamicReference(initial: initial, anchor: anchor.map { storage.hold(Box($0)) }), at: 0)
         }
         if dialect == .draft2019_09, let reference = value["$recursiveRef"]?.stringValue {
             let target = try resolve(reference, from: scope, at: location, keyword: "$recursiveRef")
             let initial = try node(at: target)
-            let isAnchor = documents[target.document].value.value(at: target.pointer)?["$recursiveAnchor"] == .bool(true)
+            let isAnchor =
+                documents[target.document].value.value(at: target.pointer)?["$recursiveAnchor"] == .bool(true)
             if isAnchor { usesDynamicScope = true }
             applicators.insert(.recursiveReference(initial: initial, targetIsRecursiveAnchor: isAnchor), at: 0)
         }
@@ -654,7 +685,9 @@ struct SchemaCompiler {
     }
 
     /// Whether a property is `readOnly` (in requests) or `writeOnly` (in responses), directly or through `$ref`.
-    private mutating func isHidden(property name: String, of value: JSONValue, direction: MessageDirection, scope: Scope)
+    private mutating func isHidden(
+        property name: String, of value: JSONValue, direction: MessageDirection, scope: Scope
+    )
         -> Bool
     {
         guard var property = value["properties"]?[name] else { return false }
@@ -663,7 +696,8 @@ struct SchemaCompiler {
         while hops < 32 {
             if property[keyword] == .bool(true) { return true }
             guard let reference = property["$ref"]?.stringValue,
-                let target = try? resolve(reference, from: scope, at: Location(document: 0, pointer: ""), keyword: "$ref"),
+                let target = try? resolve(
+                    reference, from: scope, at: Location(document: 0, pointer: ""), keyword: "$ref"),
                 let next = documents[target.document].value.value(at: target.pointer)
             else { return false }
             property = next
