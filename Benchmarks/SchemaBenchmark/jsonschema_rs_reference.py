@@ -47,22 +47,11 @@ def load(path):
         return json.loads(handle.read())
 
 
-def nullable_to_types(node):
-    """OpenAPI 3.0 `nullable: true` as JSON Schema's null type, everywhere in a document (oracle.py's rule)."""
-    if isinstance(node, dict):
-        node = {k: nullable_to_types(v) for k, v in node.items()}
-        if node.get("nullable") is True:
-            if "type" in node:
-                types = node["type"] if isinstance(node["type"], list) else [node["type"]]
-                node["type"] = types + ["null"]
-            elif "$ref" not in node:
-                pass
-            else:
-                node = {"anyOf": [{"$ref": node.pop("$ref")}, {"type": "null"}], **node}
-        return node
-    if isinstance(node, list):
-        return [nullable_to_types(v) for v in node]
-    return node
+# OpenAPI 3.0's `nullable` read as the real-collection oracle reads it: one rule, imported from beside it.
+sys.path.insert(
+    0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "APIProbeCLITests", "Fixtures",
+                    "RealCollections"))
+from oracle import nullable_to_types  # noqa: E402
 
 
 def fragment(pointer):
