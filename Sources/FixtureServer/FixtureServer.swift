@@ -530,7 +530,7 @@ struct FixtureResponder: HTTPResponder {
             if request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil {
                 body = try await request.body.collect(upTo: FixtureServer.maximumRequestBody)
             }
-        } catch where error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge {
+        } catch  where error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge {
             return Self.json(
                 status: .contentTooLarge,
                 [
