@@ -7,8 +7,9 @@ package import Foundation
 ///   `https` URL is followed; any other status, or a location of another scheme, is the answer.
 /// - 303, and 301 or 302 after a `POST`, become a `GET` without a body (`HEAD` stays `HEAD`), as browsers, curl and
 ///   URLSession do; 307 and 308 keep the method and the body.
-/// - Credentials are not carried to another host: `Authorization`, `Proxy-Authorization` and `Cookie` are dropped
-///   when the location's host differs (curl's rule since 7.58, and the browsers').
+/// - Credentials are not carried to another origin: `Authorization`, `Proxy-Authorization` and `Cookie` are dropped
+///   when the location's scheme, host or port differs (curl's rule, and AsyncHTTPClient's), so a redirect from
+///   `https` to `http` (a downgrade) or to another port on the same host never sends them.
 /// - At most ``maximumHops`` redirects are followed for one request (URLSession's limit).
 package enum RedirectRule {
     /// The most redirects followed for one request.
@@ -26,13 +27,13 @@ package enum RedirectRule {
         package var method: String
         /// `false`: the body is dropped, with its `Content-Type`.
         package var keepsBody: Bool
-        /// The location's host differs: the ``RedirectRule/credentialHeaders`` are dropped.
-        package var changesHost: Bool
+        /// The location's origin (scheme, host or port) differs: the ``RedirectRule/credentialHeaders`` are dropped.
+        package var changesOrigin: Bool
 
         /// Whether the next request sends the header `name`.
         package func keeps(header name: String) -> Bool {
             if !keepsBody && headerNamesMatch(name, "Content-Type") { return false }
-            return !(changesHost && RedirectRule.credentialHeaders.contains { headerNamesMatch($0, name) })
+            return !(changesOrigin && RedirectRule.credentialHeaders.contains { headerNamesMatch($0, name) })
         }
     }
 
@@ -47,6 +48,14 @@ package enum RedirectRule {
         let becomesGet = status == 303 || ((status == 301 || status == 302) && upper == "POST")
         return Hop(
             url: next, method: becomesGet && upper != "HEAD" ? "GET" : upper, keepsBody: !becomesGet,
-            changesHost: next.host?.lowercased() != url.host?.lowercased())
+            changesOrigin: origin(of: next) != origin(of: url))
+    }
+
+    /// A URL's origin: its scheme and host in lower case and its port, the scheme's default when none is written
+    /// (`https://a.example` and `https://a.example:443` are one origin).
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 }

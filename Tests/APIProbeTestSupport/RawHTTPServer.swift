@@ -39,6 +39,7 @@ public final class RawHTTPServer: @unchecked Sendable {
     private var arrivals: [ContinuousClock.Instant] = []
     private var paths: [String] = []
     private var received: [(method: String, path: String, body: String)] = []
+    private var heads: [String] = []
     private var sent = 0
     private var ended = 0
     private var behaviourFor: @Sendable (String) -> Behaviour
@@ -51,6 +52,8 @@ public final class RawHTTPServer: @unchecked Sendable {
     public var requestPaths: [String] { lock.withLock { paths } }
     /// Every request's method, path and body, in order of arrival.
     public var requests: [(method: String, path: String, body: String)] { lock.withLock { received } }
+    /// Each request's head as received (request line and header lines), in order.
+    public var requestHeads: [String] { lock.withLock { heads } }
     public var requestCount: Int { lock.withLock { arrivals.count } }
     /// Body bytes sent by `.endless` responses, all connections together.
     public var bodyBytesSent: Int { lock.withLock { sent } }
@@ -222,7 +225,10 @@ public final class RawHTTPServer: @unchecked Sendable {
             }
             let path = requestLine.count > 1 ? String(requestLine[1]) : "/"
             let method = requestLine.first.map(String.init) ?? "GET"
-            lock.withLock { received.append((method, path, String(decoding: body, as: UTF8.self))) }
+            lock.withLock {
+                received.append((method, path, String(decoding: body, as: UTF8.self)))
+                heads.append(head)
+            }
             return path
         }
     }

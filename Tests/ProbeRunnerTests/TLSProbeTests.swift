@@ -437,4 +437,45 @@ struct TLSProbeTests {
             }
         }
     }
+
+    /// A redirect that changes the origin drops `Authorization` and `Cookie` (issue 36): from `https` to plain
+    /// `http` on the same host (a downgrade), and to another port of the same host; a redirect within the origin
+    /// keeps them. Before, only a change of host dropped them, so both were sent, the first in clear text.
+    @Test func aRedirectToAnotherOriginNeverCarriesCredentials() async throws {
+        let plain = try RawHTTPServer { path in
+            path.hasPrefix("/hop") ? .redirect(location: "/landed") : .respond(status: 200, headers: [:], body: "{}")
+        }
+        defer { plain.stop() }
+        let other = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { other.stop() }
+        let certificates = try await TestCertificates.shared()
+        let secure = try await TLSTestServer.start(
+            certificate: certificates.file("valid.pem"), key: certificates.file("leaf.key"),
+            redirect: plain.baseURL.absoluteString + "/downgraded")
+        let redirector = try RawHTTPServer { _ in .redirect(location: other.baseURL.absoluteString + "/other-port") }
+        defer { redirector.stop() }
+        let result = try await run(
+            """
+            api: redirects
+            defaults: {headers: {Authorization: "Bearer ${TOKEN}", Cookie: "session=${TOKEN}"}}
+            endpoints:
+              - {name: downgrade, url: "https://127.0.0.1:\(secure.port)/start", tls: {caFile: ca.pem}}
+              - {name: port, url: "\(redirector.baseURL.absoluteString)/start"}
+              - {name: same, url: "\(plain.baseURL.absoluteString)/hop"}
+            """, in: certificates.folder, environment: ["TOKEN": Self.token])
+        await secure.stop()
+        #expect(result.passed, "\(failedChecks(result))")
+        func head(_ server: RawHTTPServer, _ path: String) -> String {
+            server.requestHeads.first { $0.contains(" \(path) ") } ?? "(no request to \(path))"
+        }
+        for (server, path) in [(plain, "/downgraded"), (other, "/other-port")] {
+            let received = head(server, path).lowercased()
+            #expect(received.hasPrefix("get \(path)"), "\(received)")
+            #expect(!received.contains("authorization:"), "\(path): \(received)")
+            #expect(!received.contains("cookie:"), "\(path): \(received)")
+            #expect(!received.contains(Self.token.lowercased()), "\(path): \(received)")
+        }
+        // Within one origin the credentials go on.
+        #expect(head(plain, "/landed").contains("Bearer \(Self.token)"), "\(head(plain, "/landed"))")
+    }
 }

@@ -16,7 +16,10 @@ final class TLSTestServer: Sendable {
     /// Connections accepted so far.
     var connections: Int { counter.value }
 
-    static func start(certificate: URL? = nil, key: URL? = nil, clientCA: URL? = nil) async throws -> TLSTestServer {
+    /// - Parameter redirect: when given, every request is answered `302` with this `Location`.
+    static func start(
+        certificate: URL? = nil, key: URL? = nil, clientCA: URL? = nil, redirect: String? = nil
+    ) async throws -> TLSTestServer {
         let context: NIOSSLContext?
         if let certificate, let key {
             var configuration = TLSConfiguration.makeServerConfiguration(
@@ -40,7 +43,7 @@ final class TLSTestServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Responder())
+                    try channel.pipeline.syncOperations.addHandler(Responder(redirect: redirect))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -66,6 +69,9 @@ final class TLSTestServer: Sendable {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
         private var method: HTTPMethod = .GET
+        private let redirect: String?
+
+        init(redirect: String?) { self.redirect = redirect }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
@@ -77,8 +83,13 @@ final class TLSTestServer: Sendable {
                 headers.add(name: "Content-Type", value: "application/json")
                 headers.add(name: "Content-Length", value: String(body.readableBytes))
                 headers.add(name: "X-Method", value: method.rawValue)
+                if let redirect { headers.add(name: "Location", value: redirect) }
                 context.write(
-                    wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
+                    wrapOutboundOut(
+                        .head(
+                            HTTPResponseHead(
+                                version: .http1_1, status: redirect == nil ? .ok : .found, headers: headers))
+                    ),
                     promise: nil)
                 if method != .HEAD { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
