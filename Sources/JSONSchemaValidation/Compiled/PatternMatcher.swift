@@ -1,3 +1,5 @@
+import APIProbeShared
+
 /// A compiled `pattern` (or `patternProperties` name): the ECMA-262 regular expression, and, when the pattern is
 /// simple enough, a matcher of its own that answers without the ICU engine.
 ///

@@ -1,3 +1,4 @@
+import APIProbeShared
 import Foundation
 
 /// The `format` keyword as an assertion (JSON Schema 2020-12 format-assertion vocabulary; draft-07 and draft-04
