@@ -20,12 +20,31 @@ extension Exchange {
         if let source = metadata.source { metadataMembers.append(("source", .string(source))) }
         if let match = metadata.match {
             var members: [(key: String, value: JSONValue)] = []
+            func strings(_ values: [String: String]) -> JSONValue {
+                .object(values.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })
+            }
             if !match.headers.isEmpty { members.append(("headers", Self.encode(headers: match.headers))) }
             if let path = match.path { members.append(("path", .string(path))) }
+            if let pattern = match.pathPattern { members.append(("pathPattern", .string(pattern))) }
             if match.query != .exact { members.append(("query", .string(match.query.rawValue))) }
+            if !match.queryPatterns.isEmpty { members.append(("queryPatterns", strings(match.queryPatterns))) }
+            if !match.headerPatterns.isEmpty { members.append(("headerPatterns", strings(match.headerPatterns))) }
+            if !match.cookies.isEmpty { members.append(("cookies", strings(match.cookies))) }
             if match.body != .any { members.append(("body", .string(match.body.rawValue))) }
+            if !match.bodyPointers.isEmpty {
+                members.append(
+                    ("bodyPointers", .object(match.bodyPointers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+            }
+            if let priority = match.priority { members.append(("priority", .number(String(priority)))) }
             metadataMembers.append(("match", .object(members)))
         }
+        if let state = metadata.state {
+            var members: [(key: String, value: JSONValue)] = [("name", .string(state.name))]
+            if let requires = state.requires { members.append(("requires", .string(requires))) }
+            if let next = state.next { members.append(("next", .string(next))) }
+            metadataMembers.append(("state", .object(members)))
+        }
+        if metadata.template { metadataMembers.append(("template", .bool(true))) }
         if let latency = metadata.latency {
             let (seconds, attoseconds) = latency.components
             metadataMembers.append(
@@ -169,6 +188,15 @@ extension Exchange {
             if let match = fields["match"] {
                 metadata.match = try reader.match(match, at: "/metadata/match")
             }
+            if let state = fields["state"] {
+                metadata.state = try reader.state(state, at: "/metadata/state")
+            }
+            if let template = fields["template"] {
+                guard case .bool(let flag) = template else {
+                    throw reader.fail("/metadata/template", "true or false", template.briefDescription)
+                }
+                metadata.template = flag
+            }
             if let latency = fields["latency"] {
                 let text = try reader.string(latency, at: "/metadata/latency")
                 guard let duration = parseDuration(text), duration <= .seconds(600) else {
@@ -234,8 +262,14 @@ private struct FieldReader: JSONFieldReading {
         return headers
     }
 
+    /// The keys of `"match"`.
+    static let matchKeys = [
+        "path", "pathPattern", "query", "queryPatterns", "headers", "headerPatterns", "cookies", "body",
+        "bodyPointers", "priority",
+    ]
+
     func match(_ value: JSONValue, at pointer: String) throws(InputError) -> FixtureMatch {
-        let expected = #"an object with "path", "query", "headers" or "body""#
+        let expected = "an object with " + Self.matchKeys.map { "\"\($0)\"" }.joined(separator: ", ")
         guard case .object(let members) = value else {
             throw fail(pointer, expected, value.briefDescription)
         }
@@ -249,26 +283,109 @@ private struct FieldReader: JSONFieldReading {
                     throw fail(place, "a path template such as /api/recipes/{id}", member.value.briefDescription)
                 }
                 match.path = path
+            case "pathPattern":
+                match.pathPattern = try pattern(member.value, at: place)
             case "query":
                 let text = try string(member.value, at: place)
                 guard let query = FixtureMatch.Query(rawValue: text) else {
                     throw fail(place, "\"exact\", \"contains\" or \"ignore\"", member.value.briefDescription)
                 }
                 match.query = query
+            case "queryPatterns":
+                match.queryPatterns = try patterns(member.value, at: place, of: "query item names")
             case "headers":
                 match.headers = try headers(member.value, at: place)
+            case "headerPatterns":
+                match.headerPatterns = try patterns(member.value, at: place, of: "header names")
+            case "cookies":
+                match.cookies = try strings(member.value, at: place, of: "cookie names")
             case "body":
                 let text = try string(member.value, at: place)
                 guard let body = FixtureMatch.Body(rawValue: text) else {
-                    throw fail(place, "\"any\" or \"exact\"", member.value.briefDescription)
+                    throw fail(place, "\"any\", \"exact\" or \"contains\"", member.value.briefDescription)
                 }
                 match.body = body
+            case "bodyPointers":
+                guard case .object(let pointers) = member.value, !pointers.isEmpty else {
+                    throw fail(place, "an object of JSON Pointers to values", member.value.briefDescription)
+                }
+                for entry in pointers {
+                    guard entry.key.isEmpty || entry.key.hasPrefix("/") else {
+                        throw fail(
+                            "\(place)/\(JSONPointer.escape(entry.key))", "a JSON Pointer (empty or starting with /)",
+                            "\"\(entry.key)\"")
+                    }
+                    match.bodyPointers[entry.key] = entry.value
+                }
+            case "priority":
+                guard case .number(let literal) = member.value, let priority = Int(literal),
+                    (1...1_000_000).contains(priority)
+                else {
+                    throw fail(place, "an integer from 1 (answers first) to 1000000", member.value.briefDescription)
+                }
+                match.priority = priority
             default:
                 // Said, not ignored: a misspelt key would otherwise match more than its author meant.
-                throw fail(place, "one of path, query, headers, body", "\"\(member.key)\"")
+                throw fail(place, "one of " + Self.matchKeys.joined(separator: ", "), "\"\(member.key)\"")
             }
         }
+        if match.path != nil, match.pathPattern != nil {
+            throw fail(
+                "\(pointer)/pathPattern", "either \"path\" or \"pathPattern\", not both", "both")
+        }
         return match
+    }
+
+    /// An ECMA-262 pattern, compiled here so that a typo fails at load, not as a request that matches nothing.
+    func pattern(_ value: JSONValue, at pointer: String) throws(InputError) -> String {
+        let text = try string(value, at: pointer)
+        do {
+            _ = try ECMARegex(text)
+        } catch {
+            throw fail(pointer, "an ECMA-262 regular expression", "\"\(text)\" (\(error))")
+        }
+        return text
+    }
+
+    func strings(_ value: JSONValue, at pointer: String, of names: String) throws(InputError) -> [String: String] {
+        guard case .object(let members) = value, !members.isEmpty else {
+            throw fail(pointer, "an object of \(names) to strings", value.briefDescription)
+        }
+        var result: [String: String] = [:]
+        for member in members {
+            result[member.key] = try string(member.value, at: "\(pointer)/\(JSONPointer.escape(member.key))")
+        }
+        return result
+    }
+
+    func patterns(_ value: JSONValue, at pointer: String, of names: String) throws(InputError) -> [String: String] {
+        let texts = try strings(value, at: pointer, of: names)
+        for (name, text) in texts {
+            _ = try pattern(.string(text), at: "\(pointer)/\(JSONPointer.escape(name))")
+        }
+        return texts
+    }
+
+    func state(_ value: JSONValue, at pointer: String) throws(InputError) -> FixtureState {
+        guard case .object(let members) = value else {
+            throw fail(pointer, #"an object with "name", "requires" and "next""#, value.briefDescription)
+        }
+        var state = FixtureState()
+        for member in members {
+            let place = "\(pointer)/\(JSONPointer.escape(member.key))"
+            let text = try string(member.value, at: place)
+            guard !text.isEmpty else { throw fail(place, "a non-empty string", "\"\"") }
+            switch member.key {
+            case "name": state.name = text
+            case "requires": state.requires = text
+            case "next": state.next = text
+            default: throw fail(place, "one of name, requires, next", "\"\(member.key)\"")
+            }
+        }
+        guard state.requires != nil || state.next != nil else {
+            throw fail(pointer, #"a "requires" or a "next" state"#, "neither")
+        }
+        return state
     }
 
     func body(_ message: JSONValue, at pointer: String) throws(InputError) -> FixtureBody? {

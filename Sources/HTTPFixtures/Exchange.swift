@@ -118,7 +118,15 @@ public struct FixtureMetadata: Sendable, Hashable {
     /// How long the answer takes when it is served (`"latency": "250ms"`), by the stubs and `apiprobe serve`.
     public var latency: Duration?
     /// A transport failure served instead of the response (`"fault": "timedOut"`): one of ``knownFaults``.
+    /// `apiprobe serve` drops the connection without an answer (after the latency; `timedOut` holds it first).
     public var fault: String?
+    /// The fixture's place in a state machine: the state it requires, the one it moves to (`nil` when it has
+    /// none; set on the value).
+    public var state: FixtureState?
+    /// Whether the response's body and headers are templates filled from the request (`"template": true`):
+    /// `{{request.path.id}}`, `{{request.query.q}}`, `{{request.header.X-Trace}}`, `{{request.body/items/0/sku}}`,
+    /// `{{request.method}}`, `{{request.id}}`. The fixture file format article lists the rules.
+    public var template: Bool
 
     /// The faults a fixture can name, as `URLError` codes are named.
     public static let knownFaults = [
@@ -136,6 +144,8 @@ public struct FixtureMetadata: Sendable, Hashable {
         self.match = match
         self.latency = latency
         self.fault = fault
+        self.state = nil
+        self.template = false
     }
 }
 
@@ -143,9 +153,14 @@ public struct FixtureMetadata: Sendable, Hashable {
 ///
 /// ```json
 /// "match": {"path": "/api/recipes/{id}", "query": "ignore", "headers": {"Accept-Language": "fr"}, "body": "exact"}
+/// "match": {"pathPattern": "^/api/recipes/[0-9]+$", "queryPatterns": {"q": "^chick"},
+///           "headerPatterns": {"User-Agent": "MyApp/"}, "cookies": {"session": "abc"},
+///           "bodyPointers": {"/items/0/sku": "A-1"}, "priority": 1}
 /// ```
 ///
-/// The stubs (`HTTPStubs`) and `apiprobe serve` read it alike.
+/// Every condition must hold. Patterns are ECMA-262 regular expressions (the dialect of JSON Schema's `pattern`),
+/// searched in the value: anchor them with `^…$` for a whole match. The stubs (`HTTPStubs`) and `apiprobe serve`
+/// read it alike.
 public struct FixtureMatch: Sendable, Hashable {
     /// How the query is compared with the recorded one.
     public enum Query: String, Sendable, Hashable, CaseIterable {
@@ -164,19 +179,74 @@ public struct FixtureMatch: Sendable, Hashable {
         /// The recorded body: equal as JSON values for a JSON body, byte for byte otherwise; none when none was
         /// recorded.
         case exact
+        /// A JSON body holding at least the recorded one: each recorded member at its place with its value (arrays
+        /// item by item, of the same length), other members allowed. WireMock's `equalToJson` with
+        /// `ignoreExtraElements`.
+        case contains
     }
 
     /// A path template (`/api/recipes/{id}`, each `{name}` one non-empty segment) in place of the recorded path.
     public var path: String?
+    /// An ECMA-262 pattern the path (percent-encoded, as sent) must match, in place of the recorded path.
+    public var pathPattern: String?
     public var query: Query
+    /// Query items whose value must match a pattern, by name. Such an item is compared by its pattern alone (its
+    /// recorded value, if any, is not required).
+    public var queryPatterns: [String: String]
     /// Headers the request must carry with these values (names in any case).
     public var headers: HeaderFields
+    /// Headers whose value must match a pattern, by name (any case).
+    public var headerPatterns: [String: String]
+    /// Cookies (of the `Cookie` header) the request must carry with these values.
+    public var cookies: [String: String]
     public var body: Body
+    /// Values the JSON body must hold at these JSON Pointers (equal as JSON values): a partial match on the body.
+    public var bodyPointers: [String: JSONValue]
+    /// Which fixture answers when several match: the lowest number first (WireMock's convention: 1 is the
+    /// highest); a fixture without one counts as ``defaultPriority``. Among equals, the one added last (a
+    /// scenario's over the common fixtures, a later recording over an earlier one).
+    public var priority: Int?
 
+    /// The priority of a fixture that names none.
+    public static let defaultPriority = 5
+
+    /// The conditions of the first fixture format; the others (patterns, cookies, body pointers, a priority) are
+    /// set on the value.
     public init(path: String? = nil, query: Query = .exact, headers: HeaderFields = [:], body: Body = .any) {
         self.path = path
+        self.pathPattern = nil
         self.query = query
+        self.queryPatterns = [:]
         self.headers = headers
+        self.headerPatterns = [:]
+        self.cookies = [:]
         self.body = body
+        self.bodyPointers = [:]
+        self.priority = nil
+    }
+}
+
+/// A fixture's place in a state machine (`metadata.state`), WireMock's scenario states: the fixture answers only
+/// while its machine is in ``requires`` (any state when `nil`), and answering moves the machine to ``next``.
+///
+/// ```json
+/// "state": {"name": "cart", "requires": "start", "next": "one item"}
+/// ```
+///
+/// Every machine starts in ``initial``; a reset (`StubSet.resetStates()`, `POST /__apiprobe/reset`) returns
+/// every machine there. So "add to cart, then the cart has one item" needs no call from the test.
+public struct FixtureState: Sendable, Hashable {
+    /// The state every machine starts in.
+    public static let initial = "start"
+
+    /// The machine's name; fixtures naming the same one share it.
+    public var name: String
+    public var requires: String?
+    public var next: String?
+
+    public init(name: String = "default", requires: String? = nil, next: String? = nil) {
+        self.name = name
+        self.requires = requires
+        self.next = next
     }
 }

@@ -37,6 +37,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         enum Fixed: Sendable, Equatable {
             case method(String)
             case path(String)
+            /// The query's items, as `StubSet.queryKey` makes them.
+            case query(String)
         }
     }
 
@@ -155,27 +157,138 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
             })
     }
 
-    /// A path that matches a regular expression (searched in the whole path; anchor it with `^…$`).
+    /// A path (percent-encoded, as sent) that matches a regular expression, searched in the whole path: anchor
+    /// it with `^…$`.
+    ///
+    /// Patterns are ECMA-262 regular expressions, as JSON Schema's `pattern` and a fixture's `match.pathPattern`
+    /// read them (`\d` and `\w` are ASCII, `\p{L}` a Unicode property).
     ///
     /// - Throws: ``RequestMatcherError`` when `pattern` is not a valid regular expression, so a typo fails
     ///   where the stub is made, not later as a request that matches nothing.
     public func pathMatching(_ pattern: String) throws(RequestMatcherError) -> RequestMatcher {
-        let regex: NSRegularExpression
+        let regex = try Self.compile(pattern, for: "pathMatching")
+        let (prefix, isWhole) = Self.anchoredLiteral(pattern)
+        let name = "path ~ \(pattern)"
+        let reason: @Sendable (String) -> String = { "path differs: expected a path matching \(pattern), got \($0)" }
+        if isWhole, prefix.utf8.allSatisfy({ $0 < 0x80 }) {
+            // `^/items/10$` is one path: compared as text, and indexed by a stub set as an exact path is.
+            var condition = Condition(name) { request in
+                request.path.utf8.elementsEqual(prefix.utf8) ? nil : reason(request.path)
+            }
+            condition.fixes = .path(prefix)
+            var copy = adding(condition)
+            copy.exactPath = prefix
+            return copy
+        }
+        return adding(
+            Condition(name) { request in
+                // The pattern's literal start, compared first, spares the regular expression most paths.
+                guard request.path.utf8.starts(with: prefix.utf8), Self.search(regex, in: request.path) else {
+                    return reason(request.path)
+                }
+                return nil
+            })
+    }
+
+    /// The literal text a pattern anchored with `^` starts with (an escaped punctuation character stands for
+    /// itself), and whether that text is the whole pattern (`^/items/10$`); `("", false)` for a pattern that is not
+    /// anchored or holds an alternation (`^/a|/b` does not require `/a`).
+    static func anchoredLiteral(_ pattern: String) -> (prefix: String, isWhole: Bool) {
+        guard pattern.hasPrefix("^"), !pattern.contains("|") else { return ("", false) }
+        var literal = ""
+        var rest = pattern.dropFirst().unicodeScalars[...]
+        while let scalar = rest.first {
+            rest = rest.dropFirst()
+            switch scalar {
+            case "\\":
+                guard let escaped = rest.first, escaped.isASCII,
+                    escaped.properties.generalCategory.isPunctuationOrSymbol
+                else { return (literal, false) }
+                literal.unicodeScalars.append(escaped)
+                rest = rest.dropFirst()
+            case "$":
+                return (literal, rest.isEmpty)
+            case "*", "+", "?", "{":
+                // A quantifier applies to the character before it, which is then not required.
+                if !literal.isEmpty { literal.unicodeScalars.removeLast() }
+                return (literal, false)
+            case ".", "[", "]", "(", ")", "}", "^":
+                return (literal, false)
+            default:
+                literal.unicodeScalars.append(scalar)
+            }
+        }
+        return (literal, false)
+    }
+
+    /// A query item whose value matches a regular expression (ECMA-262, searched in the value).
+    ///
+    /// - Throws: ``RequestMatcherError`` when `pattern` is not a valid regular expression.
+    public func queryItem(_ name: String, matching pattern: String) throws(RequestMatcherError) -> RequestMatcher {
+        let regex = try Self.compile(pattern, for: "queryItem(\(name), matching:)")
+        return adding(
+            Condition("query \(name) ~ \(pattern)") { request in
+                let values = request.queryItems.filter { $0.name == name }.map { $0.value ?? "" }
+                if values.isEmpty { return "query item \(name) missing" }
+                return values.contains { Self.search(regex, in: $0) }
+                    ? nil
+                    : "query item \(name) differs: expected a value matching \(pattern), got \(values.joined(separator: ", "))"
+            })
+    }
+
+    /// A header whose value matches a regular expression (ECMA-262, searched in the value; names ignore case).
+    /// The value of a credential-named header is never shown.
+    ///
+    /// - Throws: ``RequestMatcherError`` when `pattern` is not a valid regular expression.
+    public func header(_ name: String, matching pattern: String) throws(RequestMatcherError) -> RequestMatcher {
+        let regex = try Self.compile(pattern, for: "header(\(name), matching:)")
+        let secret = RedactionPolicy.default.isSensitiveHeader(name)
+        return adding(
+            Condition("header \(name) ~ \(secret ? RedactionPolicy.default.marker : pattern)") { request in
+                guard let actual = request.header(name) else { return "header \(name) missing" }
+                if Self.search(regex, in: actual) { return nil }
+                if secret { return "header \(name) differs (a credential: the values are not shown)" }
+                return "header \(name) differs: expected a value matching \(pattern), got \(actual)"
+            })
+    }
+
+    /// A cookie of the `Cookie` header with this value (or present with any value when `value` is `nil`).
+    /// Cookie values are never shown: a session cookie is a credential.
+    public func cookie(_ name: String, _ value: String? = nil) -> RequestMatcher {
+        adding(
+            Condition("cookie \(name)") { request in
+                let values = Self.cookies(of: request).filter { $0.name == name }.map(\.value)
+                if values.isEmpty { return "cookie \(name) missing" }
+                guard let value, !values.contains(value) else { return nil }
+                return "cookie \(name) differs (the values are not shown)"
+            })
+    }
+
+    /// The cookies of a request's `Cookie` fields, in order (`a=1; b=2`).
+    static func cookies(of request: StubRequest) -> [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        for field in request.headers where headerNamesMatch(field.name, "Cookie") {
+            for pair in field.value.split(separator: ";") {
+                let trimmed = pair.trimmingCharacters(in: .whitespaces)
+                guard let equals = trimmed.firstIndex(of: "=") else { continue }
+                found.append((String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...])))
+            }
+        }
+        return found
+    }
+
+    static func compile(_ pattern: String, for place: String) throws(RequestMatcherError) -> ECMARegex {
         do {
-            regex = try NSRegularExpression(pattern: pattern)
+            return try ECMARegex(pattern)
         } catch {
             throw RequestMatcherError(
-                message:
-                    "pathMatching: expected a regular expression, found \"\(pattern)\" (\(error.localizedDescription))")
+                message: "\(place): expected a regular expression (ECMA-262), found \"\(pattern)\" (\(error))")
         }
-        let box = RegexBox(regex)
-        return adding(
-            Condition("path ~ \(pattern)") { request in
-                let path = request.path
-                let range = NSRange(path.startIndex..., in: path)
-                return box.regex.firstMatch(in: path, range: range) != nil
-                    ? nil : "path differs: expected a path matching \(pattern), got \(path)"
-            })
+    }
+
+    /// Whether `regex` matches somewhere in `text`; a match stopped by its time limit (1 s) is no match.
+    static func search(_ regex: ECMARegex, in text: String) -> Bool {
+        (try? regex.matches(text)) ?? false
     }
 
     // MARK: Query, headers, body
@@ -188,7 +301,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// Query items: `exact` means these and no others (order ignored); otherwise at least these.
     public func query(_ items: [URLQueryItem], exact: Bool = false) -> RequestMatcher {
         let expected = items.map { QueryPair(name: $0.name, value: $0.value) }
-        let shown = items.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+        // A credential-named item (`api_key`, `access_token`) is compared as any other, never shown.
+        let policy = RedactionPolicy.default
+        let shown = items.map {
+            "\($0.name)=\(policy.isSensitiveParameter($0.name) ? policy.marker : $0.value ?? "")"
+        }.joined(separator: "&")
         return adding(
             Condition(exact ? "query exactly \(shown)" : "query \(shown)") { request in
                 let actual = request.queryItems.map { QueryPair(name: $0.name, value: $0.value) }
@@ -196,6 +313,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
                     let sameName = actual.filter { $0.name == item.name }
                     if sameName.isEmpty { return "query item \(item.name) missing" }
                     if !sameName.contains(item) {
+                        if policy.isSensitiveParameter(item.name) {
+                            return "query item \(item.name) differs (a credential: the values are not shown)"
+                        }
                         return
                             "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(sameName.map { $0.value ?? "(no value)" }.joined(separator: ", "))"
                     }
@@ -261,6 +381,31 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
             })
     }
 
+    /// A JSON body holding `expected` at `pointer` (equal as JSON values; other members anywhere allowed): a
+    /// partial match, as a fixture's `match.bodyPointers`.
+    public func jsonBody(at pointer: String, equals expected: JSONValue) -> RequestMatcher {
+        let secret = Self.pointerNamesCredential(pointer)
+        let shown = secret ? RedactionPolicy.default.marker : Redactor().redactingJSON(expected).compactText
+        return adding(
+            Condition("JSON body \(pointer.isEmpty ? "/" : pointer) = \(shown)") { request in
+                guard let body = request.body else { return Self.noBodyReason }
+                guard let actual = try? JSONValue(parsing: body) else { return "body is not JSON" }
+                guard let found = actual.value(at: pointer) else {
+                    return "JSON body has nothing at \(pointer.isEmpty ? "/" : pointer)"
+                }
+                if found == expected { return nil }
+                if secret { return "JSON body differs at \(pointer) (a credential: the values are not shown)" }
+                return "JSON body differs at \(pointer.isEmpty ? "/" : pointer): expected \(shown), got "
+                    + Redactor().redactingJSON(found).compactText
+            })
+    }
+
+    /// Whether a pointer's last token names a credential (`/password`, `/auth/access_token`).
+    static func pointerNamesCredential(_ pointer: String) -> Bool {
+        guard let last = pointer.split(separator: "/").last else { return false }
+        return RedactionPolicy.default.isSensitiveBodyKey(JSONPointer.unescape(String(last)))
+    }
+
     /// Why a body matcher failed on a request without a visible body.
     static let noBodyReason =
         "request has no body (a body given to upload(for:from:) is not visible to a URLProtocol on Linux; set httpBody on the URLRequest)"
@@ -303,10 +448,16 @@ private struct QueryPair: Hashable {
     var value: String?
 }
 
-private final class RegexBox: @unchecked Sendable {
-    // NSRegularExpression is immutable and documented as thread-safe.
-    let regex: NSRegularExpression
-    init(_ regex: NSRegularExpression) { self.regex = regex }
+extension Unicode.GeneralCategory {
+    var isPunctuationOrSymbol: Bool {
+        switch self {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+            .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 /// A matcher that cannot be built: the message says which argument and why.

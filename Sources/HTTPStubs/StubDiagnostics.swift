@@ -87,15 +87,17 @@ extension StubSet {
 
     /// The message of a request that matched nothing: the closest stubs and why each did not match.
     func diagnose(_ request: StubRequest) -> String {
-        let stubs = state.withLock { Array($0.stubs.values) }
+        let (stubs, machines) = state.withLock { (Array($0.stubs.values), $0.machines) }
         var lines = ["HTTPStubs: no stub matches \(request.method) \(request.url.absoluteString)"]
         if stubs.isEmpty {
             lines.append("The stub set has no stubs.")
             return lines.joined(separator: "\n")
         }
         let ranked = stubs.map { stub -> (stub: Stub, passed: Int, reasons: [String]) in
-            let reasons = stub.matcher.conditions.compactMap { $0.evaluate(request) }
-            return (stub, stub.matcher.conditions.count - reasons.count, reasons)
+            var reasons = stub.matcher.conditions.compactMap { $0.evaluate(request) }
+            let passed = stub.matcher.conditions.count - reasons.count
+            if let reason = stub.stateReason(states: machines) { reasons.append(reason) }
+            return (stub, passed, reasons)
         }
         .sorted { ($0.passed, $0.stub.id) > ($1.passed, $1.stub.id) }
         lines.append("Closest stubs (\(min(3, ranked.count)) of \(stubs.count)):")

@@ -15,63 +15,135 @@ extension StubSet {
     /// `metadata.match` (``FixtureMatch``) widens or narrows it: a path template, a query ignored or only
     /// contained, headers, the body.
     static func matcher(for exchange: Exchange) -> RequestMatcher {
-        let request = exchange.request
         let match = exchange.metadata.match ?? FixtureMatch()
         let prefix = "request.query."
         let redactedNames = Set(
             exchange.metadata.redactions.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        // The cheap conditions first (method, URL, query), the body last: a stub whose path differs never parses
+        // the request's body.
+        let matcher = Self.urlMatcher(for: exchange, match: match, redactedNames: redactedNames)
+        return Self.contentConditions(of: exchange, match: match, on: matcher)
+    }
+
+    /// The method, scheme, host, path and query conditions of a fixture.
+    private static func urlMatcher(
+        for exchange: Exchange, match: FixtureMatch, redactedNames: Set<String>
+    ) -> RequestMatcher {
+        let request = exchange.request
         var matcher = RequestMatcher().method(request.method)
-        for field in match.headers { matcher = matcher.header(field.name, field.value) }
-        switch match.body {
-        case .any: break
-        case .exact: matcher = Self.exactBody(request.body, in: matcher)
-        }
         guard let components = URLComponents(string: request.url) else {
+            if let pattern = match.pathPattern {
+                return Self.patterned(matcher, pattern) { (base) throws(RequestMatcherError) in
+                    try base.pathMatching(pattern)
+                }
+            }
             return match.path.map(matcher.pathTemplate) ?? matcher.path(request.url)
         }
         if let scheme = components.scheme { matcher = matcher.scheme(scheme) }
         if let host = components.host { matcher = matcher.host(host, port: components.port) }
-        if let template = match.path {
+        if let pattern = match.pathPattern {
+            matcher = Self.patterned(matcher, pattern) { (base) throws(RequestMatcherError) in
+                try base.pathMatching(pattern)
+            }
+        } else if let template = match.path {
             matcher = matcher.pathTemplate(template)
         } else {
             matcher = matcher.path(components.path.isEmpty ? "/" : components.path)
         }
+        for (name, pattern) in match.queryPatterns.sorted(by: { $0.key < $1.key }) {
+            matcher = Self.patterned(matcher, pattern) { (base) throws(RequestMatcherError) in
+                try base.queryItem(name, matching: pattern)
+            }
+        }
         guard match.query != .ignore else { return matcher }
         let allowsOthers = match.query == .contains
-        let items = components.queryItems ?? []
+        // An item a pattern judges is not compared with its recorded value.
+        let items = (components.queryItems ?? []).filter { match.queryPatterns[$0.name] == nil }
         let redacted = Set(items.map(\.name).filter(redactedNames.contains))
         let fixed = items.filter { !redacted.contains($0.name) }
-        let recorded = items.map(\.name)
-        matcher = matcher.adding(
-            .init(items.isEmpty ? "no query" : "query \(components.percentEncodedQuery ?? "")") { actual in
-                // Every difference, not only the first: a renamed parameter shows as one missing and one
-                // unexpected item, and a request with three extra items names all three.
-                let actualItems = actual.queryItems
-                var problems: [String] = []
-                for item in fixed where !actualItems.contains(where: { $0.name == item.name && $0.value == item.value })
-                {
-                    if actualItems.contains(where: { $0.name == item.name }) {
-                        problems.append(
-                            "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(actualItems.filter { $0.name == item.name }.map { $0.value ?? "" }.joined(separator: ", "))"
-                        )
-                    } else {
-                        problems.append("query item \(item.name) missing")
-                    }
-                }
-                for name in redacted where !actualItems.contains(where: { $0.name == name }) {
-                    problems.append("query item \(name) missing")
-                }
-                var extras: [String] = []
-                for item in actualItems where !recorded.contains(item.name) && !extras.contains(item.name) {
-                    extras.append(item.name)
-                }
-                if !extras.isEmpty, !allowsOthers {
+        let recorded = items.map(\.name) + match.queryPatterns.keys
+        var condition = RequestMatcher.Condition(
+            items.isEmpty ? "no query" : "query \(components.percentEncodedQuery ?? "")"
+        ) { actual in
+            // Every difference, not only the first: a renamed parameter shows as one missing and one
+            // unexpected item, and a request with three extra items names all three.
+            let actualItems = actual.queryItems
+            var problems: [String] = []
+            for item in fixed where !actualItems.contains(where: { $0.name == item.name && $0.value == item.value }) {
+                if actualItems.contains(where: { $0.name == item.name }) {
                     problems.append(
-                        "query has unexpected item\(extras.count == 1 ? "" : "s") \(extras.joined(separator: ", "))")
+                        "query item \(item.name) differs: expected \(item.value ?? "(no value)"), got \(actualItems.filter { $0.name == item.name }.map { $0.value ?? "" }.joined(separator: ", "))"
+                    )
+                } else {
+                    problems.append("query item \(item.name) missing")
                 }
-                return problems.isEmpty ? nil : problems.joined(separator: "; ")
-            })
+            }
+            for name in redacted where !actualItems.contains(where: { $0.name == name }) {
+                problems.append("query item \(name) missing")
+            }
+            var extras: [String] = []
+            for item in actualItems where !recorded.contains(item.name) && !extras.contains(item.name) {
+                extras.append(item.name)
+            }
+            if !extras.isEmpty, !allowsOthers {
+                problems.append(
+                    "query has unexpected item\(extras.count == 1 ? "" : "s") \(extras.joined(separator: ", "))")
+            }
+            return problems.isEmpty ? nil : problems.joined(separator: "; ")
+        }
+        // The exact query of a fixture indexes it: a thousand recordings of one path with different queries are
+        // not tried one by one.
+        if !allowsOthers, redacted.isEmpty, match.queryPatterns.isEmpty {
+            condition.fixes = .query(Self.queryKey(items))
+        }
+        return matcher.adding(condition)
+    }
+
+    /// A query's items as one key, order and repeats ignored: what two queries an exact fixture treats alike share.
+    static func queryKey(_ items: [URLQueryItem]) -> String {
+        Set(items.map { "\($0.name)=\($0.value ?? "")" }).sorted().joined(separator: "&")
+    }
+
+    /// The header, cookie and body conditions of a fixture, after `matcher`'s.
+    private static func contentConditions(
+        of exchange: Exchange, match: FixtureMatch, on base: RequestMatcher
+    ) -> RequestMatcher {
+        var matcher = base
+        for field in match.headers { matcher = matcher.header(field.name, field.value) }
+        for (name, pattern) in match.headerPatterns.sorted(by: { $0.key < $1.key }) {
+            matcher = Self.patterned(matcher, pattern) { (base) throws(RequestMatcherError) in
+                try base.header(name, matching: pattern)
+            }
+        }
+        for (name, value) in match.cookies.sorted(by: { $0.key < $1.key }) { matcher = matcher.cookie(name, value) }
+        switch match.body {
+        case .any: break
+        case .exact: matcher = Self.exactBody(exchange.request.body, in: matcher)
+        case .contains:
+            if case .json(let value)? = exchange.request.body {
+                matcher = matcher.jsonBody(value, subset: true)
+            } else {
+                matcher = Self.exactBody(exchange.request.body, in: matcher)
+            }
+        }
+        for (pointer, value) in match.bodyPointers.sorted(by: { $0.key < $1.key }) {
+            matcher = matcher.jsonBody(at: pointer, equals: value)
+        }
         return matcher
+    }
+
+    /// `matcher` with a pattern condition; a pattern that does not compile (a fixture made in code, not read from a
+    /// file, where it is refused at load) is a condition that fails and says why, never one that passes.
+    static func patterned(
+        _ matcher: RequestMatcher, _ pattern: String,
+        _ add: (RequestMatcher) throws(RequestMatcherError) -> RequestMatcher
+    ) -> RequestMatcher {
+        do {
+            return try add(matcher)
+        } catch {
+            let message = error.message
+            return matcher.adding(.init("invalid pattern \(pattern)") { _ in message })
+        }
     }
 
     /// `matcher` requiring the recorded body: equal as JSON values for a JSON body, byte for byte otherwise, none
@@ -89,26 +161,30 @@ extension StubSet {
         }
     }
 
-    /// The most recently added stub of `bucket` (the stubs indexed under the request's path)
-    /// and `unindexed` that matches: both are in the order they were added, so they are walked from
-    /// their ends and merged by id.
+    /// The stub of `lists` (the stubs indexed under the request's path and query, under its path, and the others)
+    /// that answers: of those that match (and whose state machine is in the state they require), the one of the
+    /// lowest priority number, and among equals the most recently added. Each list is in the order its stubs were
+    /// added, so they are walked from their ends and merged by id; without priorities the first match is the
+    /// answer.
     static func firstMatch(
-        for request: StubRequest, in bucket: [Stub], and unindexed: [Stub]
+        for request: StubRequest, in lists: [[Stub]], states: [String: String] = [:], prioritized: Bool = false
     ) -> Stub? {
-        var i = bucket.count - 1
-        var j = unindexed.count - 1
-        while i >= 0 || j >= 0 {
-            let stub: Stub
-            if j < 0 || (i >= 0 && bucket[i].id > unindexed[j].id) {
-                stub = bucket[i]
-                i -= 1
-            } else {
-                stub = unindexed[j]
-                j -= 1
+        var best: Stub?
+        var ends = lists.map { $0.count - 1 }
+        while true {
+            // The newest stub left among the lists' ends.
+            var pick = -1
+            for (list, end) in ends.enumerated() where end >= 0 {
+                if pick < 0 || lists[list][end].id > lists[pick][ends[pick]].id { pick = list }
             }
-            if stub.matches(request) { return stub }
+            guard pick >= 0 else { return best }
+            let stub = lists[pick][ends[pick]]
+            ends[pick] -= 1
+            if let best, stub.priority >= best.priority { continue }
+            guard stub.accepts(states: states), stub.matches(request) else { continue }
+            if !prioritized { return stub }
+            best = stub
         }
-        return nil
     }
 }
 
@@ -130,13 +206,26 @@ final class Stub: Sendable {
     let matcher: RequestMatcher
     let answers: Answers
     let route: StubSet.Route?
+    /// Lower answers first (``FixtureMatch/priority``).
+    let priority: Int
+    /// The state machine the stub reads and moves (``FixtureState``).
+    let state: FixtureState?
+    /// For each fixed turn, the fixture whose response is a template filled from each request; `nil` for a plain
+    /// one (empty when no turn is a template).
+    let templates: [Exchange?]
     /// The conditions left to evaluate once the request has the route's method and path.
     private let residue: [RequestMatcher.Condition]
 
-    init(id: Int, name: String, matcher: RequestMatcher, answers: Answers, turnNames: [String] = []) {
+    init(
+        id: Int, name: String, matcher: RequestMatcher, answers: Answers, turnNames: [String] = [],
+        priority: Int = FixtureMatch.defaultPriority, state: FixtureState? = nil, templates: [Exchange?] = []
+    ) {
         self.id = id
         self.name = name
         self.turnNames = turnNames
+        self.priority = priority
+        self.state = state
+        self.templates = templates.contains { $0 != nil } ? templates : []
         if case .fixed(let responses, _) = answers {
             fixedStatuses = responses.map { $0.fault == nil ? $0.status : nil }
         } else {
@@ -145,8 +234,12 @@ final class Stub: Sendable {
         self.matcher = matcher
         self.answers = answers
         if let method = matcher.exactMethod, let path = matcher.exactPath {
-            route = StubSet.Route(method: method, path: path)
-            residue = matcher.conditions.filter { $0.fixes != .method(method) && $0.fixes != .path(path) }
+            var query: String?
+            for condition in matcher.conditions { if case .query(let key)? = condition.fixes { query = key } }
+            route = StubSet.Route(method: method, path: path, query: query)
+            residue = matcher.conditions.filter {
+                $0.fixes != .method(method) && $0.fixes != .path(path) && (query == nil || $0.fixes != .query(query!))
+            }
         } else {
             route = nil
             residue = matcher.conditions
@@ -155,7 +248,22 @@ final class Stub: Sendable {
 
     /// The same stub under the id its set gives it.
     func numbered(_ id: Int) -> Stub {
-        Stub(id: id, name: name, matcher: matcher, answers: answers, turnNames: turnNames)
+        Stub(
+            id: id, name: name, matcher: matcher, answers: answers, turnNames: turnNames, priority: priority,
+            state: state, templates: templates)
+    }
+
+    /// Whether the stub's state machine (if any) is in the state it requires; a machine never moved is in
+    /// ``FixtureState/initial``.
+    func accepts(states: [String: String]) -> Bool {
+        guard let state, let required = state.requires else { return true }
+        return (states[state.name] ?? FixtureState.initial) == required
+    }
+
+    /// Why ``accepts(states:)`` refused, for a near miss.
+    func stateReason(states: [String: String]) -> String? {
+        guard !accepts(states: states), let state, let required = state.requires else { return nil }
+        return "state \(state.name) is \(states[state.name] ?? FixtureState.initial), the fixture requires \(required)"
     }
 
     /// The name of what answers the `turn`th request: the fixture of that turn in a sequence, else the stub's.
@@ -164,11 +272,15 @@ final class Stub: Sendable {
     }
 
     /// The response for the `turn`th request this stub answers (0 for the first): fixed responses in turn,
-    /// repeating the last, or the computed one.
-    func answer(turn: Int, to request: StubRequest) -> (StubResponse, WireResponse) {
+    /// repeating the last (a template filled from `request`, numbered `number` in its set), or the computed one.
+    func answer(turn: Int, to request: StubRequest, number: Int = 0) -> (StubResponse, WireResponse) {
         switch answers {
         case .fixed(let responses, let wire):
             let index = min(turn, responses.count - 1)
+            if !templates.isEmpty, let template = templates[index] {
+                let filled = ResponseTemplate.fill(responses[index], of: template, from: request, number: number)
+                return (filled, WireResponse(filled))
+            }
             return (responses[index], wire[index])
         case .computed(let respond):
             let response = respond(request)
@@ -179,7 +291,10 @@ final class Stub: Sendable {
     /// Whether every condition accepts `request`. A stub with a route compares the method and path
     /// itself, and runs only the other conditions.
     func matches(_ request: StubRequest) -> Bool {
-        if let route, route.method != request.method || route.path != request.path { return false }
+        if let route {
+            if route.method != request.method || route.path != request.path { return false }
+            if let query = route.query, query != StubSet.queryKey(request.queryItems) { return false }
+        }
         for condition in residue where condition.evaluate(request) != nil { return false }
         return true
     }

@@ -204,8 +204,9 @@ public final class StubSet: Sendable {
             state.nextID += 1
             let stub = unnumbered.numbered(id)
             state.stubs[id] = stub
+            if stub.priority != FixtureMatch.defaultPriority { state.prioritized = true }
             if let route = stub.route {
-                state.index[route.path, default: []].append(stub)
+                state.index[route.key, default: []].append(stub)
             } else {
                 state.unindexed.append(stub)
             }
@@ -235,9 +236,20 @@ public final class StubSet: Sendable {
     /// fewer); a query item whose recorded value was redacted matches any value.
     @discardableResult
     public func stub(_ exchange: Exchange, name: String? = nil) -> StubHandle {
-        stub(
-            Self.matcher(for: exchange), response: .fixture(exchange),
-            name: name ?? "\(exchange.request.method) \(exchange.request.url)")
+        add(Self.fixtureStub([(name ?? "\(exchange.request.method) \(exchange.request.url)", exchange)]))
+    }
+
+    /// The stub of a sequence of fixtures of one request (one fixture: a sequence of one): their responses in
+    /// turn, with the first one's matcher, priority, state machine and templates.
+    static func fixtureStub(_ sequence: [(name: String, exchange: Exchange)]) -> Stub {
+        let responses = sequence.map { StubResponse.fixture($0.exchange) }
+        let first = sequence[0].exchange
+        return Stub(
+            id: 0, name: sequence.map(\.name).joined(separator: ", then "), matcher: Self.matcher(for: first),
+            answers: .fixed(responses, responses.map(WireResponse.init)),
+            turnNames: sequence.count > 1 ? sequence.map(\.name) : [],
+            priority: first.metadata.match?.priority ?? FixtureMatch.defaultPriority, state: first.metadata.state,
+            templates: sequence.map { $0.exchange.metadata.template ? $0.exchange : nil })
     }
 
     /// Adds a stub for every fixture below `api` in `store` (every fixture when `api` is `nil`), named after its file.
@@ -271,16 +283,7 @@ public final class StubSet: Sendable {
         var handles: [StubHandle] = []
         for layer in [common, chosen ?? []] {
             // A fixture alone is a sequence of one: the same stub `stub(_:name:)` makes.
-            for sequence in Self.sequences(layer) {
-                let responses = sequence.map { StubResponse.fixture($0.exchange) }
-                handles.append(
-                    add(
-                        Stub(
-                            id: 0, name: sequence.map(\.name).joined(separator: ", then "),
-                            matcher: Self.matcher(for: sequence[0].exchange),
-                            answers: .fixed(responses, responses.map(WireResponse.init)),
-                            turnNames: sequence.map(\.name))))
-            }
+            for sequence in Self.sequences(layer) { handles.append(add(Self.fixtureStub(sequence))) }
         }
         return handles
     }
@@ -307,7 +310,9 @@ public final class StubSet: Sendable {
     /// What makes two fixtures answer the same requests: the method, the URL without its query, the query
     /// items in order of name and value, and the fixture's `metadata.match`.
     static func requestKey(_ exchange: Exchange) -> String {
-        let method = exchange.request.method.uppercased() + (exchange.metadata.match.map { " \($0)" } ?? "")
+        let method =
+            exchange.request.method.uppercased() + (exchange.metadata.match.map { " \($0)" } ?? "")
+            + (exchange.metadata.state.map { " \($0)" } ?? "")
         guard var components = URLComponents(string: exchange.request.url) else {
             return method + " " + exchange.request.url
         }
@@ -322,17 +327,66 @@ public final class StubSet: Sendable {
         state.withLock { state in
             guard let removed = state.stubs.removeValue(forKey: handle.id) else { return }
             if let route = removed.route {
-                state.index[route.path]?.removeAll { $0.id == handle.id }
-                if state.index[route.path]?.isEmpty == true { state.index[route.path] = nil }
+                state.index[route.key]?.removeAll { $0.id == handle.id }
+                if state.index[route.key]?.isEmpty == true { state.index[route.key] = nil }
             } else {
                 state.unindexed.removeAll { $0.id == handle.id }
             }
         }
     }
 
-    /// Removes every stub and clears the request log (its limit stays).
+    /// Removes every stub and clears the request log (its limit stays); every state machine is back in
+    /// ``FixtureState/initial``.
     public func reset() {
         state.withLock { $0 = State(nextID: $0.nextID, log: RequestLog(limit: $0.log.limit), keepsLog: $0.keepsLog) }
+    }
+
+    // MARK: State machines
+
+    /// The state a machine (``FixtureState/name``) is in: ``FixtureState/initial`` until a stub moves it.
+    public func state(of machine: String) -> String {
+        state.withLock { $0.machines[machine] ?? FixtureState.initial }
+    }
+
+    /// Every machine a stub has moved, and its state.
+    public var machineStates: [String: String] { state.withLock { $0.machines } }
+
+    /// Puts a machine in `value` (what a test does to start in the middle of a flow).
+    public func setState(of machine: String, to value: String) {
+        state.withLock { $0.machines[machine] = value }
+    }
+
+    /// Every machine back in ``FixtureState/initial``; stubs and the log stay.
+    public func resetStates() {
+        state.withLock { $0.machines = [:] }
+    }
+
+    /// What a stub set carries over when it is replaced by one of the same fixtures (`apiprobe serve` reading the
+    /// folder again): each stub's hits by name, the machines' states and the requests answered.
+    package struct Progress: Sendable {
+        var hits: [String: Int] = [:]
+        var machines: [String: String] = [:]
+        var answered = 0
+    }
+
+    package var progress: Progress {
+        state.withLock { state in
+            var hits: [String: Int] = [:]
+            for (id, count) in state.hits { if let stub = state.stubs[id] { hits[stub.name] = count } }
+            return Progress(hits: hits, machines: state.machines, answered: state.answered)
+        }
+    }
+
+    /// Restores `progress` for the stubs whose name `keeps` accepts (the sequences whose fixtures did not change):
+    /// the others start over.
+    package func restore(_ progress: Progress, keeping keeps: (String) -> Bool) {
+        state.withLock { state in
+            for (id, stub) in state.stubs where keeps(stub.name) {
+                if let count = progress.hits[stub.name] { state.hits[id] = count }
+            }
+            state.machines = progress.machines
+            state.answered = progress.answered
+        }
     }
 
     /// Whether the set keeps a log of the requests it answers (``log``, the verifications); `apiprobe serve` keeps
@@ -350,8 +404,23 @@ public final class StubSet: Sendable {
         var latency = Duration.zero
         for _ in 0...RedirectRule.maximumHops {
             // Matchers run outside the lock: a `.matching` closure may read the set (its log, say).
-            let (bucket, unindexed) = state.withLock { ($0.index[request.path] ?? [], $0.unindexed) }
-            guard let chosen = Self.firstMatch(for: request, in: bucket, and: unindexed) else {
+            let queryKey = Route.key(path: request.path, query: Self.queryKey(request.queryItems))
+            let (lists, machines, prioritized) = state.withLock {
+                (
+                    [$0.index[queryKey] ?? [], $0.index[request.path] ?? [], $0.unindexed], $0.machines,
+                    $0.prioritized
+                )
+            }
+            var found = Self.firstMatch(for: request, in: lists, states: machines, prioritized: prioritized)
+            // A HEAD no stub names is answered as its GET, without the body (RFC 9110, 9.3.2).
+            var headFromGet = false
+            if found == nil, request.method == "HEAD" {
+                var get = request
+                get.method = "GET"
+                found = Self.firstMatch(for: get, in: lists, states: machines, prioritized: prioritized)
+                headFromGet = found != nil
+            }
+            guard let chosen = found else {
                 let message = diagnose(request)
                 state.withLock { state in
                     if state.keepsLog { state.log.append(LoggedRequest(request: request, stub: nil, status: nil)) }
@@ -363,9 +432,11 @@ public final class StubSet: Sendable {
                     latency: latency
                 )
             }
-            let (turn, computed) = state.withLock { state -> (Int, (StubResponse, WireResponse)?) in
+            let (turn, number, computed) = state.withLock { state -> (Int, Int, (StubResponse, WireResponse)?) in
                 let hits = state.hits[chosen.id] ?? 0
                 state.hits[chosen.id] = hits + 1
+                state.answered += 1
+                if let machine = chosen.state, let next = machine.next { state.machines[machine.name] = next }
                 // A computed answer is made under the lock, as its closure may count calls; a fixed one is chosen
                 // outside it: under 16 tasks, copying it inside made the requests wait for each other (issue 25).
                 let computed = chosen.fixedStatuses == nil ? chosen.answer(turn: hits, to: request) : nil
@@ -381,9 +452,18 @@ public final class StubSet: Sendable {
                             request: request, stub: StubHandle(id: chosen.id, name: chosen.name(turn: hits)),
                             status: status))
                 }
-                return (hits, computed)
+                return (hits, state.answered, computed)
             }
-            let (response, wire) = computed ?? chosen.answer(turn: turn, to: request)
+            var (response, wire) = computed ?? chosen.answer(turn: turn, to: request, number: number)
+            if headFromGet {
+                // The length the GET would have had, as a server says it for a HEAD.
+                if response.headers["Content-Length"] == nil {
+                    response.headers["Content-Length"] = String(wire.body.count)
+                    wire.headers["Content-Length"] = String(wire.body.count)
+                }
+                response.body = Data()
+                wire.body = Data()
+            }
             let answeredBy = chosen.name(turn: turn)
             latency += response.latency
             guard response.fault == nil, followsRedirects,
@@ -444,19 +524,33 @@ extension StubSet {
         var stubs: [Int: Stub] = [:]
         /// Requests answered, by stub id; kept when a stub is removed.
         var hits: [Int: Int] = [:]
-        /// The stubs with an exact method and path, by path, in the order they were added.
+        /// The stubs with an exact method and path, by ``Route/key`` (the path, or the path and the query), in the
+        /// order they were added.
         var index: [String: [Stub]] = [:]
         /// The others, in the order they were added.
         var unindexed: [Stub] = []
         var log = RequestLog()
+        /// Each state machine a stub moved, and its state.
+        var machines: [String: String] = [:]
+        /// Whether a stub has a priority other than the default: matching then looks at every candidate.
+        var prioritized = false
+        /// The requests answered since the set was made or reset: `{{request.id}}` of a template.
+        var answered = 0
         /// Whether requests go into ``log`` (`apiprobe serve` keeps its own, and spares each request this one).
         var keepsLog = true
     }
 
-    /// The exact method and path of a stub, which find its candidates without trying every stub.
+    /// The exact method and path (and query, for a fixture's exact one) of a stub, which find its candidates
+    /// without trying every stub.
     struct Route: Hashable {
         var method: String
         var path: String
+        var query: String?
+
+        /// The key of the index: the path, or the path and the query key after a `?` (no path holds one).
+        var key: String { query.map { Self.key(path: path, query: $0) } ?? path }
+
+        static func key(path: String, query: String) -> String { path + "?" + query }
     }
 }
 

@@ -94,7 +94,8 @@ struct StubMatchingTests {
             try RequestMatcher.get(base).pathMatching("^/v[0-9+/items$")
         }
         #expect(
-            error?.message.hasPrefix(#"pathMatching: expected a regular expression, found "^/v[0-9+/items$" ("#) == true
+            error?.message.hasPrefix(
+                #"pathMatching: expected a regular expression (ECMA-262), found "^/v[0-9+/items$" ("#) == true
         )
     }
 
@@ -418,7 +419,12 @@ struct StubMatchingTests {
         (#"{"match": {"path": "recipes/{id}"}}"#, "/metadata/match/path", "a path template"),
         (#"{"match": {"query": "some"}}"#, "/metadata/match/query", #""exact", "contains" or "ignore""#),
         (#"{"match": {"body": true}}"#, "/metadata/match/body", "a string"),
-        (#"{"match": {"paht": "/x"}}"#, "/metadata/match/paht", "one of path, query, headers, body"),
+        (#"{"match": {"paht": "/x"}}"#, "/metadata/match/paht", "one of path, pathPattern, query, queryPatterns"),
+        (#"{"match": {"pathPattern": "(x"}}"#, "/metadata/match/pathPattern", "an ECMA-262 regular expression"),
+        (#"{"match": {"priority": 0}}"#, "/metadata/match/priority", "an integer from 1"),
+        (#"{"match": {"bodyPointers": {"a": 1}}}"#, "/metadata/match/bodyPointers/a", "a JSON Pointer"),
+        (#"{"state": {"name": "cart"}}"#, "/metadata/state", #"a "requires" or a "next" state"#),
+        (#"{"template": "yes"}"#, "/metadata/template", "true or false"),
         (#"{"match": {"headers": {"X": 1}}}"#, "/metadata/match/headers/X", "a string"),
         (#"{"latency": "fast"}"#, "/metadata/latency", "a duration up to 10m"),
         (#"{"fault": "boom"}"#, "/metadata/fault", "one of timedOut"),
