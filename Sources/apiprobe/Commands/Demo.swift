@@ -39,7 +39,7 @@ struct DemoCommand: AsyncParsableCommand {
     var drifted = false
 
     @Option(
-        name: .long, help: "With --serve: latency added to every response (50ms, 1s).",
+        name: .long, parsing: .unconditional, help: "With --serve: latency added to every response (50ms, 1s).",
         transform: DurationArgument.parse)
     var latency: Duration?
 

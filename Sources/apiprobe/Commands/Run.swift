@@ -41,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
     var report: [ReportDestination] = []
 
     @Option(
-        name: .long, help: "Repeat rounds this often (30s, 5m) until SIGINT/SIGTERM.",
+        name: .long, parsing: .unconditional, help: "Repeat rounds this often (30s, 5m) until SIGINT/SIGTERM.",
         transform: Self.parseInterval)
     var every: Duration?
 
