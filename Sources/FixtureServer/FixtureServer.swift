@@ -46,6 +46,8 @@ package struct FixtureServer: Sendable {
     package let scenario: String?
     private let task: Task<Void, any Error>
     private let forwarder: LiveForwarder?
+    /// The look at the folder every 200 ms (``FixtureLibrary/watch()``).
+    private let watcher: Task<Void, any Error>
 
     /// The largest request body read; a larger one is answered 413.
     package static let maximumRequestBody = 16 << 20
@@ -67,6 +69,9 @@ package struct FixtureServer: Sendable {
         package var proxy: URL?
         /// The token the admin API asks for (`Authorization: Bearer …`); required when `host` is not loopback.
         package var adminToken: String?
+        /// Whether pages of other origins may call the server (CORS: preflights answered, answers allowing the
+        /// caller's origin); the admin API never.
+        package var cors = false
 
         package init() {}
     }
@@ -123,14 +128,14 @@ package struct FixtureServer: Sendable {
         let responder = FixtureResponder(
             library: library, origin: chosen, spec: options.spec, validatesRequests: options.validatesRequests,
             latency: options.latency, forwarder: forwarder,
-            adminGuard: AdminGuard(host: options.host, token: options.adminToken),
+            adminGuard: AdminGuard(host: options.host, token: options.adminToken), cors: options.cors,
             naming: options.proxy != nil ? options.spec?.fixtureNaming ?? FixtureNaming() : FixtureNaming(), log: log)
         do {
             let (bound, task) = try await LoopbackLaunch.start(
                 responder, host: options.host, port: options.port, name: "apiprobe serve")
             return FixtureServer(
                 port: bound, origin: chosen, fixtureCount: fixtures.count, scenarios: scenarios,
-                scenario: options.scenario, task: task, forwarder: forwarder)
+                scenario: options.scenario, task: task, forwarder: forwarder, watcher: library.watch())
         } catch {
             forwarder?.close()
             throw Failure(
@@ -141,10 +146,14 @@ package struct FixtureServer: Sendable {
     }
 
     /// Runs until the task is cancelled (or the server fails).
-    package func wait() async throws { try await task.value }
+    package func wait() async throws {
+        defer { watcher.cancel() }
+        try await task.value
+    }
 
     /// Stops accepting connections and returns when the port is closed.
     package func stop() async {
+        watcher.cancel()
         task.cancel()
         _ = try? await task.value
         forwarder?.close()
@@ -184,6 +193,8 @@ package struct FixtureServer: Sendable {
     static func stubSet(_ fixtures: [(name: String, exchange: Exchange)], scenario: String?) -> StubSet {
         let stubs = StubSet()
         stubs.keepsRequestLog = false  // the library keeps the server's log
+        // A 3xx fixture is the answer: the client follows it, as it would the live API's.
+        stubs.followsRedirects = false
         stubs.stubFixtures(fixtures, scenario: scenario)
         return stubs
     }
@@ -222,6 +233,20 @@ package struct FixtureServer: Sendable {
     }
 }
 
+extension Array {
+    /// The first index whose element `belongs` accepts, in an array where every element it accepts comes after
+    /// every one it refuses (a binary search).
+    func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongs(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
 /// One request the server received, for the admin API's log and its verification.
 struct ServedEntry: Sendable {
     /// How it was answered.
@@ -234,8 +259,23 @@ struct ServedEntry: Sendable {
     var fixture: String?
     var status: Int?
     var source: Source
+    /// The request's fields and body, for a verification by header, query or body (never shown).
+    var headers: HeaderFields = [:]
+    var body: Data?
+    /// Whether the body was over ``bodyLimit`` and not kept.
+    var bodyOmitted = false
+
+    /// The largest body the log keeps for a verification.
+    static let bodyLimit = 64 << 10
 
     var path: String { target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target }
+
+    /// The request as the stubs' matcher reads it (the origin does not matter to a verification).
+    var stubRequest: StubRequest {
+        StubRequest(
+            method: method, url: URL(string: "http://localhost" + target) ?? URL(string: "http://localhost/")!,
+            headers: headers, body: body)
+    }
 }
 
 /// The fixtures being served, read again when a file changes: a request finds the folder as it is (checked at most
@@ -252,6 +292,12 @@ final class FixtureLibrary: Sendable {
         var signature: [String: String]
         var checked: ContinuousClock.Instant
         var scenario: String?
+        /// Why the folder as it is on disk does not load, until it changes again.
+        var failure: String?
+        /// Recordings adopted since the start (a count), and when each was (its count then), so that a scan that
+        /// ran while one was written does not take it for a change on disk.
+        var adoptions = 0
+        var adopted: [String: Int] = [:]
     }
 
     struct Log {
@@ -353,7 +399,7 @@ final class FixtureLibrary: Sendable {
         state.withLock {
             $0 = Loaded(
                 fixtures: fixtures, stubs: FixtureServer.stubSet(fixtures, scenario: scenario), signature: signature,
-                checked: ContinuousClock.now, scenario: scenario)
+                checked: ContinuousClock.now, scenario: scenario, adoptions: $0.adoptions, adopted: $0.adopted)
         }
     }
 
@@ -412,59 +458,148 @@ final class FixtureLibrary: Sendable {
     /// - Throws: ``InputError`` when the file cannot be written (nothing is served from it then).
     func adopt(_ exchange: Exchange, base: String) throws(InputError) -> String {
         try state.withLock { (loaded: inout Loaded) throws(InputError) -> String in
+            // Every fixture served is in the signature (read or adopted): a dictionary lookup, not a scan of the
+            // fixtures, and a look at the disk for a file written since the last read.
             let name = UniqueName.first(base, separator: ".") { candidate in
-                loaded.signature[candidate] != nil || loaded.fixtures.contains { $0.name == candidate }
+                loaded.signature[candidate] != nil
                     || FileManager.default.fileExists(atPath: store.url(for: candidate).path)
             }
             let url = store.url(for: name)
             try AtomicFile.write(exchange.encoded(), to: url, displayName: displayPath(url), inside: store.directory)
-            loaded.fixtures.append((name, exchange))
-            loaded.fixtures.sort { $0.name < $1.name }  // as `FixtureStore.names()` sorts: sequences keep their order
+            // Inserted in place, in the order of `FixtureStore.names()` (sequences keep their order): no sort of
+            // every fixture per recording.
+            let position = loaded.fixtures.partitioningIndex { !($0.name < name) }
+            loaded.fixtures.insert((name, exchange), at: position)
             loaded.stubs.stubFixtures([(name, exchange)], scenario: nil)
             loaded.signature[name] = Self.fileSignature(url)
+            loaded.adoptions += 1
+            loaded.adopted[name] = loaded.adoptions
             return name
         }
     }
 
-    /// The stub set for the folder as it is now.
-    func current() -> StubSet {
-        let now = ContinuousClock.now
-        let (stubs, signature, due) = state.withLock { state in
-            let due = now - state.checked >= Self.checkInterval
-            if due { state.checked = now }
-            return (state.stubs, state.signature, due)
-        }
-        guard due else { return stubs }
-        let found = Self.signature(of: store)
-        guard found != signature else { return stubs }
-        do {
-            let (fixtures, loadedSignature) = try FixtureServer.load(
-                store, displayName: displayName, allowsNone: allowsNone)
-            let reloaded = state.withLock { loaded -> StubSet in
-                // A scenario whose folder went away leaves the common fixtures served.
-                if let scenario = loaded.scenario, !FixtureServer.scenarios(of: fixtures).contains(scenario) {
-                    log("scenario \(scenario) is no longer in \(displayName); serving the fixtures of no scenario")
-                    loaded.scenario = nil
-                }
-                loaded = Loaded(
-                    fixtures: fixtures, stubs: FixtureServer.stubSet(fixtures, scenario: loaded.scenario),
-                    signature: loadedSignature, checked: now, scenario: loaded.scenario)
-                return loaded.stubs
+    /// The stub set served now.
+    func current() -> StubSet { state.withLock { $0.stubs } }
+
+    /// Looks at the folder every ``checkInterval``, off the requests' path (a request never waits for a scan), so an
+    /// edit is served at most 200 ms late; for a folder so large that a look costs more than 5% of a core (about
+    /// 10,000 fixtures), every 20 times as long as the last look took. `POST /__apiprobe/reload` looks at once.
+    func watch() -> Task<Void, any Error> {
+        serverTask { [self] in
+            var interval = Self.checkInterval
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                let start = ContinuousClock.now
+                _ = try? self.reload()
+                interval = max(Self.checkInterval, (ContinuousClock.now - start) * 20)
             }
-            log("reloaded \(fixtures.count) fixture\(fixtures.count == 1 ? "" : "s") of \(displayName)")
-            return reloaded
+        }
+    }
+
+    /// What a reload found: the stub set served from now on, and the fixtures that changed (added, edited or
+    /// removed).
+    struct Reloaded {
+        var stubs: StubSet
+        var fixtureCount: Int
+        var changed: [String]
+    }
+
+    /// Reads the folder again if a file changed since the last read. Only the sequences whose fixtures changed
+    /// start over: the others keep their turn, and the state machines their states.
+    ///
+    /// - Throws: why the folder does not load (the file and the place); the last good set is served then, and the
+    ///   error is logged once per change.
+    @discardableResult
+    func reload() throws -> Reloaded {
+        let now = ContinuousClock.now
+        let adoptedBefore = state.withLock { $0.adoptions }
+        let found = Self.signature(of: store)
+        // Read after the scan: a recording adopted meanwhile is in both, or (written after the scan passed its
+        // folder) in the signature alone and left out of the comparison; it is no change on disk.
+        let (served, signature) = state.withLock { state -> (StubSet, [String: String]) in
+            state.checked = now
+            var known = state.signature
+            for (name, adoption) in state.adopted where adoption > adoptedBefore && found[name] == nil {
+                known[name] = nil
+            }
+            return (state.stubs, known)
+        }
+        guard found != signature else {
+            // Unchanged since the last read: a folder that did not load still does not.
+            let (count, failure) = state.withLock { ($0.fixtures.count, $0.failure) }
+            if let failure { throw FixtureServer.Failure(description: failure) }
+            return Reloaded(stubs: served, fixtureCount: count, changed: [])
+        }
+        var fixtures: [(name: String, exchange: Exchange)]
+        var loadedSignature: [String: String]
+        do {
+            (fixtures, loadedSignature) = try FixtureServer.load(
+                store, displayName: displayName, allowsNone: allowsNone)
         } catch {
             // Remember the broken state, so the error is said once, and go on with the last good set.
-            state.withLock { $0.signature = found }
-            log("\(error) (still serving the fixtures read before)")
-            return stubs
+            let first = state.withLock { loaded -> Bool in
+                defer {
+                    loaded.signature = found
+                    loaded.failure = "\(error)"
+                }
+                return loaded.signature != found
+            }
+            if first { log("\(error) (still serving the fixtures read before)") }
+            throw error
         }
+        let (reloaded, changed) = state.withLock { loaded -> (StubSet, [String]) in
+            // A scenario whose folder went away leaves the common fixtures served.
+            if let scenario = loaded.scenario, !FixtureServer.scenarios(of: fixtures).contains(scenario) {
+                log("scenario \(scenario) is no longer in \(displayName); serving the fixtures of no scenario")
+                loaded.scenario = nil
+            }
+            let before = Dictionary(loaded.fixtures.map { ($0.name, $0.exchange) }, uniquingKeysWith: { $1 })
+            // A recording adopted after the folder was read stays served.
+            for (name, adoption) in loaded.adopted
+            where adoption > adoptedBefore && loadedSignature[name] == nil {
+                guard let exchange = before[name] else { continue }
+                fixtures.insert((name, exchange), at: fixtures.partitioningIndex { !($0.name < name) })
+                loadedSignature[name] = loaded.signature[name]
+            }
+            let after = Dictionary(fixtures.map { ($0.name, $0.exchange) }, uniquingKeysWith: { $1 })
+            let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+            let stubs = FixtureServer.stubSet(fixtures, scenario: loaded.scenario)
+            // A stub is named after its fixtures (`search, then search.2`): one whose fixtures are all unchanged
+            // keeps its turn.
+            let changedNames = Set(changed)
+            stubs.restore(loaded.stubs.progress) { name in
+                !name.components(separatedBy: ", then ").contains(where: changedNames.contains)
+            }
+            loaded = Loaded(
+                fixtures: fixtures, stubs: stubs, signature: loadedSignature, checked: now, scenario: loaded.scenario,
+                adoptions: loaded.adoptions, adopted: loaded.adopted)
+            return (stubs, changed)
+        }
+        log(
+            "reloaded \(fixtures.count) fixture\(fixtures.count == 1 ? "" : "s") of \(displayName)"
+                + (changed.isEmpty
+                    ? ""
+                    : " (changed: \(changed.prefix(10).joined(separator: ", "))"
+                        + (changed.count > 10 ? ", and \(changed.count - 10) more" : "") + ")"))
+        return Reloaded(stubs: reloaded, fixtureCount: fixtures.count, changed: changed)
+    }
+}
+
+/// The context of a request to `serve`: Hummingbird's, and the connection, which a fixture's fault closes without
+/// an answer.
+struct ServeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
     }
 }
 
 /// Answers each request from the stub set, as if it had been sent to the fixtures' origin.
 struct FixtureResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ServeContext
     let library: FixtureLibrary
     let origin: URL
     /// The description whose examples answer a miss, and whose operations judge each request when
@@ -477,6 +612,8 @@ struct FixtureResponder: HTTPResponder {
     var forwarder: LiveForwarder?
     /// Who may use the admin API.
     var adminGuard = AdminGuard(host: "127.0.0.1", token: nil)
+    /// Whether a request from a browser's page on another origin is allowed (`--cors`).
+    var cors = false
     /// How a recording is named: by the description's operations when there is one.
     var naming = FixtureNaming()
     let log: @Sendable (String) -> Void
@@ -506,7 +643,34 @@ struct FixtureResponder: HTTPResponder {
         return fields
     }
 
+    /// How long a `timedOut` fault holds a request without an answer when its fixture has no latency, before the
+    /// connection is closed: URLSession's default timeout, so a client with its own shorter one times out first.
+    static let timeoutHold: Duration = .seconds(60)
+
     func respond(to request: Request, context: Context) async throws -> Response {
+        guard cors, !request.uri.path.hasPrefix(AdminAPI.prefix), let origin = request.headers[.origin] else {
+            return try await answer(request, context: context)
+        }
+        // A browser's preview on another origin (`--cors`): its preflight answered here, and every answer allowing
+        // it. The admin API is never opened to another origin.
+        if request.method == .options, let asked = request.headers[.accessControlRequestMethod] {
+            var fields: HTTPFields = [
+                .accessControlAllowOrigin: origin, .accessControlAllowMethods: asked, .vary: "Origin",
+                .accessControlMaxAge: "600",
+            ]
+            if let headers = request.headers[.accessControlRequestHeaders] {
+                fields[.accessControlAllowHeaders] = headers
+            }
+            return Response(status: .noContent, headers: fields)
+        }
+        var response = try await answer(request, context: context)
+        response.headers[.accessControlAllowOrigin] = origin
+        response.headers[.accessControlExposeHeaders] = "*"
+        response.headers.append(HTTPField(name: .vary, value: "Origin"))
+        return response
+    }
+
+    func answer(_ request: Request, context: Context) async throws -> Response {
         // What the server says about a request (its answer to a miss, the log) passes the redactor: a client's
         // `?api_key=…` is not echoed into logs.
         // Made only when the request is named (a miss, an error, the log): an answered request costs no redaction.
@@ -521,10 +685,16 @@ struct FixtureResponder: HTTPResponder {
         }
         let method = request.method.rawValue
         let target = request.uri.description
-        func note(_ source: ServedEntry.Source, status: Int?, fixture: String? = nil) {
-            library.note(ServedEntry(method: method, target: target, fixture: fixture, status: status, source: source))
-        }
         var body = ByteBuffer()
+        func note(_ source: ServedEntry.Source, status: Int?, fixture: String? = nil) {
+            let kept = body.readableBytes <= ServedEntry.bodyLimit
+            library.note(
+                ServedEntry(
+                    method: method, target: target, fixture: fixture, status: status, source: source,
+                    headers: HeaderFields(
+                        request.headers.map { HeaderFields.Field(name: $0.name.rawName, value: $0.value) }),
+                    body: kept && body.readableBytes > 0 ? Data(body.readableBytesView) : nil, bodyOmitted: !kept))
+        }
         do {
             // A request with neither header has no body (RFC 9112, 6.3): most requests, spared an await.
             if request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil {
@@ -609,19 +779,68 @@ struct FixtureResponder: HTTPResponder {
         let stubRequest = StubRequest(
             method: method, url: url, headers: headers,
             body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
+        // `Prefer: code=404, example=notFound` (Prism's convention) asks the description for that example, over
+        // the fixtures.
+        if let spec, let prefer = request.headers[Self.preferHeader] {
+            let preference: ExamplePreference?
+            do {
+                preference = try ExamplePreference(header: prefer)
+            } catch {
+                return Self.json(status: .badRequest, ["error": "\(error)", "request": shown])
+            }
+            if let preference {
+                switch spec.exampleAnswer(method: method, url: url.absoluteString, preference: preference) {
+                case .example(let status, let body, let operation, let pointer):
+                    if latency > .zero { try await Task.sleep(for: latency) }
+                    log("\(status) \(shown): the example of \(operation) at \(pointer), as Prefer asks")
+                    note(.example, status: status)
+                    return Response(
+                        status: HTTPResponse.Status(code: status),
+                        headers: [.contentType: "application/json", Self.exampleHeader: pointer],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
+                case .noExample(let operation, let reason):
+                    note(.miss, status: nil)
+                    return Self.json(
+                        status: .notFound,
+                        [
+                            "error": reason ?? "\(operation) has no example of a success response in \(spec.file)",
+                            "request": shown,
+                        ])
+                case .noOperation:
+                    note(.miss, status: nil)
+                    return Self.json(
+                        status: .notFound,
+                        ["error": "Prefer: no operation of \(spec.file) takes the request", "request": shown])
+                }
+            }
+        }
         switch stubs.answer(stubRequest) {
         case .response(let wire, _, let fixtureLatency, let fixture):
-            let wait = fixtureLatency + latency
+            var wait = fixtureLatency + latency
+            if case .failed(let code) = wire.ending, code == .timedOut, fixtureLatency == .zero {
+                wait += Self.timeoutHold
+            }
             if wait > .zero { try await Task.sleep(for: wait) }
-            if case .failed(let code) = wire.ending {
-                note(.fixture, status: 502, fixture: fixture)
-                return Self.json(
-                    status: .badGateway,
-                    ["error": "the fixture's fault: the request fails (URLError \(code.rawValue))", "request": shown])
+            switch wire.ending {
+            case .failed(let code):
+                // The fixture's fault is what a client meets on the network: the connection closes, no answer.
+                log("\(shown): the fixture \(fixture) drops the connection (its fault: URLError \(code.rawValue))")
+                note(.fault, status: nil, fixture: fixture)
+                return Self.drop(context)
+            case .connectionLost:
+                note(.fault, status: nil, fixture: fixture)
+                return Self.drop(context)
+            case .finished:
+                break
             }
             note(.fixture, status: wire.status, fixture: fixture)
+            var fields = Self.answerFields(wire.headers)
+            if let location = fields[.location] { fields[.location] = Self.local(location, origin: origin) }
+            if request.method == .head, let length = wire.headers["Content-Length"] {
+                fields[.contentLength] = length
+            }
             return Response(
-                status: HTTPResponse.Status(code: wire.status), headers: Self.answerFields(wire.headers),
+                status: HTTPResponse.Status(code: wire.status), headers: fields,
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: wire.body)))
         case .failure(let error, _):
             if let forwarder {
@@ -646,7 +865,7 @@ struct FixtureResponder: HTTPResponder {
                         status: HTTPResponse.Status(code: status),
                         headers: [.contentType: "application/json", Self.exampleHeader: pointer],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
-                case .noExample(let operation):
+                case .noExample(let operation, _):
                     answer["error"] =
                         "no fixture matches the request, and \(operation) has no example of a success response in \(spec.file)"
                 case .noOperation:
@@ -734,6 +953,28 @@ struct FixtureResponder: HTTPResponder {
         copy.metadata.match = match
         return copy
     }
+
+    /// Closes the request's connection without an answer (the response returned is never written).
+    static func drop(_ context: Context) -> Response {
+        context.channel.close(promise: nil)
+        return Response(status: .internalServerError)
+    }
+
+    /// A redirect's `Location` to the fixtures' origin, made relative (`/api/v2/recipes`), so the client follows it
+    /// to this server; a location elsewhere is left as it is.
+    static func local(_ location: String, origin: URL) -> String {
+        guard let target = URLComponents(string: location), let scheme = target.scheme?.lowercased(),
+            let host = target.host?.lowercased(), scheme == origin.scheme?.lowercased(),
+            host == origin.host?.lowercased(), target.port == origin.port
+        else { return location }
+        var relative = target.percentEncodedPath.isEmpty ? "/" : target.percentEncodedPath
+        if let query = target.percentEncodedQuery { relative += "?" + query }
+        if let fragment = target.percentEncodedFragment { relative += "#" + fragment }
+        return relative
+    }
+
+    /// RFC 7240's `Prefer`, which HTTPTypes does not name.
+    static let preferHeader = HTTPField.Name("Prefer")!
 
     /// The header of an answer taken from the description's example: the example's JSON Pointer in it.
     static let exampleHeader = HTTPField.Name("X-Apiprobe-Example")!

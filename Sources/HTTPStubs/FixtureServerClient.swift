@@ -80,6 +80,24 @@ public struct FixtureServerClient: Sendable {
         try await requireRequests(["method": method, "path": path, "atLeast": minimum])
     }
 
+    /// Checks that the server received exactly `count` requests with `method` and `path` that also carry what
+    /// `filter` names (headers, query items, a JSON body holding at least its members), and returns them.
+    @discardableResult
+    public func requireRequests(
+        method: String = "GET", path: String, count: Int, where filter: ServedRequestFilter
+    ) async throws -> [ServedRequest] {
+        try await requireRequests(try filter.adding(to: ["method": method, "path": path, "count": count]))
+    }
+
+    /// Checks that the server received at least `minimum` requests with `method` and `path` that also carry what
+    /// `filter` names, and returns them.
+    @discardableResult
+    public func requireRequests(
+        method: String = "GET", path: String, atLeast minimum: Int, where filter: ServedRequestFilter
+    ) async throws -> [ServedRequest] {
+        try await requireRequests(try filter.adding(to: ["method": method, "path": path, "atLeast": minimum]))
+    }
+
     private func requireRequests(_ question: [String: Any]) async throws -> [ServedRequest] {
         struct Answer: Decodable { var requests: [ServedRequest] }
         let data = try await send("POST", "verify", body: try JSONSerialization.data(withJSONObject: question))
@@ -105,9 +123,33 @@ public struct FixtureServerClient: Sendable {
         return (answer.active, answer.scenarios)
     }
 
-    /// Reads the fixtures again, starts their sequences over, goes back to the scenario of the start, and clears the
-    /// log and the faults.
+    /// Reads the fixtures again, starts their sequences over, goes back to the scenario of the start, puts every
+    /// state machine in its initial state, and clears the log and the faults.
     public func reset() async throws { _ = try await send("POST", "reset") }
+
+    /// Reads the folder again now, so that an edit just written is what the next request gets (without it, the
+    /// server looks at the folder at most every 200 ms). Only the sequences whose fixtures changed start over.
+    ///
+    /// - Returns: the names of the fixtures that changed (added, edited or removed).
+    /// - Throws: ``FixtureServerClientError`` (status 409) naming the file and place when the folder does not load.
+    @discardableResult
+    public func reload() async throws -> [String] {
+        struct Answer: Decodable { var changed: [String] }
+        return try JSONDecoder().decode(Answer.self, from: try await send("POST", "reload")).changed
+    }
+
+    /// The state of each state machine a fixture has moved (a fixture's `metadata.state`); a machine not listed is
+    /// in `FixtureState.initial`.
+    public func states() async throws -> [String: String] {
+        struct Answer: Decodable { var states: [String: String] }
+        return try JSONDecoder().decode(Answer.self, from: try await send("GET", "state")).states
+    }
+
+    /// Puts the state machine `machine` in `state`: a test that starts in the middle of a flow.
+    public func setState(_ state: String, of machine: String) async throws {
+        _ = try await send(
+            "POST", "state", body: try JSONSerialization.data(withJSONObject: ["name": machine, "state": state]))
+    }
 
     private func send(_ method: String, _ endpoint: String, body: Data? = nil) async throws -> Data {
         var request = URLRequest(url: baseURL.appendingPathComponent("__apiprobe").appendingPathComponent(endpoint))
@@ -129,6 +171,34 @@ public struct FixtureServerClient: Sendable {
     }
 }
 
+/// What the requests counted by ``FixtureServerClient/requireRequests(method:path:count:where:)`` carry beyond
+/// their method and path.
+public struct ServedRequestFilter: Sendable, Hashable {
+    /// Headers with these values (names in any case).
+    public var headers: [String: String]
+    /// Query items with these values (others may come too).
+    public var query: [String: String]
+    /// JSON text the request's JSON body holds at least (each member at its place; arrays item by item).
+    public var jsonBody: String?
+
+    public init(headers: [String: String] = [:], query: [String: String] = [:], jsonBody: String? = nil) {
+        self.headers = headers
+        self.query = query
+        self.jsonBody = jsonBody
+    }
+
+    func adding(to question: [String: Any]) throws -> [String: Any] {
+        var question = question
+        if !headers.isEmpty { question["headers"] = headers }
+        if !query.isEmpty { question["query"] = query }
+        if let jsonBody {
+            question["body"] = try JSONSerialization.jsonObject(
+                with: Data(jsonBody.utf8), options: [.fragmentsAllowed])
+        }
+        return question
+    }
+}
+
 /// One request `apiprobe serve` received.
 public struct ServedRequest: Sendable, Hashable, Decodable {
     public var method: String
@@ -137,7 +207,7 @@ public struct ServedRequest: Sendable, Hashable, Decodable {
     /// The fixture that answered (for ``source`` `proxy`, the recording made); `nil` for a miss, a fault, an
     /// example.
     public var fixture: String?
-    /// The status answered; `nil` for a miss.
+    /// The status answered; `nil` for a miss, or a fixture's fault (the connection closed without an answer).
     public var status: Int?
     /// What answered: `fixture`, `fault`, `example` (the description's), `proxy` (the live API), `invalid` (a 400 of
     /// `--validate-requests`) or `miss`.
@@ -157,7 +227,8 @@ public struct FixtureServerClientError: Error, Sendable, Hashable, CustomStringC
     public var status: Int
     /// The server's `error`: what it expected, or what it found (a verification), with the place.
     public var message: String
-    /// `POST faults`, `GET requests`, `POST verify`, `POST scenario`, `POST reset`.
+    /// `POST faults`, `GET requests`, `POST verify`, `POST scenario`, `POST reset`, `POST reload`, `GET state`,
+    /// `POST state`.
     public var endpoint: String
 
     public var description: String { "apiprobe serve's \(endpoint) answered \(status): \(message)" }

@@ -36,7 +36,8 @@ package enum LoopbackLaunch {
     /// - Returns: the port listened on (the system's pick for 0) and the server's task (cancel it to stop).
     package static func start<Responder: HTTPResponder>(
         _ responder: Responder, host: String, port: Int, name: String
-    ) async throws(Failure) -> (port: Int, task: Task<Void, any Error>) where Responder.Context == BasicRequestContext {
+    ) async throws(Failure) -> (port: Int, task: Task<Void, any Error>)
+    where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         // A port in use is found before the server starts: Hummingbird's service group, failing to bind, cancels
         // its tasks, and that cancellation deadlocked inside swift-async-algorithms' merge about one time in 75 on
         // a loaded machine (`apiprobe demo --serve --port N` never exited).

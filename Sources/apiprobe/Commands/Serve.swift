@@ -13,10 +13,15 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the fixtures of a folder over HTTP, matched as the stubs match them in swift test.",
         discussion: """
             Answers each request from the fixtures below --stubs with the matching rules of HTTPStubs (method, \
-            path, query items, a redacted query value matching any value; redirects followed), as if it had \
-            been sent to the origin the fixtures were recorded against (--origin when they name several). \
-            Fixtures of the same request answer in turn, in the order of their names, the last repeating \
-            (search.json, then search.2.json). A request no fixture matches is answered 404 with the closest \
+            path, query items, a redacted query value matching any value, and a fixture's "match": patterns, \
+            cookies, body pointers, priorities), as if it had been sent to the origin the fixtures were recorded \
+            against (--origin when they name several). Fixtures of the same request answer in turn, in the order \
+            of their names, the last repeating (search.json, then search.2.json); a fixture's "state" moves a \
+            state machine, and a "template" fixture's answer is filled from the request. A HEAD no fixture names \
+            is answered as its GET without the body; a 3xx fixture is sent as it is (a Location to the fixtures' \
+            origin made relative, so the client follows it here); a fixture's "fault" closes the connection \
+            without an answer. An edit to the folder is served from the next request after at most 200 ms, at \
+            once after POST /__apiprobe/reload; only the sequences whose fixtures changed start over. A request no fixture matches is answered 404 with the closest \
             fixtures and why each differs, as JSON, and a line on standard error. The first line printed names \
             the URL; a request body over 16 MiB is answered 413. SIGINT or SIGTERM stop it with status 0.
 
@@ -32,7 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             With --spec, a request no fixture matches is answered from the description's own example for its \
             operation (its first success status with a JSON example; the header X-Apiprobe-Example names the \
-            example's JSON Pointer), or a 404 saying the operation has none; the stubs folder may then hold no \
+            example's JSON Pointer), or a 404 saying the operation has none; a request with Prefer: code=404, \
+            example=notFound (Prism's convention) gets that example over any fixture; the stubs folder may then hold no \
             fixture. With --validate-requests too, a request that does not fit its operation (parameters and JSON \
             body, by the rule of openapi check) is answered 400 with each problem's JSON Pointer. With --proxy \
             and --spec, recordings are named after the description's operations.
@@ -65,7 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
     var scenario: String?
 
     @Option(
-        name: .long, help: "Latency added to every answer from a fixture or an example (50ms, 1s; at most 10m).",
+        name: .long, parsing: .unconditional,
+        help: "Latency added to every answer from a fixture or an example (50ms, 1s; at most 10m).",
         transform: DurationArgument.parse)
     var latency: Duration?
 
@@ -79,6 +86,13 @@ struct ServeCommand: AsyncParsableCommand {
             "A token the admin API asks for (Authorization: Bearer TOKEN), at least 16 characters; required with a --host other than loopback. Read from APIPROBE_ADMIN_TOKEN when not given.",
             valueName: "token"))
     var adminToken: String?
+
+    @Flag(
+        name: .long,
+        help:
+            "Let pages of other origins call the server (CORS: preflights answered, answers allow the caller's origin); never the admin API."
+    )
+    var cors = false
 
     func validate() throws {
         if validateRequests, spec == nil {
@@ -140,6 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
             options.scenario = scenario
             options.latency = latency ?? .zero
             options.proxy = proxy.flatMap(Self.origin)
+            options.cors = cors
             options.adminToken = adminToken ?? ProcessInfo.processInfo.environment["APIPROBE_ADMIN_TOKEN"]
             if let token = options.adminToken { _ = Terminal.secrets.add(token, replacement: "REDACTED") }
             server = try await FixtureServer.start(folder: folder, displayName: stubs, options: options) { line in
