@@ -125,8 +125,10 @@ package struct FixtureServer: Sendable {
             store: store, displayName: displayName, fixtures: fixtures, signature: signature,
             scenario: options.scenario, allowsNone: allowsNone, log: log)
         let forwarder = options.proxy.map { LiveForwarder(upstream: $0) }
+        let text = chosen.absoluteString
         let responder = FixtureResponder(
-            library: library, origin: chosen, spec: options.spec, validatesRequests: options.validatesRequests,
+            library: library, origin: chosen, originText: text.hasSuffix("/") ? String(text.dropLast()) : text,
+            spec: options.spec, validatesRequests: options.validatesRequests,
             latency: options.latency, forwarder: forwarder,
             adminGuard: AdminGuard(host: options.host, token: options.adminToken), cors: options.cors,
             naming: options.proxy != nil ? options.spec?.fixtureNaming ?? FixtureNaming() : FixtureNaming(), log: log)
@@ -259,9 +261,10 @@ struct ServedEntry: Sendable {
     var fixture: String?
     var status: Int?
     var source: Source
-    /// The request's fields and body, for a verification by header, query or body (never shown).
-    var headers: HeaderFields = [:]
-    var body: Data?
+    /// The request's fields and body as received, for a verification by header, query or body (never shown;
+    /// converted only when a verification asks).
+    var fields = HTTPFields()
+    var body: ByteBuffer?
     /// Whether the body was over ``bodyLimit`` and not kept.
     var bodyOmitted = false
 
@@ -274,7 +277,8 @@ struct ServedEntry: Sendable {
     var stubRequest: StubRequest {
         StubRequest(
             method: method, url: URL(string: "http://localhost" + target) ?? URL(string: "http://localhost/")!,
-            headers: headers, body: body)
+            headers: HeaderFields(fields.map { HeaderFields.Field(name: $0.name.rawName, value: $0.value) }),
+            body: body.map { Data($0.readableBytesView) })
     }
 }
 
@@ -485,7 +489,9 @@ final class FixtureLibrary: Sendable {
     /// edit is served at most 200 ms late; for a folder so large that a look costs more than 5% of a core (about
     /// 10,000 fixtures), every 20 times as long as the last look took. `POST /__apiprobe/reload` looks at once.
     func watch() -> Task<Void, any Error> {
-        serverTask { [self] in
+        // On the shared pool at a low priority, not on the server's own threads: a scan of a large folder blocks
+        // its thread for milliseconds, and no request should wait behind it.
+        Task.detached(priority: .background) { [self] in
             var interval = Self.checkInterval
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
@@ -602,6 +608,8 @@ struct FixtureResponder: HTTPResponder {
     typealias Context = ServeContext
     let library: FixtureLibrary
     let origin: URL
+    /// ``origin`` as a request's target is appended to it (no trailing `/`), made once, not per request.
+    let originText: String
     /// The description whose examples answer a miss, and whose operations judge each request when
     /// `validatesRequests`.
     var spec: OpenAPISpec?
@@ -691,9 +699,7 @@ struct FixtureResponder: HTTPResponder {
             library.note(
                 ServedEntry(
                     method: method, target: target, fixture: fixture, status: status, source: source,
-                    headers: HeaderFields(
-                        request.headers.map { HeaderFields.Field(name: $0.name.rawName, value: $0.value) }),
-                    body: kept && body.readableBytes > 0 ? Data(body.readableBytesView) : nil, bodyOmitted: !kept))
+                    fields: request.headers, body: kept && body.readableBytes > 0 ? body : nil, bodyOmitted: !kept))
         }
         do {
             // A request with neither header has no body (RFC 9112, 6.3): most requests, spared an await.
@@ -720,9 +726,7 @@ struct FixtureResponder: HTTPResponder {
             }
             return AdminAPI.respond(to: request, body: body, library: library)
         }
-        let base =
-            origin.absoluteString.hasSuffix("/") ? String(origin.absoluteString.dropLast()) : origin.absoluteString
-        guard let url = URL(string: base + target) else {
+        guard let url = URL(string: originText + target) else {
             return Self.json(status: .badRequest, ["error": "the request target is not a URL path", "request": shown])
         }
         // The request's fields as sent: spelling, order and repeats kept.

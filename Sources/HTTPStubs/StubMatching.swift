@@ -47,6 +47,10 @@ extension StubSet {
             }
         } else if let template = match.path {
             matcher = matcher.pathTemplate(template)
+        } else if Self.holdsPlaceholder(components.path) {
+            // A URL that keeps a path variable (`/orders/{order_id}`, as an import writes one it has no value for)
+            // is a template: any value in that segment.
+            matcher = matcher.pathTemplate(components.path)
         } else {
             matcher = matcher.path(components.path.isEmpty ? "/" : components.path)
         }
@@ -101,7 +105,17 @@ extension StubSet {
 
     /// A query's items as one key, order and repeats ignored: what two queries an exact fixture treats alike share.
     static func queryKey(_ items: [URLQueryItem]) -> String {
-        Set(items.map { "\($0.name)=\($0.value ?? "")" }).sorted().joined(separator: "&")
+        if items.isEmpty { return "" }
+        if items.count == 1 { return "\(items[0].name)=\(items[0].value ?? "")" }
+        return Set(items.map { "\($0.name)=\($0.value ?? "")" }).sorted().joined(separator: "&")
+    }
+
+    /// Whether a path has a segment that is one placeholder, `{name}`.
+    static func holdsPlaceholder(_ path: String) -> Bool {
+        path.split(separator: "/").contains { segment in
+            segment.count > 2 && segment.first == "{" && segment.last == "}"
+                && !segment.dropFirst().dropLast().contains { $0 == "{" || $0 == "}" }
+        }
     }
 
     /// The header, cookie and body conditions of a fixture, after `matcher`'s.
@@ -208,6 +222,8 @@ final class Stub: Sendable {
     let route: StubSet.Route?
     /// Lower answers first (``FixtureMatch/priority``).
     let priority: Int
+    /// The method the matcher fixes, when it does.
+    let method: String?
     /// The state machine the stub reads and moves (``FixtureState``).
     let state: FixtureState?
     /// For each fixed turn, the fixture whose response is a template filled from each request; `nil` for a plain
@@ -224,6 +240,7 @@ final class Stub: Sendable {
         self.name = name
         self.turnNames = turnNames
         self.priority = priority
+        self.method = matcher.exactMethod
         self.state = state
         self.templates = templates.contains { $0 != nil } ? templates : []
         if case .fixed(let responses, _) = answers {
@@ -294,6 +311,9 @@ final class Stub: Sendable {
         if let route {
             if route.method != request.method || route.path != request.path { return false }
             if let query = route.query, query != StubSet.queryKey(request.queryItems) { return false }
+        } else if let method, method != request.method {
+            // An unindexed stub (a pattern, a template) of another method is passed over without a closure call.
+            return false
         }
         for condition in residue where condition.evaluate(request) != nil { return false }
         return true

@@ -205,10 +205,11 @@ public final class StubSet: Sendable {
             let stub = unnumbered.numbered(id)
             state.stubs[id] = stub
             if stub.priority != FixtureMatch.defaultPriority { state.prioritized = true }
+            if stub.route?.query != nil { state.queryIndexed = true }
             if let route = stub.route {
                 state.index[route.key, default: []].append(stub)
             } else {
-                state.unindexed.append(stub)
+                state.unindexed[stub.method ?? "", default: []].append(stub)
             }
             return StubHandle(id: id, name: stub.name)
         }
@@ -330,7 +331,7 @@ public final class StubSet: Sendable {
                 state.index[route.key]?.removeAll { $0.id == handle.id }
                 if state.index[route.key]?.isEmpty == true { state.index[route.key] = nil }
             } else {
-                state.unindexed.removeAll { $0.id == handle.id }
+                state.unindexed[removed.method ?? ""]?.removeAll { $0.id == handle.id }
             }
         }
     }
@@ -404,11 +405,18 @@ public final class StubSet: Sendable {
         var latency = Duration.zero
         for _ in 0...RedirectRule.maximumHops {
             // Matchers run outside the lock: a `.matching` closure may read the set (its log, say).
-            let queryKey = Route.key(path: request.path, query: Self.queryKey(request.queryItems))
-            let (lists, machines, prioritized) = state.withLock {
-                (
-                    [$0.index[queryKey] ?? [], $0.index[request.path] ?? [], $0.unindexed], $0.machines,
-                    $0.prioritized
+            let (lists, machines, prioritized) = state.withLock { state in
+                // The stubs of this path and exact query (looked up only when some stub is indexed so), of this
+                // path, and the others.
+                let byQuery =
+                    state.queryIndexed
+                    ? state.index[Route.key(path: request.path, query: Self.queryKey(request.queryItems))] ?? [] : []
+                // Unindexed stubs by the method they fix (a HEAD may be answered by a GET's), then those of any.
+                return (
+                    [
+                        byQuery, state.index[request.path] ?? [], state.unindexed[request.method] ?? [],
+                        request.method == "HEAD" ? state.unindexed["GET"] ?? [] : [], state.unindexed[""] ?? [],
+                    ], state.machines, state.prioritized
                 )
             }
             var found = Self.firstMatch(for: request, in: lists, states: machines, prioritized: prioritized)
@@ -527,13 +535,15 @@ extension StubSet {
         /// The stubs with an exact method and path, by ``Route/key`` (the path, or the path and the query), in the
         /// order they were added.
         var index: [String: [Stub]] = [:]
-        /// The others, in the order they were added.
-        var unindexed: [Stub] = []
+        /// The others, by the method they fix (`""` for none), in the order they were added.
+        var unindexed: [String: [Stub]] = [:]
         var log = RequestLog()
         /// Each state machine a stub moved, and its state.
         var machines: [String: String] = [:]
         /// Whether a stub has a priority other than the default: matching then looks at every candidate.
         var prioritized = false
+        /// Whether a stub is indexed by its exact query: a request then looks its query up too.
+        var queryIndexed = false
         /// The requests answered since the set was made or reset: `{{request.id}}` of a template.
         var answered = 0
         /// Whether requests go into ``log`` (`apiprobe serve` keeps its own, and spares each request this one).

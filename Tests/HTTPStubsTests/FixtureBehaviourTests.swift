@@ -142,4 +142,17 @@ struct FixtureBehaviourTests {
         let error = await urlError { _ = try await send(URLRequest(url: request.url), on: session) }
         #expect((error == nil) == matches, "\(pattern) on \(path)")
     }
+
+    /// A fixture whose URL keeps a path variable (`{order_id}`, as the Postman import writes one it has no value
+    /// for) answers any value in that segment, as its documentation says (issue 37, item 3).
+    @Test func aPlaceholderSegmentIsATemplate() async throws {
+        let set = StubSet()
+        set.stub(
+            try Self.fixture(
+                #"{"request": {"method": "GET", "url": "\#(base)/v2/orders/{order_id}/items"}, "#
+                    + #""response": {"status": 200, "body": "order"}}"#))
+        let session = set.makeSession()
+        #expect(text(try await get("/v2/orders/5O190127TN364715T/items", on: session).0) == #""order""#)
+        #expect(await urlError { _ = try await get("/v2/orders/5O1/other", on: session) } != nil)
+    }
 }
