@@ -10,8 +10,9 @@ package import HTTPFixtures
 /// `path`, the enabled `query` items), `raw` only when there is no structure. `{{variables}}` are replaced from
 /// the collection's `variable` list and from `variables` (which win: a Postman environment's values; a `:name`
 /// key sets the path variable `name`), `:name` path segments from the URL's `variable` list. A request's `auth`
-/// (or the collection's, which requests inherit) becomes the header or query item it stands for, so it is
-/// redacted like any credential. Requests with no saved example are listed in ``skipped``.
+/// (or its folder's or the collection's, which requests inherit; `noauth` stops that), in v2.0's object form or
+/// v2.1's list, becomes the header or query item it stands for, so it is redacted like any credential; a scheme
+/// that signs each request is warned. Requests with no saved example are listed in ``skipped``.
 ///
 /// Nothing is changed without a word in ``warnings``:
 /// - a variable that is empty or has no value never makes an empty path segment: the segment keeps a
@@ -198,6 +199,13 @@ package struct PostmanCollection: Sendable {
         guard case .object = document else {
             throw reader.fail(
                 "", "a Postman collection (an object with \"info\" and \"item\")", document.briefDescription)
+        }
+        // A collection of format v1 has its requests in a flat "requests" list and no "info": said as such, with
+        // the way out, rather than as a missing field.
+        if document["info"] == nil, case .array? = document["requests"] {
+            throw reader.fail(
+                "", "a Postman collection of format v2.1 or v2.0 (open it in Postman and export it as Collection v2.1)",
+                "a collection of format v1 (\"requests\" and no \"info\")")
         }
         let info = try reader.object(reader.required(document, "info", in: ""), at: "/info")
         name = try reader.string(reader.required(info, "name", in: "/info"), at: "/info/name")
@@ -747,16 +755,36 @@ struct PostmanReader: JSONFieldReading {
         }
     }
 
-    /// Postman's `auth` as the header or query item it sends: bearer, basic, API key.
+    /// Postman's `auth` as the header or query item it sends, in either form: v2.1's array of `{key, value}` and
+    /// v2.0's object (`{"type": "bearer", "bearer": {"token": "…"}}`). Bearer, basic, API key (header or query) and
+    /// OAuth 2's access token give what the request would send; a scheme that signs each request (digest, AWS
+    /// Signature 4, Hawk, OAuth 1, NTLM, Akamai EdgeGrid, ASAP) cannot be written without signing live, and gets one
+    /// warning naming the request and the type; `noauth` sends nothing (it stops inheritance where it is set).
     mutating func apply(
         _ auth: JSONValue, to headers: inout HeaderFields, url: inout String, at pointer: String
     ) throws(InputError) {
         let type = try scalarText(required(auth, "type", in: pointer), at: "\(pointer)/type")
         var settings: [String: String] = [:]
-        if let list = auth[type], case .array = list {
-            for (key, text) in try pairs(list, at: "\(pointer)/\(type)", keyField: "key") {
+        switch auth[type] {
+        case .array?:
+            for (key, text) in try pairs(auth[type]!, at: "\(pointer)/\(type)", keyField: "key") {
                 settings[key] = substitute(text)
             }
+        case .object(let members)?:
+            for member in members {
+                if case .object = member.value { continue }
+                if case .array = member.value { continue }
+                settings[member.key] = substitute(
+                    try scalarText(member.value, at: "\(pointer)/\(type)/\(JSONPointer.escape(member.key))"))
+            }
+        default:
+            break
+        }
+        func addQuery(_ key: String, _ value: String) {
+            url +=
+                (url.contains("?") ? "&" : "?")
+                + URLText.encode(key, allowing: URLText.queryKeyAllowed) + "="
+                + URLText.encode(value, allowing: URLText.queryValueAllowed)
         }
         switch type {
         case "bearer":
@@ -766,16 +794,28 @@ struct PostmanReader: JSONFieldReading {
             headers["Authorization"] = "Basic " + Data(credential.utf8).base64EncodedString()
         case "apikey":
             guard let key = settings["key"], let value = settings["value"] else { return }
-            if settings["in"] == "query" {
-                url +=
-                    (url.contains("?") ? "&" : "?")
-                    + URLText.encode(key, allowing: URLText.queryKeyAllowed) + "="
-                    + URLText.encode(value, allowing: URLText.queryValueAllowed)
-            } else {
-                headers[key] = value
+            if settings["in"] == "query" { addQuery(key, value) } else { headers[key] = value }
+        case "oauth2":
+            guard let token = settings["accessToken"], !token.isEmpty else {
+                warnOnce(
+                    "oauth2 \(current)",
+                    "\(current): auth type oauth2 has no access token saved; the request is recorded without one")
+                return
             }
+            if settings["addTokenTo"] == "queryParams" {
+                addQuery("access_token", token)
+            } else {
+                let prefix = settings["headerPrefix"] ?? "Bearer"
+                headers["Authorization"] = prefix.isEmpty ? token : "\(prefix) \(token)"
+            }
+        case "noauth", "inherit":
+            break
         default:
-            break  // noauth, inherit, and schemes that sign requests (AWS, OAuth 1): nothing to record
+            // digest, awsv4, hawk, oauth1, ntlm, edgegrid, asap, jwt and any newer one.
+            warnOnce(
+                "auth \(type) \(current)",
+                "\(current): auth type \(type) signs each request; apiprobe cannot write the header without signing "
+                    + "live, so the request is recorded without it")
         }
     }
 

@@ -157,4 +157,59 @@ import Testing
         let safe = Redactor().redact(exchange)
         #expect(safe.request.url == "https://api.example.com/items?key=REDACTED")
     }
+
+    /// Postman v2.0 writes `auth` as objects (`"bearer": {"token": …}`), v2.1 as lists: both give the header the
+    /// request sends; OAuth 2's saved token is sent as a bearer; a scheme that signs each request is warned, once
+    /// per request; `noauth` stops what a request would inherit (issue 37, item 2). Before, the object form gave
+    /// no header and no word.
+    @Test func everyAuthFormGivesWhatTheRequestSends() throws {
+        let text = #"""
+            {"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v2.0.0/collection.json"},
+             "auth": {"type": "bearer", "bearer": {"token": "tok-object-form-5521"}},
+             "item": [
+               {"name": "inherits", "request": {"method": "GET", "url": "https://h/a"},
+                "response": [{"name": "ok", "code": 200, "body": "{}"}]},
+               {"name": "basic", "request": {"method": "GET", "url": "https://h/b",
+                  "auth": {"type": "basic", "basic": {"username": "ann", "password": "pw-object-7781"}}},
+                "response": [{"name": "ok", "code": 200, "body": "{}"}]},
+               {"name": "oauth", "request": {"method": "GET", "url": "https://h/c",
+                  "auth": {"type": "oauth2", "oauth2": [{"key": "accessToken", "value": "oauth-token-1234"},
+                                                         {"key": "addTokenTo", "value": "header"}]}},
+                "response": [{"name": "ok", "code": 200, "body": "{}"}]},
+               {"name": "query key", "request": {"method": "GET", "url": "https://h/d",
+                  "auth": {"type": "apikey", "apikey": {"key": "api_key", "value": "key-object-9090", "in": "query"}}},
+                "response": [{"name": "ok", "code": 200, "body": "{}"}]},
+               {"name": "signed", "request": {"method": "GET", "url": "https://h/e",
+                  "auth": {"type": "awsv4", "awsv4": {"accessKey": "AKIA0000", "secretKey": "s3cr3t-aws-0000"}}},
+                "response": [{"name": "ok", "code": 200, "body": "{}"}]},
+               {"name": "public", "request": {"method": "GET", "url": "https://h/f", "auth": {"type": "noauth"}},
+                "response": [{"name": "ok", "code": 200, "body": "{}"}]}]}
+            """#
+        let collection = try PostmanCollection(parsing: Data(text.utf8), file: "c.json")
+        let requests = collection.entries.map(\.exchange.request)
+        #expect(requests.map { $0.headers["Authorization"] } == ["REDACTED", "REDACTED", "REDACTED", nil, nil, nil])
+        #expect(requests[3].url == "https://h/d?api_key=REDACTED")
+        #expect(
+            collection.warnings.contains {
+                $0.contains("(signed): auth type awsv4 signs each request") && $0.contains("recorded without it")
+            }, "\(collection.warnings)")
+        let bytes =
+            collection.entries.map { String(decoding: $0.exchange.encoded(), as: UTF8.self) }.joined()
+            + collection.warnings.joined()
+        for secret in [
+            "tok-object-form-5521", "pw-object-7781", "oauth-token-1234", "key-object-9090", "s3cr3t-aws-0000",
+        ] {
+            #expect(!bytes.contains(secret), "\(secret)")
+        }
+    }
+
+    @Test func aVersionOneCollectionIsNamedAsSuch() throws {
+        let text =
+            #"{"id": "1", "name": "old", "order": [], "requests": [{"id": "r", "url": "https://h/a", "method": "GET"}]}"#
+        let error = #expect(throws: InputError.self) {
+            try PostmanCollection(parsing: Data(text.utf8), file: "c.json")
+        }
+        #expect(error?.found == #"a collection of format v1 ("requests" and no "info")"#)
+        #expect(error?.expected.contains("export it as Collection v2.1") == true)
+    }
 }

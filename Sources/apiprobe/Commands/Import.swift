@@ -248,8 +248,11 @@ struct ImportPostmanCommand: AsyncParsableCommand {
             path segment: the segment keeps the placeholder {NAME} (a path template for the stubs) and is warned \
             of once. Postman's dynamic variables ({{$guid}}, {{$timestamp}}, …) take fixed values, so a re-import \
             changes no byte. A body that says it is JSON but is not is kept as text, with a warning naming the \
-            line and column. A request's auth (or the collection's) is recorded as the header or query item it \
-            sends, and redacted as every credential is. Requests with no saved example are listed as skipped.
+            line and column. A request's auth (or its folder's or the collection's; noauth stops inheritance), in \
+            v2.0's object form or v2.1's list, is recorded as the header or query item it sends (bearer, basic, \
+            API key, OAuth 2's saved token) and redacted as every credential is; a scheme that signs each request \
+            (digest, AWS Signature 4, Hawk, OAuth 1, …) is warned. Requests with no saved example are listed as \
+            skipped. A collection of format v1 is refused, naming the way out (export it as v2.1).
 
             The last line counts the requests, the fixtures, the skipped requests and the warnings; --strict makes \
             any warning an error. Exit status 2 for a malformed collection (the JSON Pointer of the field is \
