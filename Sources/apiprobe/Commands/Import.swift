@@ -129,11 +129,14 @@ struct ImportOptions: ParsableArguments {
     func write(
         _ fixtures: [(exchange: Exchange, url: URL, folder: URL)], summary: Summary, from file: String
     ) throws {
+        // Results (each fixture, the summary) on standard output; what was skipped, noted or warned on standard
+        // error, so `import … > list.txt` keeps the list and `2> problems.txt` every problem.
         let out = Terminal.standardOutput
+        let err = Terminal.standardError
         if strict, !summary.warnings.isEmpty {
             var text = ""
-            for warning in summary.warnings { text += out.styled("warning: \(file): \(warning)", .yellow) + "\n" }
-            out.write(text)
+            for warning in summary.warnings { text += err.styled("warning: \(file): \(warning)", .yellow) + "\n" }
+            err.write(text)
             throw InputError(
                 file: file, position: .file, expected: "an import without warnings (--strict)",
                 found: "\(summary.warnings.count) warning\(summary.warnings.count == 1 ? "" : "s"); nothing written")
@@ -149,9 +152,13 @@ struct ImportOptions: ParsableArguments {
             }
             text += line + "\n"
         }
-        for note in summary.skipped { text += out.styled("skipped \(file): \(note)", .dim) + "\n" }
-        for note in summary.notes { text += "note: \(file): \(note)\n" }
-        for warning in summary.warnings { text += out.styled("warning: \(file): \(warning)", .yellow) + "\n" }
+        var diagnostics = ""
+        for note in summary.skipped { diagnostics += err.styled("skipped \(file): \(note)", .dim) + "\n" }
+        for note in summary.notes { diagnostics += "note: \(file): \(note)\n" }
+        for warning in summary.warnings {
+            diagnostics += err.styled("warning: \(file): \(warning)", .yellow) + "\n"
+        }
+        if !diagnostics.isEmpty { err.write(diagnostics) }
         let written = outcomes.filter(\.isChanged).count
         var line =
             "\(file): \(summary.read), \(fixtures.count) fixture\(fixtures.count == 1 ? "" : "s") (\(written) written, \(fixtures.count - written) unchanged)"
