@@ -42,6 +42,15 @@ extension FixtureStore {
         return folder + endpoint
     }
 
+    /// The endpoint name of an operation (its `operationId`, or any name from outside): a safe file name whose
+    /// dots, which separate an endpoint from its variants (`search.page2`), become `_`: `orders.create` →
+    /// `orders_create`. The one rule by which `openapi import` names snapshots and `import --spec` and
+    /// `serve --spec --proxy` name fixtures, so that ``endpointName(ofFixture:)`` gives it back unchanged and two
+    /// operations never become one endpoint.
+    package static func endpointName(ofOperation id: String) -> String {
+        SafePath.fileName(id, fallback: "operation").replacingOccurrences(of: ".", with: "_")
+    }
+
     /// Every endpoint of the store (of the folder `api` only, when given), sorted by name.
     ///
     /// - Throws: ``InputError`` for the first fixture that cannot be read, naming its file and place: an

@@ -38,7 +38,7 @@ package struct SpecImport: Sendable {
             operation.parameters.map(\.shape) + (operation.requestBody.map { [$0.shape] } ?? [])
         }
         for operation in spec.operations {
-            let base = SafePath.fileName(operation.id, fallback: "operation")
+            let base = FixtureStore.endpointName(ofOperation: operation.id)
             var snapshots: [(String, JSONValue)] = []
             for response in operation.responses where response.isSuccess {
                 guard let shape = response.shape else { continue }
@@ -110,7 +110,7 @@ package struct SpecImport: Sendable {
     /// has none, its operation id made a file name. `apiprobe import … --spec` names fixtures so, and snapshot
     /// check and ContractTesting then pair them with the snapshots by name.
     package func endpointName(for operation: SpecOperation) -> String {
-        snapshotNames[operation.id]?.name ?? SafePath.fileName(operation.id, fallback: "operation")
+        snapshotNames[operation.id]?.name ?? FixtureStore.endpointName(ofOperation: operation.id)
     }
 
     /// The first line of a probe config that `openapi import --config` wrote (and may rewrite).

@@ -17,6 +17,40 @@ struct ImportPostmanSpecTests {
     /// The JSON files below a folder (ImportPostmanTests' one rule).
     func files(in folder: URL) -> [String] { ImportPostmanTests.files(in: folder) }
 
+    /// Operation IDs with dots (`stores.get`, as a payments vendor writes them) name fixtures and snapshots by the
+    /// one rule, so each operation stays its own endpoint: before, `stores.get.json` and `stores.create.json` were
+    /// one endpoint `stores`, nothing was compared, and `snapshot check` asked for a `stores.schema.json`
+    /// (issue 37, item 1).
+    @Test func dottedOperationIDsStayOneEndpointEach() async throws {
+        let folder = try TemporaryFolder.make()
+        let text = try String(contentsOf: Self.spec, encoding: .utf8)
+            .replacingOccurrences(of: "operationId: listMerchantStores", with: "operationId: stores.list")
+            .replacingOccurrences(of: "operationId: createStore", with: "operationId: stores.create")
+            .replacingOccurrences(of: "operationId: getStore", with: "operationId: stores.get")
+        let spec = folder.appendingPathComponent("stores.yaml")
+        try Data(text.utf8).write(to: spec)
+        let imported = try await CommandLineRunner.run(["openapi", "import", spec.path], in: folder)
+        #expect(imported.status == 0, "\(imported)")
+        let result = try await CommandLineRunner.run(
+            ["import", "postman", Self.collection.path, "--spec", spec.path], in: folder)
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            files(in: folder.appendingPathComponent("Stubs")) == [
+                "stores/get-a-list-of-stores.json", "stores/stores_create.json", "stores/stores_get.2.json",
+                "stores/stores_get.json", "stores/stores_list.json",
+            ])
+        let check = try await CommandLineRunner.run(["snapshot", "check"], in: folder)
+        #expect(
+            check.standardOutput.contains("ok      Snapshots/stores/stores_list.schema.json (1 samples)"), "\(check)")
+        #expect(check.standardOutput.contains("Snapshots/stores/stores_get.schema.json:\n"), "\(check)")
+        #expect(!check.standardOutput.contains("Snapshots/stores/stores.schema.json"), "\(check)")
+        #expect(!check.standardError.contains("Snapshots/stores/stores.schema.json"), "\(check)")
+        let only = try await CommandLineRunner.run(
+            ["snapshot", "check", "--only", "GET /merchants/{merchantId}/stores/{storeId}"], in: folder)
+        #expect(only.status == 0, "\(only)")
+        #expect(only.standardOutput.contains("Snapshots/stores/stores_get.schema.json:\n"), "\(only)")
+    }
+
     @Test func aSpecNamesFixturesAsItsSnapshotsSoTheyLineUp() async throws {
         let folder = try TemporaryFolder.make()
         let imported = try await CommandLineRunner.run(["openapi", "import", Self.spec.path], in: folder)
