@@ -302,6 +302,8 @@ final class FixtureLibrary: Sendable {
         /// ran while one was written does not take it for a change on disk.
         var adoptions = 0
         var adopted: [String: Int] = [:]
+        /// How long the last look at the folder took.
+        var scanCost: Duration = .zero
     }
 
     struct Log {
@@ -482,19 +484,36 @@ final class FixtureLibrary: Sendable {
         }
     }
 
-    /// The stub set served now.
-    func current() -> StubSet { state.withLock { $0.stubs } }
+    /// The most a look at the folder may take for a request to make it itself: a few hundred fixtures.
+    static let inlineScanLimit: Duration = .milliseconds(2)
 
-    /// Looks at the folder every ``checkInterval``, off the requests' path (a request never waits for a scan), so an
-    /// edit is served at most 200 ms late; for a folder so large that a look costs more than 5% of a core (about
-    /// 10,000 fixtures), every 20 times as long as the last look took. `POST /__apiprobe/reload` looks at once.
+    /// The stub set for the folder as it is now. When ``checkInterval`` has passed since the last look, a request
+    /// looks itself if a look is cheap (a folder of a few hundred fixtures: an edit is served from the next request
+    /// after 200 ms, however loaded the machine); a larger folder is looked at only by ``watch()``, off the
+    /// requests' path.
+    func current() -> StubSet {
+        let now = ContinuousClock.now
+        let (stubs, due) = state.withLock { state in
+            let due = now - state.checked >= Self.checkInterval && state.scanCost <= Self.inlineScanLimit
+            if due { state.checked = now }
+            return (state.stubs, due)
+        }
+        guard due else { return stubs }
+        return (try? reload())?.stubs ?? stubs
+    }
+
+    /// Looks at the folder every ``checkInterval`` off the requests' path, so an edit is served at most about
+    /// 200 ms late even to no request; for a folder so large that a look costs more than 5% of a core (about 10,000
+    /// fixtures), every 20 times as long as the last look took. `POST /__apiprobe/reload` looks at once.
     func watch() -> Task<Void, any Error> {
-        // On the shared pool at a low priority, not on the server's own threads: a scan of a large folder blocks
-        // its thread for milliseconds, and no request should wait behind it.
-        Task.detached(priority: .background) { [self] in
+        // On the shared pool, not on the server's own threads: a scan of a large folder blocks its thread for
+        // milliseconds, and no request should wait behind it.
+        Task.detached(priority: .utility) { [self] in
             var interval = Self.checkInterval
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
+                let due = state.withLock { ContinuousClock.now - $0.checked >= Self.checkInterval }
+                guard due else { continue }
                 let start = ContinuousClock.now
                 _ = try? self.reload()
                 interval = max(Self.checkInterval, (ContinuousClock.now - start) * 20)
@@ -520,10 +539,12 @@ final class FixtureLibrary: Sendable {
         let now = ContinuousClock.now
         let adoptedBefore = state.withLock { $0.adoptions }
         let found = Self.signature(of: store)
+        let cost = ContinuousClock.now - now
         // Read after the scan: a recording adopted meanwhile is in both, or (written after the scan passed its
         // folder) in the signature alone and left out of the comparison; it is no change on disk.
         let (served, signature) = state.withLock { state -> (StubSet, [String: String]) in
             state.checked = now
+            state.scanCost = cost
             var known = state.signature
             for (name, adoption) in state.adopted where adoption > adoptedBefore && found[name] == nil {
                 known[name] = nil
@@ -578,7 +599,7 @@ final class FixtureLibrary: Sendable {
             }
             loaded = Loaded(
                 fixtures: fixtures, stubs: stubs, signature: loadedSignature, checked: now, scenario: loaded.scenario,
-                adoptions: loaded.adoptions, adopted: loaded.adopted)
+                adoptions: loaded.adoptions, adopted: loaded.adopted, scanCost: cost)
             return (stubs, changed)
         }
         log(
