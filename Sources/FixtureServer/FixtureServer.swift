@@ -341,10 +341,14 @@ final class FixtureLibrary: Sendable {
         self.allowsNone = allowsNone
         self.initialScenario = scenario
         self.log = log
+        // How long a look at this folder takes, so that the first requests to a large one do not look themselves.
+        let start = ContinuousClock.now
+        _ = Self.signature(of: store)
+        let cost = ContinuousClock.now - start
         state = Locked(
             Loaded(
                 fixtures: fixtures, stubs: FixtureServer.stubSet(fixtures, scenario: scenario), signature: signature,
-                checked: ContinuousClock.now, scenario: scenario))
+                checked: ContinuousClock.now, scenario: scenario, scanCost: cost))
     }
 
     /// Each fixture file's size and modification time, by name (`recipes/search`, as `FixtureStore.names()` names
