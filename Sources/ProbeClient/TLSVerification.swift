@@ -215,9 +215,18 @@ final class TLSVerification: Sendable {
         let leaf =
             chain?.first ?? handler.peerCertificate.flatMap { try? Certificate(derEncoded: $0.toDERBytes()) }
         guard let leaf else { return nil }
-        return TLSReport(
+        var report = TLSReport(
             subject: "\(leaf.subject)", issuer: "\(leaf.issuer)", notBefore: leaf.notValidBefore,
             notAfter: leaf.notValidAfter, verified: !settings.insecure && failure == nil, insecure: settings.insecure,
             failure: failure?.reason)
+        // The earliest expiry of the chain the server presented, as blackbox_exporter reports it: an intermediate
+        // that expires in 3 days breaks every client in 3 days, whatever the leaf says.
+        if let first = (chain ?? []).dropFirst().min(by: { $0.notValidAfter < $1.notValidAfter }),
+            first.notValidAfter < leaf.notValidAfter
+        {
+            report.notAfter = first.notValidAfter
+            report.expiresFirst = "\(first.subject)"
+        }
+        return report
     }
 }

@@ -59,8 +59,14 @@ package struct TLSReport: Sendable, Hashable {
     /// The leaf certificate's issuer.
     package var issuer: String
     package var notBefore: Date
-    /// When the leaf certificate expires: the value of `apiprobe_tls_cert_expiry_timestamp_seconds`.
+    /// When the first certificate of the presented chain expires: the leaf's, unless an intermediate expires
+    /// earlier (``expiresFirst`` names it), as blackbox_exporter's `probe_ssl_earliest_cert_expiry`. The value of
+    /// `apiprobe_tls_cert_expiry_timestamp_seconds` and what `tls.expiresIn` judges.
     package var notAfter: Date
+    /// The subject of the chain's certificate that expires first, when it is not the leaf
+    /// (`CN=Example Intermediate CA`); `nil` when the leaf expires first, or only the leaf was seen
+    /// (`insecure: true`, which skips the chain).
+    package var expiresFirst: String?
     /// The chain led to a trusted root and the certificate names the host; `false` with ``insecure`` (not checked)
     /// or when verification failed (``failure`` says why).
     package var verified: Bool
@@ -80,7 +86,11 @@ package struct TLSReport: Sendable, Hashable {
         self.verified = verified
         self.insecure = insecure
         self.failure = failure
+        self.expiresFirst = nil
     }
+
+    /// The subject of the certificate whose expiry ``notAfter`` is: ``expiresFirst``, else the leaf's.
+    package var expiringSubject: String { expiresFirst ?? subject }
 
     /// Days from `now` until the certificate expires (negative once it has).
     package func daysUntilExpiry(from now: Date) -> Double { notAfter.timeIntervalSince(now) / 86_400 }

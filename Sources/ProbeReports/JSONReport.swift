@@ -18,7 +18,8 @@ import ProbeRunner
 /// `retries`, `rateLimited`, `redirects`, `consecutiveFailures`, `down`, `failureCategory`, `schemaChanges`
 /// (the change objects of `schema diff --format json`), `phasesMs` (statistics per phase: `dns`, `connect`, `tls`,
 /// `processing`, `transfer`), `reusedConnections`, `tls` (the leaf certificate's `subject`, `issuer`, `notBefore`,
-/// `notAfter`, `expiresInDays`, `verified`, `insecure`, `failure`; `null` for http), `sampleDetails` (each sample's
+/// `notAfter` (the chain's earliest), `expiresFirst` (the subject of an intermediate that expires before the leaf, or
+/// `null`), `expiresInDays`, `verified`, `insecure`, `failure`; `null` for http), `sampleDetails` (each sample's
 /// `status`, `latencyMs`, `timeToFirstByteMs`, `phasesMs`, `connectionReused`, `redirects`, `failureCategory`,
 /// `tlsFailure`, and for a `dns://` endpoint `dns`: its `rcode` and `records`, each `name`, `type`, `ttl`, `value`);
 /// per check `category`. A `tcp://`, `tls://` or `dns://` endpoint's `method` is `TCP`, `TLS` or `DNS`.
@@ -88,6 +89,7 @@ enum JSONReport {
             ("issuer", .string(tls.issuer)),
             ("notBefore", .string(DisplayText.timestamp(tls.notBefore))),
             ("notAfter", .string(DisplayText.timestamp(tls.notAfter))),
+            ("expiresFirst", tls.expiresFirst.map(JSONValue.string) ?? .null),
             ("expiresInDays", .number(DisplayText.decimal(tls.daysUntilExpiry(from: now)))),
             ("verified", .bool(tls.verified)),
             ("insecure", .bool(tls.insecure)),

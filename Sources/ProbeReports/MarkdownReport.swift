@@ -76,7 +76,7 @@ enum MarkdownReport {
                     ? "⚠️ no (insecure: true)"
                     : tls.verified ? "✅ yes" : "❌ no (\(escape(tls.failure?.rawValue ?? "handshake")))"
                 lines.append(
-                    "| \(escape(endpoint.name)) | \(escape(tls.subject)) | \(DisplayText.timestamp(tls.notAfter)) (\(days) days) "
+                    "| \(escape(endpoint.name)) | \(escape(tls.expiringSubject)) | \(DisplayText.timestamp(tls.notAfter)) (\(days) days) "
                         + "| \(verified) |")
             }
         }

@@ -23,7 +23,9 @@ enum ReportText {
             ? "not verified (insecure: true)" : tls.verified ? "verified" : "failed (\(tls.failure ?? .handshake))"
         let days = tls.daysUntilExpiry(from: now)
         let when = days < 0 ? "\(DisplayText.decimal(-days)) days ago" : "in \(DisplayText.decimal(days)) days"
-        return "\(state), certificate \(tls.subject) expires \(DisplayText.timestamp(tls.notAfter)) (\(when))"
+        return
+            "\(state), certificate \(tls.expiringSubject)\(tls.expiresFirst == nil ? "" : " (in the chain)") expires "
+            + "\(DisplayText.timestamp(tls.notAfter)) (\(when))"
     }
 
     /// A value rounded to 0.1, as the JSON report writes it.

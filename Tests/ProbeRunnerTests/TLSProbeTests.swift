@@ -478,4 +478,36 @@ struct TLSProbeTests {
         // Within one origin the credentials go on.
         #expect(head(plain, "/landed").contains("Bearer \(Self.token)"), "\(head(plain, "/landed"))")
     }
+
+    /// Expiry covers the chain the server presents, as blackbox_exporter's `probe_ssl_earliest_cert_expiry`: an
+    /// intermediate that expires in 3 days fails `expiresIn: "> 14d"` although the leaf has 30, and the exported
+    /// expiry is the intermediate's (issue 38, item 1). Before, only the leaf was read, and it passed.
+    @Test func anIntermediateThatExpiresFirstIsTheExpiry() async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSTestServer.start(
+            certificate: certificates.file("chained.pem"), key: certificates.file("leaf.key"))
+        let result = try await run(
+            """
+            api: tls
+            endpoints:
+              - {name: chained, url: "https://localhost:\(server.port)/", tls: {caFile: ca.pem, expiresIn: "> 14d"}}
+            """, in: certificates.folder)
+        await server.stop()
+        let endpoint = result.endpoints[0]
+        let tls = try #require(endpoint.tls)
+        #expect(tls.verified, "\(failedChecks(result))")
+        #expect(tls.subject.contains("localhost"))
+        #expect(tls.expiresFirst?.contains("apiprobe test intermediate") == true, "\(tls)")
+        #expect(tls.notAfter == (try await certificates.notAfter("intermediate")))
+        #expect(tls.notAfter < (try await certificates.notAfter("chained-leaf")))
+        let check = try #require(endpoint.checks.first { $0.name == "tls expiresIn > 14d" })
+        #expect(!check.passed)
+        #expect(check.message?.contains("apiprobe test intermediate") == true, "\(check)")
+        let metrics = Report.render(result, as: .prometheus)
+        let expected = Int(tls.notAfter.timeIntervalSince1970.rounded())
+        #expect(
+            metrics.contains("apiprobe_tls_cert_expiry_timestamp_seconds{endpoint=\"chained\"} \(expected)\n"),
+            "\(metrics)")
+        #expect(Report.render(result, as: .json).contains("apiprobe test intermediate"))
+    }
 }

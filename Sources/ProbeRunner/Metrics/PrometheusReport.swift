@@ -64,7 +64,8 @@ package enum PrometheusReport {
             // blackbox_exporter's probe_ssl_earliest_cert_expiry, per endpoint.
             writer.family(
                 "apiprobe_tls_cert_expiry_timestamp_seconds", .gauge,
-                "When the server's leaf certificate expires (notAfter), in seconds since the epoch.")
+                "When the first certificate of the server's chain expires (the earliest notAfter, as blackbox_exporter's probe_ssl_earliest_cert_expiry), in seconds since the epoch."
+            )
             for (name, endpoint) in secured {
                 writer.sample(
                     "apiprobe_tls_cert_expiry_timestamp_seconds", ["endpoint": name],

@@ -279,6 +279,7 @@ extension ProbeRunResult {
                 var tls = tls
                 tls.subject = mask(tls.subject)
                 tls.issuer = mask(tls.issuer)
+                tls.expiresFirst = tls.expiresFirst.map(mask)
                 return tls
             }
             endpoint.checks = endpoint.checks.map { check in

@@ -154,7 +154,8 @@ struct ExpectationEvaluator {
     }
 
     /// `tls` (the chain verified and the host name matched, or verification off with `insecure: true`) and, with
-    /// `tls.expiresIn`, `tls expiresIn > 14d` on the leaf certificate's notAfter.
+    /// `tls.expiresIn`, `tls expiresIn > 14d` on the presented chain's earliest notAfter (the leaf's, or an
+    /// intermediate's that expires first, named in the message).
     private func tlsChecks(_ report: TLSReport?, samples: [Sample], now: Date) -> [CheckResult] {
         var checks: [CheckResult] = []
         let failure = samples.compactMap(\.failure).first { $0.category == .tls }
@@ -162,7 +163,7 @@ struct ExpectationEvaluator {
             checks.append(CheckResult(name: "tls", passed: false, message: failure.message, category: .tls))
         } else if let report {
             let validity =
-                "the certificate (\(report.subject)) expires \(DisplayText.timestamp(report.notAfter)), in "
+                "the certificate (\(report.expiringSubject)) expires \(DisplayText.timestamp(report.notAfter)), in "
                 + "\(DisplayText.decimal(report.daysUntilExpiry(from: now))) days"
             let message =
                 report.insecure
@@ -178,10 +179,12 @@ struct ExpectationEvaluator {
                 let left = report.notAfter.timeIntervalSince(now)
                 let days = DisplayText.decimal(left / 86_400)
                 let passed = left > minimum.timeInterval
+                // The leaf is "the certificate"; an intermediate that expires first is named.
+                let named = report.expiresFirst.map { " (\($0), in the chain)" } ?? ""
                 let message =
                     left < 0
-                    ? "the certificate expired \(DisplayText.timestamp(report.notAfter)) (\(days) days)"
-                    : "the certificate expires \(DisplayText.timestamp(report.notAfter)), in \(days) days"
+                    ? "the certificate\(named) expired \(DisplayText.timestamp(report.notAfter)) (\(days) days)"
+                    : "the certificate\(named) expires \(DisplayText.timestamp(report.notAfter)), in \(days) days"
                 checks.append(CheckResult(name: name, passed: passed, message: message, category: passed ? nil : .tls))
             } else {
                 checks.append(

@@ -64,6 +64,27 @@ struct TestCertificates: Sendable {
                 String(Int.random(in: 1_000...1_000_000)), "-out", "\(name).pem", "-days", days, "-extfile", ext,
             ])
         }
+        // A chain whose intermediate expires first: the CA signs an intermediate valid 3 days, which signs a leaf
+        // valid 30; `chained.pem` is what a server presents (the leaf, then the intermediate).
+        try Data("basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".utf8)
+            .write(to: folder.appendingPathComponent("ca.ext"))
+        try await run(
+            ["req"] + newKey + [
+                "-keyout", "intermediate.key", "-out", "intermediate.csr", "-subj", "/CN=apiprobe test intermediate",
+            ])
+        try await run([
+            "x509", "-req", "-in", "intermediate.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial",
+            String(Int.random(in: 1_000...1_000_000)), "-out", "intermediate.pem", "-days", "3", "-extfile", "ca.ext",
+        ])
+        try await run([
+            "x509", "-req", "-in", "leaf.csr", "-CA", "intermediate.pem", "-CAkey", "intermediate.key", "-set_serial",
+            String(Int.random(in: 1_000...1_000_000)), "-out", "chained-leaf.pem", "-days", "30", "-extfile",
+            "server.ext",
+        ])
+        let chain =
+            try Data(contentsOf: folder.appendingPathComponent("chained-leaf.pem"))
+            + Data(contentsOf: folder.appendingPathComponent("intermediate.pem"))
+        try chain.write(to: folder.appendingPathComponent("chained.pem"))
         try await run(
             ["req", "-x509"] + newKey + [
                 "-keyout", "selfsigned.key", "-out", "selfsigned.pem", "-days", "30", "-subj", "/CN=127.0.0.1",
