@@ -141,14 +141,7 @@ extension Exchange {
 
     /// A fixture file's bytes; an unreadable or missing file is a ``InputError`` naming it.
     static func read(_ url: URL, displayName name: String) throws(InputError) -> Data {
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw InputError(
-                file: name, position: .file, expected: "a readable fixture file",
-                found: exists ? "a file that cannot be read" : "no such file")
-        }
+        try InputError.contents(of: url, displayName: name, expected: "a readable fixture file")
     }
 
     /// Writes the fixture file atomically (a temporary file in the same folder, then a rename).

@@ -1,3 +1,5 @@
+package import Foundation
+
 /// Where in an input file a problem is.
 public enum SourcePosition: Sendable, Hashable, CustomStringConvertible {
     /// The file as a whole (it is missing, unreadable, or not writable).
@@ -108,5 +110,27 @@ extension JSONValue {
         case .array(let items): return "array of \(items.count)"
         case .object: return "object"
         }
+    }
+}
+
+extension InputError {
+    /// The bytes of a file someone named, or the error that says why not, in our words: `no such file`, `a folder`,
+    /// `a file that cannot be read` (never Foundation's "The operation could not be completed"). The one reading
+    /// of a named file for every command and library.
+    ///
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - displayName: the name errors show (as the user wrote it).
+    ///   - expected: what the file should be: `a readable config file`.
+    ///   - key: the key that named the file, when a config did (`tls.caFile`).
+    package static func contents(
+        of url: URL, displayName: String, expected: String = "a readable file", key: String? = nil
+    ) throws(InputError) -> Data {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if exists, !isDirectory.boolValue, let data = try? Data(contentsOf: url) { return data }
+        throw InputError(
+            file: displayName, position: .file, key: key, expected: expected,
+            found: !exists ? "no such file" : isDirectory.boolValue ? "a folder" : "a file that cannot be read")
     }
 }

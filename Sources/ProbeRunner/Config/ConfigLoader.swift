@@ -65,14 +65,8 @@ extension ProbeConfig {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         file: String? = nil
     ) throws(InputError) -> ProbeConfig {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw InputError(
-                file: file ?? url.path, position: .file, key: "(file)", expected: "a readable config file",
-                found: "\(error.localizedDescription)")
-        }
+        let data = try InputError.contents(
+            of: url, displayName: file ?? url.path, expected: "a readable config file", key: "(file)")
         return try parse(
             data, environment: environment, file: file ?? url.path, directory: url.deletingLastPathComponent())
     }

@@ -198,6 +198,12 @@ package struct EndpointConfig: Sendable, Hashable {
         } else {
             resolved = nil
         }
+        if let scheme = URL(string: path)?.scheme?.lowercased(), scheme != "http", scheme != "https" {
+            // A scheme apiprobe does not probe (`tpc://`, `ftp://`): every one it does is named.
+            throw InputError(
+                file: file, position: position, key: "endpoints.\(name).url",
+                expected: "a URL whose scheme is http, https, tcp, tls or dns", found: "\"\(path)\" (scheme \(scheme))")
+        }
         guard let resolved, let scheme = resolved.scheme?.lowercased(), scheme == "http" || scheme == "https",
             var components = URLComponents(url: resolved, resolvingAgainstBaseURL: true), components.host != nil
         else {

@@ -111,16 +111,7 @@ package struct SnapshotWorkspace {
     /// A snapshot, usage manifest or sample file's bytes; a missing or unreadable file, or a folder, is a
     /// `InputError` naming it.
     package static func read(_ path: String) throws(InputError) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError(file: path, position: .file, expected: "a readable file", found: "no such file")
-        }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(
-                file: path, position: .file, expected: "a readable file",
-                found: isDirectory.boolValue ? "a folder" : "a file that cannot be read")
-        }
-        return data
+        try InputError.contents(of: URL(fileURLWithPath: path), displayName: path)
     }
 
     package func snapshotURL(for key: String) -> URL {

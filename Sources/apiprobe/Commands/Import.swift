@@ -100,15 +100,8 @@ struct ImportOptions: ParsableArguments {
 
     /// The bytes of the file to import.
     static func read(_ file: String, kind: String) throws(InputError) -> Data {
-        let fileURL = URL(fileURLWithPath: file)
-        do {
-            return try Data(contentsOf: fileURL)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: fileURL.path)
-            throw InputError(
-                file: file, position: .file, expected: "a readable \(kind) file",
-                found: exists ? "a file that cannot be read" : "no such file")
-        }
+        try InputError.contents(
+            of: URL(fileURLWithPath: file), displayName: file, expected: "a readable \(kind) file")
     }
 
     /// What one import read, for its summary line.
