@@ -90,8 +90,17 @@ struct DeploymentManifestTests {
                     .replacingOccurrences(of: "/state/", with: directory.path + "/state/")
             }
             #expect(local.first == "run", "\(name)")
+            // No silent default for a secret: without API_TOKEN the run stops and names it (issue 38, item 6).
+            let unset = try await CommandLineRunner.run(
+                local + ["--dry-run"], environment: ["SLACK_WEBHOOK_URL": "https://hooks.example/T1"], in: directory)
+            #expect(unset.status == 2, "\(name): \(unset)")
+            #expect(
+                unset.standardError.contains("expected the environment variable API_TOKEN to be set"),
+                "\(name): \(unset)")
             let result = try await CommandLineRunner.run(
-                local + ["--dry-run"], environment: ["API_TOKEN": "t0ken-FROM-secret"], in: directory)
+                local + ["--dry-run"],
+                environment: ["API_TOKEN": "t0ken-FROM-secret", "SLACK_WEBHOOK_URL": "https://hooks.example/T1"],
+                in: directory)
             #expect(result.status == 0, "\(name): \(result)")
             #expect(result.standardOutput.contains("nothing sent (--dry-run)"), "\(name): \(result)")
             #expect(result.standardOutput.contains("push: http://pushgateway.monitoring.svc:9091"), "\(name)")
