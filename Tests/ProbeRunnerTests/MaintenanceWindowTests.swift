@@ -99,6 +99,43 @@ struct MaintenanceWindowTests {
         #expect(asked.inMaintenance(at: inside).isEmpty)
     }
 
+    /// A manual `--only` run inside a window probes what it names and shows it, but keeps nothing of it: no
+    /// history line (so no uptime lost on the status page), no counters, no "down" queued (issue 38, item 4).
+    /// Before, it was recorded like any round: a "down" in the outbox and the status page at 0.00%.
+    @Test(.temporaryFolder) func anOnlyRunInsideAWindowIsShownButNotRecorded() async throws {
+        let api = try RawHTTPServer { _ in .respond(status: 503, headers: [:], body: "down for maintenance") }
+        defer { api.stop() }
+        let folder = try TemporaryFolder.make("maintenance-only")
+        let probe = try Self.config(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            downAfter: 1
+            alerts: [{webhook: "http://127.0.0.1:1/hook"}]
+            endpoints:
+              - {name: health, path: /health}
+              - name: orders
+                path: /orders
+                maintenance: [{start: "01:00", duration: 2h}]
+            """)
+        var runner = ProbeRunner(config: probe, directory: folder)
+        runner.now = { Self.date("2026-11-26T01:30:00Z") }
+        let history = folder.appendingPathComponent("history.jsonl")
+        var session = ProbeSession(runner: runner, only: ["orders", "health"], history: HistoryFile(url: history))
+        let round = try await session.round()
+        #expect(round.result.endpoints.map(\.name).sorted() == ["health", "orders"], "shown")
+        #expect(api.requests.contains { $0.path == "/orders" }, "probed")
+        #expect(
+            round.warnings.contains { $0.hasPrefix("orders is in a maintenance window until 2026-11-26T03:00:00Z") })
+        let written = try HistoryFile(url: history).read(last: 10).records
+        #expect(written.count == 1)
+        #expect(written.first?.endpoints.keys.sorted() == ["health"], "orders not recorded")
+        // The outbox beside the history (`history.outbox.json`): the alerts the receiver has not taken.
+        let outbox = try String(contentsOf: folder.appendingPathComponent("history.outbox.json"), encoding: .utf8)
+        #expect(outbox.contains("health"), "health's down is queued (the receiver is down)")
+        #expect(!outbox.contains("orders"), "\(outbox)")
+    }
+
     @Test(arguments: [
         (
             #"[{start: "2:00", duration: 1h}]"#,

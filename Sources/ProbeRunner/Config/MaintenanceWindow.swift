@@ -13,7 +13,8 @@ package import Foundation
 /// `start` is the time of day the window opens (24-hour `HH:MM`), in `timezone` (an IANA name, `UTC` by default);
 /// `every` lists the days it opens on (`mon` … `sun`; every day when left out); a window may run past midnight.
 /// Gatus skips alerts in its maintenance windows the same way; `apiprobe run --only NAME` probes an endpoint in
-/// maintenance all the same (the user asked for it).
+/// maintenance all the same (the user asked for it) and shows the result, but records nothing of it: no history
+/// line, counter, alert or push.
 package struct MaintenanceWindow: Sendable, Hashable, CustomStringConvertible {
     /// Minutes after midnight, 0 to 1439.
     package var startMinute: Int

@@ -95,9 +95,31 @@ package struct ProbeSession: Sendable {
             let config = runner.config
             records = try history.read(last: max(1, config.regression.window)).records
         }
-        var result = await runner.run(only: endpoints ?? only, previousFailures: consecutiveFailures)
+        let shown = await runner.run(only: endpoints ?? only, previousFailures: consecutiveFailures)
+        var result = shown
         let probed = Set(result.endpoints.map(\.name))
         result.inMaintenance = inMaintenance(at: result.startedAt).map(\.name).filter { !probed.contains($0) }
+        // An endpoint named with --only is probed even inside a maintenance window (the user asked), but the
+        // window is honoured by what the run keeps: its result is shown and nothing else (no history, counters,
+        // alert or push), so a manual check during maintenance neither pages anyone nor counts against uptime.
+        let maintained = Dictionary(
+            uniqueKeysWithValues: runner.config.endpoints.compactMap { endpoint in
+                probed.contains(endpoint.name)
+                    ? runner.config.maintenanceEnd(of: endpoint, at: shown.startedAt).map { (endpoint.name, $0) } : nil
+            })
+        if !maintained.isEmpty {
+            result.endpoints.removeAll { maintained[$0.name] != nil }
+            for (name, until) in maintained.sorted(by: { $0.key < $1.key }) {
+                warnings.append(
+                    "\(name) is in a maintenance window until \(DisplayText.timestamp(until)): probed because --only "
+                        + "names it, and not recorded (no history, alert or metric)")
+            }
+            if result.endpoints.isEmpty {
+                var answer = result
+                answer.endpoints = shown.endpoints
+                return Round(result: answer, warnings: warnings, totals: totals)
+            }
+        }
         for endpoint in result.endpoints { lastProbed[endpoint.name] = result.startedAt }
         if history != nil {
             result.regressions = RegressionDetector.regressions(
@@ -161,7 +183,10 @@ package struct ProbeSession: Sendable {
                     ))
             }
         }
-        return Round(result: result, warnings: warnings, totals: totals)
+        // What the run shows is every endpoint it probed, those in maintenance included.
+        var answer = result
+        answer.endpoints = shown.endpoints
+        return Round(result: answer, warnings: warnings, totals: totals)
     }
 
     /// Reads the history's last rounds once: each endpoint's alert state replayed, consecutive failures, when
