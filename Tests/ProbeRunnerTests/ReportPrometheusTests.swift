@@ -160,7 +160,14 @@ import Testing
         }
         let dashboard = try GrafanaDashboard()
         let expressions = dashboard.panels.flatMap(\.expressions)
-        #expect(expressions.count == 9)
+        #expect(expressions.count == 11)
+        // Failed requests are not only the ones with no response: a 503 outage shows in the panel (issue 38,
+        // item 7), from the responses by status.
+        let failed = try #require(dashboard.panels.first { $0.title == "Failed requests per hour" })
+        #expect(failed.expressions.contains { $0.contains("apiprobe_errors_total") })
+        #expect(
+            failed.expressions.contains { $0.contains(#"apiprobe_responses_total"#) && $0.contains(#"code=~"[45]..""#) }
+        )
         var rules = "groups:\n  - name: dashboard\n    rules:\n"
         for (index, expression) in expressions.enumerated() {
             let quoted = GrafanaDashboard.resolve(expression).replacingOccurrences(of: "'", with: "''")

@@ -101,7 +101,10 @@ package enum PrometheusReport {
                 writer.sample("apiprobe_responses_total", ["endpoint": name, "code": String(code)], Double(number))
             }
         }
-        writer.family("apiprobe_errors_total", .counter, "Samples \(scope) that ended without an HTTP response.")
+        writer.family(
+            "apiprobe_errors_total", .counter,
+            "Samples \(scope) that got no HTTP response (a connection, TLS or timeout failure); responses with a failing status are counted in apiprobe_responses_total by code."
+        )
         for (name, count) in counts {
             writer.sample("apiprobe_errors_total", ["endpoint": name], Double(count.errors))
         }
