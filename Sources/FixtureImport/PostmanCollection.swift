@@ -63,6 +63,8 @@ package struct PostmanCollection: Sendable {
     package var warnings: [String]
     /// How many requests the collection has (with or without examples).
     package var requestCount: Int
+    /// How many of them `only` selected (all of them without `only`).
+    package var selectedCount: Int
     /// The dynamic variables used (`$guid`, `$timestamp`), each given its fixed value.
     package var dynamicVariables: [String]
 
@@ -255,6 +257,7 @@ package struct PostmanCollection: Sendable {
         let found = all.filter(\.isSelected)
         skipped = reader.skipped
         requestCount = reader.requestCount
+        selectedCount = reader.selectedCount
         dynamicVariables = reader.dynamicUsed.sorted().map { "$" + $0 }
         var warnings = reader.warnings
         for guess in reader.statusGuesses.values.sorted(by: { $0.first < $1.first }) {
@@ -329,6 +332,7 @@ struct PostmanReader: JSONFieldReading {
     var skipped: [String] = []
     var warnings: [String] = []
     var requestCount = 0
+    var selectedCount = 0
     var dynamicUsed = Set<String>()
     var selectionsUsed = Set<ImportSelection>()
     var warned = Set<String>()
@@ -541,6 +545,7 @@ struct PostmanReader: JSONFieldReading {
                 selectionsUsed.formUnion(chosen)
             }
             defer { if !selected { (warnings, warned, dynamicUsed, statusGuesses) = saved } }
+            if selected { selectedCount += 1 }
             guard !responses.isEmpty else {
                 if selected { skipped.append("\(itemPointer) (\(name)): no saved example response") }
                 continue

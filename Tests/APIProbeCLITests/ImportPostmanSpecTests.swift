@@ -130,6 +130,8 @@ struct ImportPostmanSpecTests {
             ], in: folder)
         #expect(fixed.status == 0, "\(fixed)")
         #expect(files(in: folder.appendingPathComponent("Stubs")) == ["stores-trouble/get-a-list-of-stores.json"])
+        // The summary counts the selection against the whole (issue 37, item 5).
+        #expect(fixed.standardOutput.contains(": 1 of 5 requests selected, 1 fixture (1 written"), "\(fixed)")
     }
 
     @Test func onlyThatSelectsNothingIsAnError() async throws {

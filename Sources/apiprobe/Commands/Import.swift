@@ -311,7 +311,10 @@ struct ImportPostmanCommand: AsyncParsableCommand {
             (exchange: entry.exchange, url: folder.appendingPathComponent(entry.name + ".json"), folder: folder)
         }
         var summary = ImportOptions.Summary(
-            read: "\(collection.requestCount) request\(collection.requestCount == 1 ? "" : "s")",
+            // With --only, the selection is counted against the whole: `5 of 98 requests selected`.
+            read: collection.selectedCount == collection.requestCount
+                ? "\(collection.requestCount) request\(collection.requestCount == 1 ? "" : "s")"
+                : "\(collection.selectedCount) of \(collection.requestCount) requests selected",
             skipped: collection.skipped, warnings: collection.warnings)
         if !collection.dynamicVariables.isEmpty {
             summary.notes.append(
