@@ -12,7 +12,7 @@ import Foundation
 extension StubSet {
     /// The matcher of a fixture's request. A query item that the fixture's `metadata.redactions` lists
     /// (`request.query.api_key`) was masked when recorded, whatever the marker: it matches any value. The fixture's
-    /// `metadata.match` (``FixtureMatch``) widens or narrows it: a path template, a query ignored or only
+    /// `metadata.match` (`FixtureMatch`) widens or narrows it: a path template, a query ignored or only
     /// contained, headers, the body.
     static func matcher(for exchange: Exchange) -> RequestMatcher {
         let match = exchange.metadata.match ?? FixtureMatch()
@@ -220,11 +220,11 @@ final class Stub: Sendable {
     let matcher: RequestMatcher
     let answers: Answers
     let route: StubSet.Route?
-    /// Lower answers first (``FixtureMatch/priority``).
+    /// Lower answers first (`FixtureMatch.priority`).
     let priority: Int
     /// The method the matcher fixes, when it does.
     let method: String?
-    /// The state machine the stub reads and moves (``FixtureState``).
+    /// The state machine the stub reads and moves (`FixtureState`).
     let state: FixtureState?
     /// For each fixed turn, the fixture whose response is a template filled from each request; `nil` for a plain
     /// one (empty when no turn is a template).
@@ -271,7 +271,7 @@ final class Stub: Sendable {
     }
 
     /// Whether the stub's state machine (if any) is in the state it requires; a machine never moved is in
-    /// ``FixtureState/initial``.
+    /// `FixtureState.initial`.
     func accepts(states: [String: String]) -> Bool {
         guard let state, let required = state.requires else { return true }
         return (states[state.name] ?? FixtureState.initial) == required

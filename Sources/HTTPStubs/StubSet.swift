@@ -337,14 +337,14 @@ public final class StubSet: Sendable {
     }
 
     /// Removes every stub and clears the request log (its limit stays); every state machine is back in
-    /// ``FixtureState/initial``.
+    /// `FixtureState.initial`.
     public func reset() {
         state.withLock { $0 = State(nextID: $0.nextID, log: RequestLog(limit: $0.log.limit), keepsLog: $0.keepsLog) }
     }
 
     // MARK: State machines
 
-    /// The state a machine (``FixtureState/name``) is in: ``FixtureState/initial`` until a stub moves it.
+    /// The state a machine (`FixtureState.name`) is in: `FixtureState.initial` until a stub moves it.
     public func state(of machine: String) -> String {
         state.withLock { $0.machines[machine] ?? FixtureState.initial }
     }
@@ -357,7 +357,7 @@ public final class StubSet: Sendable {
         state.withLock { $0.machines[machine] = value }
     }
 
-    /// Every machine back in ``FixtureState/initial``; stubs and the log stay.
+    /// Every machine back in `FixtureState.initial`; stubs and the log stay.
     public func resetStates() {
         state.withLock { $0.machines = [:] }
     }
