@@ -248,11 +248,24 @@ struct ConfigLoaderTests {
         // The flow mapping opened on line 3 is still open where the input ends: line 4, column 1.
         #expect(error.position.line == 4)
         #expect(error.position.column == 1)
-        #expect(error.key == "(syntax)")
+        // The key where the broken part began is named (issue 38, item 11), not only the line.
+        #expect(error.key == "endpoints (syntax)")
         #expect(
             error.description
-                == "apiprobe.yml:4:1: (syntax): expected valid YAML or JSON, found while parsing a flow mapping did not find expected ',' or '}'"
+                == "apiprobe.yml:4:1: endpoints (syntax): expected valid YAML or JSON, found while parsing a flow mapping did not find expected ',' or '}'"
         )
+        let nested = try #require(
+            parseError("api: x\nendpoints:\n  - name: search\n    url: http://h/x\n    expect: {status: [200\n"))
+        #expect(nested.key == "endpoints.search.expect.status (syntax)", "\(nested)")
+        let item = try #require(
+            parseError("api: x\nendpoints:\n  - {name: orders, url: \"http://h:1/x\", expect: {status: [200}\n"))
+        #expect(item.key == "endpoints.orders.expect.status (syntax)", "\(item)")
+        // A list written at its key's own column, and an item that is not the first.
+        let column = try #require(
+            parseError(
+                "api: x\nendpoints:\n- name: a\n  url: http://h/a\n- name: b\n  url: http://h/b\n  expect:\n    body: [/a == 1\n"
+            ))
+        #expect(column.key == "endpoints.b.expect.body (syntax)", "\(column)")
     }
 
     @Test func durationsParse() {

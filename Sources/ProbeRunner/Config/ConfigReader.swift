@@ -49,16 +49,20 @@ struct ConfigReader {
     }
 
     static func syntaxError(_ error: YamlError, file: String) -> InputError {
-        func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> InputError {
-            InputError(
-                file: file, position: .lineColumn(line: mark.line, column: mark.column), key: "(syntax)",
+        func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?, _ yaml: String) -> InputError {
+            // The key the broken part belongs to, read from the text where the structure began (a flow list
+            // opened after `status:`), so the message says where in the config, not only the line.
+            let place = context?.mark ?? mark
+            let key = keyPath(in: yaml, line: place.line, column: place.column).map { "\($0) (syntax)" }
+            return InputError(
+                file: file, position: .lineColumn(line: mark.line, column: mark.column), key: key ?? "(syntax)",
                 expected: "valid YAML or JSON",
                 found: (context.map { "\($0.text) " } ?? "") + problem)
         }
         switch error {
-        case .scanner(let context, let problem, let mark, _): return make(mark, problem, context)
-        case .parser(let context, let problem, let mark, _): return make(mark, problem, context)
-        case .composer(let context, let problem, let mark, _): return make(mark, problem, context)
+        case .scanner(let context, let problem, let mark, let yaml): return make(mark, problem, context, yaml)
+        case .parser(let context, let problem, let mark, let yaml): return make(mark, problem, context, yaml)
+        case .composer(let context, let problem, let mark, let yaml): return make(mark, problem, context, yaml)
         case .reader(let problem, let offset, let value, let yaml):
             // libyaml's reader (control characters, bad encoding) gives a byte offset, not a mark.
             var line = 1
@@ -84,6 +88,104 @@ struct ConfigReader {
             return InputError(
                 file: file, position: .file, key: "(syntax)", expected: "valid YAML or JSON", found: "\(error)")
         }
+    }
+
+    /// The dotted key path (`endpoints.search.expect.status`) of the place at `line` and `column` (1-based) in YAML
+    /// text that does not parse, read from indentation: the keys before the column on its own line (a flow
+    /// mapping's), then each less indented key above it; a list item is named by its `name:` when it has one
+    /// (as the config's messages name endpoints), else by its index. `nil` when no key is found.
+    static func keyPath(in yaml: String, line: Int, column: Int) -> String? {
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard line >= 1, line <= lines.count else { return nil }
+        /// The keys open at the end of `text`: a flow mapping's key and the keys of the mappings around it
+        /// (`expect: {status: [200` → `expect`, `status`); a `:` counts when a blank or the end follows it, and
+        /// nothing inside quotes counts.
+        func keys(in text: Substring) -> [String] {
+            var open: [(depth: Int, key: String)] = []
+            var depth = 0
+            var token = ""
+            var quote: Character?
+            var characters = text.makeIterator()
+            var next = characters.next()
+            while let character = next {
+                next = characters.next()
+                if let open = quote {
+                    if character == open { quote = nil }
+                    continue
+                }
+                if character.isLetter || character.isNumber || "_-.".contains(character) {
+                    token.append(character)
+                    continue
+                }
+                switch character {
+                case "\"", "'": quote = character
+                case ":" where !token.isEmpty && (next == nil || next == " "):
+                    open.removeAll { $0.depth >= depth }
+                    open.append((depth, token))
+                case "{", "[": depth += 1
+                case "}", "]":
+                    depth -= 1
+                    open.removeAll { $0.depth > depth }
+                default: break
+                }
+                token = ""
+            }
+            return open.map(\.key)
+        }
+        func indentation(_ text: String) -> Int {
+            var count = 0
+            for character in text {
+                if character == " " || character == "-" { count += 1 } else { break }
+            }
+            return count
+        }
+        let here = lines[line - 1]
+        var path = keys(in: here.prefix(max(0, column - 1)))
+        var indent = indentation(here)
+        // The place is inside a list item that starts on its own line (`- {name: search, …`): named by its name.
+        if here.drop(while: { $0 == " " }).hasPrefix("- "), let range = here.range(of: "name: ") {
+            let name = here[range.upperBound...].prefix { $0 != "," && $0 != "}" }
+                .trimmingCharacters(in: .whitespaces)
+            if !name.isEmpty, path.first != "name" { path.insert(name, at: 0) }
+            indent = here.count - here.drop(while: { $0 == " " }).count + 1
+        }
+        var itemIndex: [Int: Int] = [:]  // list items met at each indentation, walking up
+        var index = line - 2
+        while index >= 0, indent > 0 {
+            let text = lines[index]
+            let trimmed = text.drop { $0 == " " }
+            index -= 1
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+            let level = indentation(text)
+            if trimmed.hasPrefix("- "), level <= indent {
+                let at = text.count - trimmed.count
+                itemIndex[at, default: 0] += 1
+                // The item's own `name:`, on its first line or below it up to the place.
+                if at < indent - 1 || level < indent {
+                    var name: String?
+                    for candidate in lines[(index + 1)..<(line - 1)] {
+                        let body = candidate.drop { $0 == " " || $0 == "-" }
+                        if body.hasPrefix("name:") {
+                            name = body.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                            break
+                        }
+                        if let range = candidate.range(of: "{name: ") {
+                            name = String(candidate[range.upperBound...].prefix { $0 != "," && $0 != "}" })
+                            break
+                        }
+                    }
+                    path.insert(name ?? "[\(itemIndex[at, default: 1] - 1)]", at: 0)
+                    // The list's key may stand at the item's own column (`endpoints:` then `- name: a`).
+                    indent = at + 1
+                }
+                continue
+            }
+            if level < indent, let key = keys(in: trimmed.prefix { $0 != "{" && $0 != "[" }).first {
+                path.insert(key, at: 0)
+                indent = level
+            }
+        }
+        return path.isEmpty ? nil : path.joined(separator: ".")
     }
 
     // MARK: Shapes
