@@ -306,6 +306,11 @@ struct ServeMatchingTests {
         #expect(
             unknown.output.contains(
                 "Prefer: example=stolen, and the 404 response of GET /items/{id} has missing, gone"), "\(unknown)")
+        // A path the description does not have is answered by its fixture, Prefer or not.
+        try ServeControlTests.fixture("GET", "https://shop.example.com/health", body: #"{"ok": true}"#)
+            .write(to: stubs.appendingPathComponent("health.json"))
+        try await FixtureServerClient(baseURL: try #require(URL(string: base))).reload()
+        #expect(try await Self.curl(["-H", "Prefer: code=404", base + "/health"]).output == #"{"ok":true}"#)
         let bad = try await Self.curl(["-i", "-H", "Prefer: code=abc", base + "/items/1"])
         #expect(bad.output.hasPrefix("HTTP/1.1 400"), "\(bad)")
         #expect(try await command.stop() == 0)

@@ -39,12 +39,11 @@ struct HappyEyeballsTests {
             .bind(host: "127.0.0.1", port: 0).get()
     }
 
-    /// A port nothing listens on (bound, then closed): a connect is refused at once.
-    static func closedPort() async throws -> SocketAddress {
-        let channel = try await listening()
-        let address = channel.localAddress!
-        try await channel.close()
-        return address
+    /// An address that refuses at once: a port below 1024 that nothing on a test machine listens on (tcpmux and
+    /// compressnet, 1 and 2), and that no test binds. A port bound and closed for the purpose could be handed out
+    /// again to a server of a test running beside this one, and the "refused" address then answered.
+    static func refusingAddress(_ port: Int) throws -> SocketAddress {
+        try SocketAddress(ipAddress: "127.0.0.1", port: port)
     }
 
     @Test func aSilentFirstAddressDoesNotKeepTheHostFromBeingReached() async throws {
@@ -64,15 +63,14 @@ struct HappyEyeballsTests {
 
     @Test func aRefusedAddressHandsOnAtOnceAndTheLastErrorIsTheOneReported() async throws {
         let server = try await Self.listening()
-        let refused = try await Self.closedPort()
+        let refused = try Self.refusingAddress(1)
         let channel = try await HappyEyeballs.connect(to: [refused, server.localAddress!], timeout: .seconds(20))
         #expect(channel.remoteAddress?.port == server.localAddress?.port)
         try await channel.close()
         try await server.close()
 
-        let another = try await Self.closedPort()
         await #expect {
-            try await HappyEyeballs.connect(to: [refused, another], timeout: .seconds(20))
+            try await HappyEyeballs.connect(to: [refused, try Self.refusingAddress(2)], timeout: .seconds(20))
         } throws: { error in
             (error as? IOError)?.errnoCode == ECONNREFUSED
         }
