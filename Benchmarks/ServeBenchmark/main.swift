@@ -132,11 +132,11 @@ struct Measure {
     var p99Milliseconds: Double
 }
 
-/// wrk's requests per second and 99th percentile latency for `url`.
-func runWrk(_ url: String, script: URL?) -> Measure {
+/// What wrk printed for `arguments`.
+func wrkOutput(_ arguments: [String]) -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: wrk)
-    process.arguments = ["-t2", "-c16", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url]
+    process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
     do { try process.run() } catch {
@@ -145,15 +145,29 @@ func runWrk(_ url: String, script: URL?) -> Measure {
     }
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    var measure = Measure(requestsPerSecond: 0, p99Milliseconds: 0)
+    return output
+}
+
+/// A percentile of wrk's `--latency` distribution (`99%   2.31ms`), in milliseconds; 0 when it is not there.
+func latencyMilliseconds(_ label: String, in output: String) -> Double {
+    for line in output.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.first == Substring(label), fields.count > 1 else { continue }
+        let text = String(fields[1])
+        let value = Double(text.filter { $0.isNumber || $0 == "." }) ?? 0
+        return text.hasSuffix("us") ? value / 1000 : text.hasSuffix("ms") ? value : value * 1000
+    }
+    return 0
+}
+
+/// wrk's requests per second and 99th percentile latency for `url`.
+func runWrk(_ url: String, script: URL?) -> Measure {
+    let output = wrkOutput(
+        ["-t2", "-c16", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url])
+    var measure = Measure(requestsPerSecond: 0, p99Milliseconds: latencyMilliseconds("99%", in: output))
     for line in output.split(separator: "\n") {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         if fields.first == "Requests/sec:", fields.count > 1 { measure.requestsPerSecond = Double(fields[1]) ?? 0 }
-        if fields.first == "99%", fields.count > 1 {
-            let text = String(fields[1])
-            let value = Double(text.filter { $0.isNumber || $0 == "." }) ?? 0
-            measure.p99Milliseconds = text.hasSuffix("us") ? value / 1000 : text.hasSuffix("ms") ? value : value * 1000
-        }
         if line.contains("Non-2xx") {
             say("error: \(url) answered errors: \(line)")
             exit(1)
@@ -163,13 +177,7 @@ func runWrk(_ url: String, script: URL?) -> Measure {
 }
 
 /// The process's resident memory now, in MiB.
-func residentMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        return (line.split(separator: " ").compactMap { Double($0) }.first ?? 0) / 1024
-    }
-    return 0
-}
+func residentMiB() -> Double { residentMiB(of: getpid()) }
 
 /// The resident memory of process `pid`, in MiB.
 func residentMiB(of pid: Int32) -> Double {
@@ -205,25 +213,8 @@ func child(_ folder: URL, proxy: String?) throws -> (Process, Int) {
 
 /// A fixture hit's latency: wrk on one connection for two seconds, the median and the 99th percentile.
 func hitLatency(_ port: Int) -> (p50: Double, p99: Double) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: wrk)
-    process.arguments = ["-t1", "-c1", "-d2s", "--latency", "http://127.0.0.1:\(port)/hit"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try? process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    func milliseconds(_ label: String) -> Double {
-        for line in output.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.first == Substring(label), fields.count > 1 else { continue }
-            let text = String(fields[1])
-            let value = Double(text.filter { $0.isNumber || $0 == "." }) ?? 0
-            return text.hasSuffix("us") ? value / 1000 : text.hasSuffix("ms") ? value : value * 1000
-        }
-        return 0
-    }
-    return (milliseconds("50%"), milliseconds("99%"))
+    let output = wrkOutput(["-t1", "-c1", "-d2s", "--latency", "http://127.0.0.1:\(port)/hit"])
+    return (latencyMilliseconds("50%", in: output), latencyMilliseconds("99%", in: output))
 }
 
 /// `serve --proxy` recording `recordCount` distinct requests, in a child process; then a fresh server on the folder.
@@ -325,16 +316,9 @@ Task.detached {
         say("ratio, median of \(rounds): \(format(median(ratios), 2)) (target ≥ 0.90)")
         if soakSeconds > 0 {
             let before = residentMiB()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: wrk)
-            process.arguments = [
+            let output = wrkOutput([
                 "-t2", "-c16", "-d\(soakSeconds)s", "-s", script.path, "http://127.0.0.1:\(server.port)/items/0",
-            ]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            ])
             let requests = output.split(separator: "\n").first { $0.contains("requests in") }.map(String.init) ?? ""
             say(
                 "soak: \(requests.trimmingCharacters(in: .whitespaces)); resident memory \(format(before)) MiB before, "

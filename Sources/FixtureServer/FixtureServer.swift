@@ -235,6 +235,13 @@ package struct FixtureServer: Sendable {
     }
 }
 
+extension HeaderFields {
+    /// A request's fields as Hummingbird received them: names as spelt, order and repeats kept.
+    init(_ fields: HTTPFields) {
+        self.init(fields.map { HeaderFields.Field(name: $0.name.rawName, value: $0.value) })
+    }
+}
+
 extension Array {
     /// The first index whose element `belongs` accepts, in an array where every element it accepts comes after
     /// every one it refuses (a binary search).
@@ -277,7 +284,7 @@ struct ServedEntry: Sendable {
     var stubRequest: StubRequest {
         StubRequest(
             method: method, url: URL(string: "http://localhost" + target) ?? URL(string: "http://localhost/")!,
-            headers: HeaderFields(fields.map { HeaderFields.Field(name: $0.name.rawName, value: $0.value) }),
+            headers: HeaderFields(fields),
             body: body.map { Data($0.readableBytesView) })
     }
 }
@@ -755,7 +762,7 @@ struct FixtureResponder: HTTPResponder {
             return Self.json(status: .badRequest, ["error": "the request target is not a URL path", "request": shown])
         }
         // The request's fields as sent: spelling, order and repeats kept.
-        let headers = HeaderFields(request.headers.map { HeaderFields.Field(name: $0.name.rawName, value: $0.value) })
+        let headers = HeaderFields(request.headers)
         if validatesRequests, let spec {
             let recorded = RecordedRequest(
                 method: method, url: url.absoluteString, headers: headers,
@@ -823,10 +830,7 @@ struct FixtureResponder: HTTPResponder {
                     if latency > .zero { try await Task.sleep(for: latency) }
                     log("\(status) \(shown): the example of \(operation) at \(pointer), as Prefer asks")
                     note(.example, status: status)
-                    return Response(
-                        status: HTTPResponse.Status(code: status),
-                        headers: [.contentType: "application/json", Self.exampleHeader: pointer],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
+                    return Self.example(status: status, body: body, pointer: pointer)
                 case .noExample(let operation, let reason):
                     note(.miss, status: nil)
                     return Self.json(
@@ -889,10 +893,7 @@ struct FixtureResponder: HTTPResponder {
                     if latency > .zero { try await Task.sleep(for: latency) }
                     log("\(status) \(shown): no fixture; the example of \(operation) at \(pointer)")
                     note(.example, status: status)
-                    return Response(
-                        status: HTTPResponse.Status(code: status),
-                        headers: [.contentType: "application/json", Self.exampleHeader: pointer],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
+                    return Self.example(status: status, body: body, pointer: pointer)
                 case .noExample(let operation, _):
                     answer["error"] =
                         "no fixture matches the request, and \(operation) has no example of a success response in \(spec.file)"
@@ -999,6 +1000,14 @@ struct FixtureResponder: HTTPResponder {
         if let query = target.percentEncodedQuery { relative += "?" + query }
         if let fragment = target.percentEncodedFragment { relative += "#" + fragment }
         return relative
+    }
+
+    /// An answer taken from the description's example, its JSON Pointer in ``exampleHeader``.
+    static func example(status: Int, body: JSONValue, pointer: String) -> Response {
+        Response(
+            status: HTTPResponse.Status(code: status),
+            headers: [.contentType: "application/json", Self.exampleHeader: pointer],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
     }
 
     /// RFC 7240's `Prefer`, which HTTPTypes does not name.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// HTTP header fields as they were sent: names keep their spelling, order and repeats are kept, and every
 /// lookup ignores the case of the name (RFC 9110 §5.1), on every platform.
 ///
@@ -143,4 +145,18 @@ package func headerNamesMatch(_ a: String, _ b: String) -> Bool {
         && zip(a.utf8, b.utf8).allSatisfy { x, y in
             x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
         }
+}
+
+extension HeaderFields {
+    /// The `name=value` pairs of one `Cookie` field's value (`a=1; b=2`), names and values trimmed; a segment
+    /// without `=` is skipped. The one reading of a cookie list, for the stubs' matcher and the redactor.
+    package static func cookiePairs(in value: some StringProtocol) -> [(name: String, value: String)] {
+        value.split(separator: ";").compactMap { segment in
+            guard let equals = segment.firstIndex(of: "=") else { return nil }
+            return (
+                segment[..<equals].trimmingCharacters(in: .whitespaces),
+                segment[segment.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            )
+        }
+    }
 }

@@ -273,11 +273,9 @@ public struct Redactor: Sendable {
     private func learnHeaderValue(_ lowerName: String, _ value: String) {
         learn(value)
         if lowerName.contains("cookie") {
-            let segments = value.split(separator: ";")
-            let pairs = lowerName.hasPrefix("set-cookie") ? Array(segments.prefix(1)) : segments
-            for pair in pairs {
-                if let equals = pair.firstIndex(of: "=") { learn(String(pair[pair.index(after: equals)...])) }
-            }
+            // A Set-Cookie's first segment is the cookie; the rest are its attributes (`Path=/`).
+            let cookies = lowerName.hasPrefix("set-cookie") ? value.prefix { $0 != ";" } : Substring(value)
+            for pair in HeaderFields.cookiePairs(in: cookies) { learn(pair.value) }
             return
         }
         let words = value.split(separator: " ", maxSplits: 1)

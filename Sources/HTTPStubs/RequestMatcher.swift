@@ -266,15 +266,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// The cookies of a request's `Cookie` fields, in order (`a=1; b=2`).
     static func cookies(of request: StubRequest) -> [(name: String, value: String)] {
-        var found: [(name: String, value: String)] = []
-        for field in request.headers where headerNamesMatch(field.name, "Cookie") {
-            for pair in field.value.split(separator: ";") {
-                let trimmed = pair.trimmingCharacters(in: .whitespaces)
-                guard let equals = trimmed.firstIndex(of: "=") else { continue }
-                found.append((String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...])))
-            }
+        request.headers.filter { headerNamesMatch($0.name, "Cookie") }.flatMap {
+            HeaderFields.cookiePairs(in: $0.value)
         }
-        return found
     }
 
     static func compile(_ pattern: String, for place: String) throws(RequestMatcherError) -> ECMARegex {

@@ -77,31 +77,21 @@ enum ResponseTemplate {
                 guard JSONPointer.tokens(of: pointer) != nil else { return nil }
                 return .some(json?.value(at: pointer).map(Filled.json))
             }
-            for (prefix, lookup) in lookups where rest.hasPrefix(prefix) {
-                let key = String(rest.dropFirst(prefix.count))
-                guard !key.isEmpty else { return nil }
-                return .some(lookup(key).map(Filled.text))
+            // `request.<part>.<name>`: a path parameter, a query item, a header, a cookie.
+            let parts = rest.dropFirst().split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, !parts[1].isEmpty else { return nil }
+            let key = String(parts[1])
+            switch parts[0] {
+            case "path":
+                guard let template = exchange.metadata.match?.path else { return .some(nil) }
+                let values = PathTemplate.match(template: template, segments: PathTemplate.segments(request.path))?.0
+                return .some(values?[key].map(Filled.text))
+            case "query": return .some(request.queryItems.first { $0.name == key }.map { .text($0.value ?? "") })
+            case "header": return .some(request.header(key).map(Filled.text))
+            case "cookie":
+                return .some(RequestMatcher.cookies(of: request).first { $0.name == key }.map { .text($0.value) })
+            default: return nil
             }
-            return nil
-        }
-
-        private var lookups: [(String, (String) -> String?)] {
-            [
-                (
-                    ".path.",
-                    { name in
-                        guard let template = exchange.metadata.match?.path else { return nil }
-                        return PathTemplate.match(template: template, segments: PathTemplate.segments(request.path))?
-                            .0[name]
-                    }
-                ),
-                (".query.", { name in request.queryItems.first { $0.name == name }.map { $0.value ?? "" } }),
-                (".header.", { name in request.header(name) }),
-                (
-                    ".cookie.",
-                    { name in RequestMatcher.cookies(of: request).first { $0.name == name }?.value }
-                ),
-            ]
         }
     }
 
