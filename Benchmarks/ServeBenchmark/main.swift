@@ -9,7 +9,9 @@
 // expression, so the fixture is not in the exact-path index and is tried for every request) and a value at a body
 // pointer; wrk sends those a POST with the body they ask for, and a GET to the others. Each round runs wrk against
 // the bare route, then against the fixture server (each request a random one of the fixtures, through a Lua
-// script), and prints requests per second and the 99th percentile latency of each, and their ratio. Issue 35's
+// script), and prints requests per second and the 99th percentile latency of each, and their ratio. A round
+// measures each side twice for half of --seconds, in the order bare, serve, serve, bare, so that a shared machine's
+// drift during the round weighs on both sides alike. Issue 35's
 // target: the fixture server at 0.9x the bare route's throughput or more. With --soak-seconds N, the fixture server
 // then answers for N more seconds and the process's resident memory before and after is printed.
 //
@@ -163,7 +165,7 @@ func latencyMilliseconds(_ label: String, in output: String) -> Double {
 /// wrk's requests per second and 99th percentile latency for `url`.
 func runWrk(_ url: String, script: URL?) -> Measure {
     let output = wrkOutput(
-        ["-t2", "-c16", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url])
+        ["-t2", "-c16", "-d\(max(seconds / 2, 1))s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url])
     var measure = Measure(requestsPerSecond: 0, p99Milliseconds: latencyMilliseconds("99%", in: output))
     for line in output.split(separator: "\n") {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -300,12 +302,26 @@ Task.detached {
         say("bare route on port \(bare.port)")
         let server = try await FixtureServer.start(
             folder: folder, displayName: "bench", options: FixtureServer.Options(), log: { _ in })
-        say("\(fixtureCount) fixtures; wrk -t2 -c16 -d\(seconds)s, keep-alive, on loopback; \(rounds) rounds")
+        say(
+            "\(fixtureCount) fixtures; wrk -t2 -c16, keep-alive, on loopback; \(rounds) rounds of bare, serve, serve, "
+                + "bare, \(max(seconds / 2, 1)) s each")
         var ratios: [Double] = []
         for round in 1...rounds {
-            // The same script for both: it costs wrk the same on each side of the ratio.
-            let reference = runWrk("http://127.0.0.1:\(bare.port)/items/1", script: script)
-            let served = runWrk("http://127.0.0.1:\(server.port)/items/0", script: script)
+            // The same script for both: it costs wrk the same on each side of the ratio. Each side is measured
+            // twice, half the time each, in the order bare, serve, serve, bare: a machine that slows down or speeds
+            // up during the round (a shared one does) weighs on both sides alike.
+            let bareURL = "http://127.0.0.1:\(bare.port)/items/1"
+            let servedURL = "http://127.0.0.1:\(server.port)/items/0"
+            let halves = [
+                runWrk(bareURL, script: script), runWrk(servedURL, script: script),
+                runWrk(servedURL, script: script), runWrk(bareURL, script: script),
+            ]
+            let reference = Measure(
+                requestsPerSecond: (halves[0].requestsPerSecond + halves[3].requestsPerSecond) / 2,
+                p99Milliseconds: max(halves[0].p99Milliseconds, halves[3].p99Milliseconds))
+            let served = Measure(
+                requestsPerSecond: (halves[1].requestsPerSecond + halves[2].requestsPerSecond) / 2,
+                p99Milliseconds: max(halves[1].p99Milliseconds, halves[2].p99Milliseconds))
             let ratio = served.requestsPerSecond / max(reference.requestsPerSecond, 1)
             ratios.append(ratio)
             say(

@@ -197,6 +197,8 @@ package struct FixtureServer: Sendable {
         stubs.keepsRequestLog = false  // the library keeps the server's log
         // A 3xx fixture is the answer: the client follows it, as it would the live API's.
         stubs.followsRedirects = false
+        // Each fixture's fields and body buffer, made once here rather than for every request it answers.
+        stubs.preparesWire = { FixtureResponder.Prepared($0) }
         stubs.stubFixtures(fixtures, scenario: scenario)
         return stubs
     }
@@ -239,20 +241,6 @@ extension HeaderFields {
     /// A request's fields as Hummingbird received them: names as spelt, order and repeats kept.
     init(_ fields: HTTPFields) {
         self.init(fields.map { HeaderFields.Field(name: $0.name.rawName, value: $0.value) })
-    }
-}
-
-extension Array {
-    /// The first index whose element `belongs` accepts, in an array where every element it accepts comes after
-    /// every one it refuses (a binary search).
-    func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if belongs(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }
 
@@ -683,6 +671,29 @@ struct FixtureResponder: HTTPResponder {
         return fields
     }
 
+    /// A fixture's answer in this server's types: its status, its fields as sent (``answerFields(_:)``, with the
+    /// `Content-Length` of its body) and its body's buffer. Made once per fixture when it is loaded
+    /// (`WireResponse.prepared`), so that a request it answers copies neither. A class: the stub set keeps it as
+    /// an object.
+    final class Prepared: Sendable {
+        let status: HTTPResponse.Status
+        let fields: HTTPFields
+        let body: ByteBuffer
+        /// Whether a `Location` field is among ``fields`` (made relative to the server for each answer).
+        let hasLocation: Bool
+
+        init(_ wire: WireResponse) {
+            status = HTTPResponse.Status(code: wire.status)
+            var fields = FixtureResponder.answerFields(wire.headers)
+            body = ByteBuffer(bytes: wire.body)
+            // The length Hummingbird would add to each response: here once, so that an answer does not copy the
+            // fields to add it.
+            fields[.contentLength] = String(body.readableBytes)
+            self.fields = fields
+            hasLocation = fields[.location] != nil
+        }
+    }
+
     /// How long a `timedOut` fault holds a request without an answer when its fixture has no latency, before the
     /// connection is closed: URLSession's default timeout, so a client with its own shorter one times out first.
     static let timeoutHold: Duration = .seconds(60)
@@ -866,14 +877,17 @@ struct FixtureResponder: HTTPResponder {
                 break
             }
             note(.fixture, status: wire.status, fixture: fixture)
-            var fields = Self.answerFields(wire.headers)
-            if let location = fields[.location] { fields[.location] = Self.local(location, origin: origin) }
+            // A fixture's answer as made when it was loaded, unless the stub set changed it (a template, a HEAD).
+            let prepared =
+                request.method == .head ? Prepared(wire) : wire.prepared as? Prepared ?? Prepared(wire)
+            var fields = prepared.fields
+            if prepared.hasLocation, let location = fields[.location] {
+                fields[.location] = Self.local(location, origin: origin)
+            }
             if request.method == .head, let length = wire.headers["Content-Length"] {
                 fields[.contentLength] = length
             }
-            return Response(
-                status: HTTPResponse.Status(code: wire.status), headers: fields,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: wire.body)))
+            return Response(status: prepared.status, headers: fields, body: ResponseBody(byteBuffer: prepared.body))
         case .failure(let error, _):
             if let forwarder {
                 return await forward(stubRequest, target: target, body: body, shown: shown, through: forwarder)

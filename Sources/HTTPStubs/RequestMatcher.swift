@@ -25,13 +25,35 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public struct Condition: Sendable {
         public var name: String
         /// Returns `nil` when the request satisfies the condition, else why not.
-        public var evaluate: @Sendable (StubRequest) -> String?
+        public var evaluate: @Sendable (StubRequest) -> String? {
+            get { explained }
+            set {
+                explained = newValue
+                accepts = { newValue($0) == nil }
+            }
+        }
+        private var explained: @Sendable (StubRequest) -> String?
+        /// Whether the request satisfies the condition: what matching asks of every candidate stub, without
+        /// writing the reason a refusal has (only a near miss's diagnostics read that).
+        private(set) var accepts: @Sendable (StubRequest) -> Bool
         /// What the condition fixes exactly, when a stub set's index can stand in for evaluating it.
         var fixes: Fixed?
 
         public init(_ name: String, evaluate: @escaping @Sendable (StubRequest) -> String?) {
             self.name = name
-            self.evaluate = evaluate
+            explained = evaluate
+            accepts = { evaluate($0) == nil }
+        }
+
+        /// A condition whose test is `accepts`, and whose reason, asked only of a request it refuses, is
+        /// `reason`'s.
+        init(
+            _ name: String, accepts: @escaping @Sendable (StubRequest) -> Bool,
+            reason: @escaping @Sendable (StubRequest) -> String
+        ) {
+            self.name = name
+            self.accepts = accepts
+            explained = { accepts($0) ? nil : reason($0) }
         }
 
         enum Fixed: Sendable, Equatable {
@@ -47,6 +69,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// trying every stub.
     package private(set) var exactMethod: String?
     package private(set) var exactPath: String?
+    /// Text every path the matcher accepts starts with (the literal start of a path pattern or template), when a
+    /// condition requires one: a stub set tries such a stub only for the paths that start so.
+    package private(set) var pathPrefix: String?
     /// The host (lowercased) when a condition fixes it: the global mode answers only hosts its stubs name.
     package private(set) var exactHost: String?
 
@@ -68,7 +93,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// Adds a condition from a closure that returns `true` for requests it accepts.
     public func matching(_ name: String, _ predicate: @escaping @Sendable (StubRequest) -> Bool) -> RequestMatcher {
-        adding(Condition(name) { predicate($0) ? nil : "\(name) did not accept the request" })
+        adding(Condition(name, accepts: predicate) { _ in "\(name) did not accept the request" })
     }
 
     // MARK: Method and URL
@@ -82,9 +107,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// The HTTP method, compared without regard to case.
     public func method(_ method: String) -> RequestMatcher {
         let expected = method.uppercased()
-        var condition = Condition("method \(expected)") { request in
-            request.method == expected ? nil : "method differs: expected \(expected), got \(request.method)"
-        }
+        var condition = Condition(
+            "method \(expected)", accepts: { $0.method == expected },
+            reason: { "method differs: expected \(expected), got \($0.method)" })
         condition.fixes = .method(expected)
         var copy = adding(condition)
         copy.exactMethod = expected
@@ -108,9 +133,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public func scheme(_ scheme: String) -> RequestMatcher {
         let expected = scheme.lowercased()
         return adding(
-            Condition("scheme \(expected)") { request in
-                let actual = request.scheme ?? ""
-                return actual == expected ? nil : "scheme differs: expected \(expected), got \(actual)"
+            Condition("scheme \(expected)", accepts: { ($0.scheme ?? "") == expected }) { request in
+                "scheme differs: expected \(expected), got \(request.scheme ?? "")"
             })
     }
 
@@ -119,13 +143,14 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         let expected = host.lowercased()
         let shown = port.map { "\(expected):\($0)" } ?? expected
         var copy = adding(
-            Condition("host \(shown)") { request in
+            Condition(
+                "host \(shown)",
+                accepts: { request in (request.host ?? "") == expected && (port == nil || request.url.port == port) }
+            ) { request in
                 let actual = request.host ?? ""
                 if actual != expected { return "host differs: expected \(expected), got \(actual)" }
-                if let port, request.url.port != port {
-                    return "port differs: expected \(port), got \(request.url.port.map(String.init) ?? "none")"
-                }
-                return nil
+                return "port differs: expected \(port.map(String.init) ?? "none"), got "
+                    + (request.url.port.map(String.init) ?? "none")
             })
         copy.exactHost = expected
         return copy
@@ -133,9 +158,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// The exact path (`/api/search`).
     public func path(_ path: String) -> RequestMatcher {
-        var condition = Condition("path \(path)") { request in
-            request.path == path ? nil : "path differs: expected \(path), got \(request.path)"
-        }
+        var condition = Condition(
+            "path \(path)", accepts: { $0.path == path }, reason: { "path differs: expected \(path), got \($0.path)" })
         condition.fixes = .path(path)
         var copy = adding(condition)
         copy.exactPath = path
@@ -145,16 +169,22 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// A path with `{name}` placeholders, each matching one non-empty segment: `/api/recipes/{id}`.
     public func pathTemplate(_ template: String) -> RequestMatcher {
         let expected = template.split(separator: "/", omittingEmptySubsequences: false)
-        return adding(
-            Condition("path \(template)") { request in
-                let actual = request.path.split(separator: "/", omittingEmptySubsequences: false)
-                let fits =
-                    actual.count == expected.count
-                    && zip(expected, actual).allSatisfy { pattern, segment in
-                        (pattern.hasPrefix("{") && pattern.hasSuffix("}") && !segment.isEmpty) || pattern == segment
-                    }
-                return fits ? nil : "path differs: expected \(template), got \(request.path)"
-            })
+        // The segments before the first placeholder, each followed by its `/` (the whole template when it has
+        // none).
+        let fixed = expected.prefix { !($0.hasPrefix("{") && $0.hasSuffix("}")) }
+        let literal = fixed.count == expected.count ? template : fixed.map { $0 + "/" }.joined()
+        return requiringPathPrefix(literal).adding(
+            Condition(
+                "path \(template)",
+                accepts: { request in
+                    let actual = request.path.split(separator: "/", omittingEmptySubsequences: false)
+                    return actual.count == expected.count
+                        && zip(expected, actual).allSatisfy { pattern, segment in
+                            (pattern.hasPrefix("{") && pattern.hasSuffix("}") && !segment.isEmpty)
+                                || pattern == segment
+                        }
+                }
+            ) { request in "path differs: expected \(template), got \(request.path)" })
     }
 
     /// A path (percent-encoded, as sent) that matches a regular expression, searched in the whole path: anchor
@@ -169,25 +199,30 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         let regex = try Self.compile(pattern, for: "pathMatching")
         let (prefix, isWhole) = Self.anchoredLiteral(pattern)
         let name = "path ~ \(pattern)"
-        let reason: @Sendable (String) -> String = { "path differs: expected a path matching \(pattern), got \($0)" }
+        let reason: @Sendable (StubRequest) -> String = {
+            "path differs: expected a path matching \(pattern), got \($0.path)"
+        }
         if isWhole, prefix.utf8.allSatisfy({ $0 < 0x80 }) {
             // `^/items/10$` is one path: compared as text, and indexed by a stub set as an exact path is.
-            var condition = Condition(name) { request in
-                request.path.utf8.elementsEqual(prefix.utf8) ? nil : reason(request.path)
-            }
+            var condition = Condition(name, accepts: { $0.path.utf8.elementsEqual(prefix.utf8) }, reason: reason)
             condition.fixes = .path(prefix)
             var copy = adding(condition)
             copy.exactPath = prefix
             return copy
         }
-        return adding(
-            Condition(name) { request in
+        return requiringPathPrefix(prefix).adding(
+            Condition(
+                name,
                 // The pattern's literal start, compared first, spares the regular expression most paths.
-                guard request.path.utf8.starts(with: prefix.utf8), Self.search(regex, in: request.path) else {
-                    return reason(request.path)
-                }
-                return nil
-            })
+                accepts: { $0.path.utf8.starts(with: prefix.utf8) && Self.search(regex, in: $0.path) },
+                reason: reason))
+    }
+
+    /// This matcher, noting that its paths start with `prefix` (the longest such text is kept).
+    private func requiringPathPrefix(_ prefix: String) -> RequestMatcher {
+        var copy = self
+        if prefix.utf8.count > (pathPrefix?.utf8.count ?? 0) { copy.pathPrefix = prefix }
+        return copy
     }
 
     /// The literal text a pattern anchored with `^` starts with (an escaped punctuation character stands for
@@ -244,9 +279,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         let regex = try Self.compile(pattern, for: "header(\(name), matching:)")
         let secret = RedactionPolicy.default.isSensitiveHeader(name)
         return adding(
-            Condition("header \(name) ~ \(secret ? RedactionPolicy.default.marker : pattern)") { request in
+            Condition(
+                "header \(name) ~ \(secret ? RedactionPolicy.default.marker : pattern)",
+                accepts: { request in request.header(name).map { Self.search(regex, in: $0) } ?? false }
+            ) { request in
                 guard let actual = request.header(name) else { return "header \(name) missing" }
-                if Self.search(regex, in: actual) { return nil }
                 if secret { return "header \(name) differs (a credential: the values are not shown)" }
                 return "header \(name) differs: expected a value matching \(pattern), got \(actual)"
             })
@@ -332,11 +369,13 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         let secret = RedactionPolicy.default.isSensitiveHeader(name)
         let shown = secret ? RedactionPolicy.default.marker : value
         return adding(
-            Condition(shown.map { "header \(name): \($0)" } ?? "header \(name)") { request in
+            Condition(
+                shown.map { "header \(name): \($0)" } ?? "header \(name)",
+                accepts: { request in request.header(name).map { value == nil || $0 == value } ?? false }
+            ) { request in
                 guard let actual = request.header(name) else { return "header \(name) missing" }
-                guard let value, actual != value else { return nil }
                 if secret { return "header \(name) differs (a credential: the values are not shown)" }
-                return "header \(name) differs: expected \(value), got \(actual)"
+                return "header \(name) differs: expected \(value ?? ""), got \(actual)"
             })
     }
 

@@ -230,7 +230,7 @@ final class Stub: Sendable {
     /// one (empty when no turn is a template).
     let templates: [Exchange?]
     /// The conditions left to evaluate once the request has the route's method and path.
-    private let residue: [RequestMatcher.Condition]
+    private let residue: [@Sendable (StubRequest) -> Bool]
 
     init(
         id: Int, name: String, matcher: RequestMatcher, answers: Answers, turnNames: [String] = [],
@@ -256,16 +256,20 @@ final class Stub: Sendable {
             route = StubSet.Route(method: method, path: path, query: query)
             residue = matcher.conditions.filter {
                 $0.fixes != .method(method) && $0.fixes != .path(path) && (query == nil || $0.fixes != .query(query!))
-            }
+            }.map(\.accepts)
         } else {
             route = nil
-            residue = matcher.conditions
+            residue = matcher.conditions.map(\.accepts)
         }
     }
 
-    /// The same stub under the id its set gives it.
-    func numbered(_ id: Int) -> Stub {
-        Stub(
+    /// The same stub under the id its set gives it, its fixed responses prepared by `prepare` when there is one.
+    func numbered(_ id: Int, preparing prepare: (@Sendable (WireResponse) -> any AnyObject & Sendable)? = nil) -> Stub {
+        var answers = answers
+        if let prepare, case .fixed(let responses, let wires) = answers {
+            answers = .fixed(responses, wires.map { $0.preparing(prepare) })
+        }
+        return Stub(
             id: id, name: name, matcher: matcher, answers: answers, turnNames: turnNames, priority: priority,
             state: state, templates: templates)
     }
@@ -315,7 +319,7 @@ final class Stub: Sendable {
             // An unindexed stub (a pattern, a template) of another method is passed over without a closure call.
             return false
         }
-        for condition in residue where condition.evaluate(request) != nil { return false }
+        for accepts in residue where !accepts(request) { return false }
         return true
     }
 }

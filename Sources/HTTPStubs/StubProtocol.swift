@@ -274,14 +274,34 @@ package struct WireResponse: Sendable {
         case failed(URLError.Code)
     }
 
-    package var status: Int
+    package var status: Int {
+        didSet { prepared = nil }
+    }
     package var headers: HeaderFields {
-        didSet { foundationHeaders = headers.dictionary }
+        didSet {
+            foundationHeaders = headers.dictionary
+            prepared = nil
+        }
     }
     /// `headers` as `HTTPURLResponse` takes them (a repeated field's values joined), made once, not per request.
     package private(set) var foundationHeaders: [String: String]
-    package var body: Data
-    package var ending: Ending
+    package var body: Data {
+        didSet { prepared = nil }
+    }
+    package var ending: Ending {
+        didSet { prepared = nil }
+    }
+    /// The response in another server's terms (`apiprobe serve`'s fields and body buffer), made once by
+    /// ``StubSet/preparesWire`` when the stub is added; gone as soon as the response is changed (a HEAD's
+    /// answer without its body), so it is never a stale copy.
+    package private(set) var prepared: (any AnyObject & Sendable)?
+
+    /// This response, with what `prepare` makes of it.
+    func preparing(_ prepare: (WireResponse) -> any AnyObject & Sendable) -> WireResponse {
+        var copy = self
+        copy.prepared = prepare(self)
+        return copy
+    }
 
     init(_ response: StubResponse) {
         status = response.status

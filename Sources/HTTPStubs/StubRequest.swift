@@ -85,7 +85,11 @@ public struct StubRequest: Sendable, Hashable {
         if url.query(percentEncoded: true) != nil {
             items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         }
-        return (path, items, url.host.map(asciiLowercased), url.scheme.map(asciiLowercased))
+        // The host as written, decoded only when it holds an escape: `url.host` decodes every time, and a
+        // request's parts are read for every stubbed request.
+        var host = url.host(percentEncoded: true)
+        if let written = host, written.utf8.contains(UInt8(ascii: "%")) { host = written.removingPercentEncoding }
+        return (path, items, host.map(asciiLowercased), url.scheme.map(asciiLowercased))
     }
 }
 

@@ -202,14 +202,14 @@ public final class StubSet: Sendable {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            let stub = unnumbered.numbered(id)
+            let stub = unnumbered.numbered(id, preparing: state.preparesWire)
             state.stubs[id] = stub
             if stub.priority != FixtureMatch.defaultPriority { state.prioritized = true }
             if stub.route?.query != nil { state.queryIndexed = true }
             if let route = stub.route {
                 state.index[route.key, default: []].append(stub)
             } else {
-                state.unindexed[stub.method ?? "", default: []].append(stub)
+                state.unindexed[stub.method ?? "", default: PrefixIndex()].add(stub)
             }
             return StubHandle(id: id, name: stub.name)
         }
@@ -331,7 +331,7 @@ public final class StubSet: Sendable {
                 state.index[route.key]?.removeAll { $0.id == handle.id }
                 if state.index[route.key]?.isEmpty == true { state.index[route.key] = nil }
             } else {
-                state.unindexed[removed.method ?? ""]?.removeAll { $0.id == handle.id }
+                state.unindexed[removed.method ?? ""]?.remove(removed)
             }
         }
     }
@@ -397,6 +397,13 @@ public final class StubSet: Sendable {
         set { state.withLock { $0.keepsLog = newValue } }
     }
 
+    /// What a server makes of each fixed response once, when a stub is added (`apiprobe serve`: the fields and
+    /// body buffer it sends), kept as ``WireResponse/prepared``; set it before adding stubs.
+    package var preparesWire: (@Sendable (WireResponse) -> any AnyObject & Sendable)? {
+        get { state.withLock { $0.preparesWire } }
+        set { state.withLock { $0.preparesWire = newValue } }
+    }
+
     // MARK: Answering
 
     /// The outcome of `first` (redirects followed), as the URL protocol and `apiprobe serve` deliver it.
@@ -404,21 +411,23 @@ public final class StubSet: Sendable {
         var request = first
         var latency = Duration.zero
         for _ in 0...RedirectRule.maximumHops {
-            // Matchers run outside the lock: a `.matching` closure may read the set (its log, say).
-            let (lists, machines, prioritized) = state.withLock { state in
-                // The stubs of this path and exact query (looked up only when some stub is indexed so), of this
-                // path, and the others.
-                let byQuery =
-                    state.queryIndexed
-                    ? state.index[Route.key(path: request.path, query: Self.queryKey(request.queryItems))] ?? [] : []
-                // Unindexed stubs by the method they fix (a HEAD may be answered by a GET's), then those of any.
-                return (
-                    [
-                        byQuery, state.index[request.path] ?? [], state.unindexed[request.method] ?? [],
-                        request.method == "HEAD" ? state.unindexed["GET"] ?? [] : [], state.unindexed[""] ?? [],
-                    ], state.machines, state.prioritized
-                )
+            // Matchers run outside the lock: a `.matching` closure may read the set (its log, say). The lock is
+            // held only to take the tables (copies share their storage), and the lookups are made after.
+            let (index, unindexed, queryIndexed, machines, prioritized) = state.withLock { state in
+                (state.index, state.unindexed, state.queryIndexed, state.machines, state.prioritized)
             }
+            // The stubs of this path and exact query (looked up only when some stub is indexed so), of this path,
+            // and the others.
+            var lists = [
+                queryIndexed
+                    ? index[Route.key(path: request.path, query: Self.queryKey(request.queryItems))] ?? [] : [],
+                index[request.path] ?? [],
+            ]
+            // Unindexed stubs by the method they fix (a HEAD may be answered by a GET's), then those of any; of
+            // each, those whose path's start the request's path has.
+            unindexed[request.method]?.candidates(for: request.path, into: &lists)
+            if request.method == "HEAD" { unindexed["GET"]?.candidates(for: request.path, into: &lists) }
+            unindexed[""]?.candidates(for: request.path, into: &lists)
             var found = Self.firstMatch(for: request, in: lists, states: machines, prioritized: prioritized)
             // A HEAD no stub names is answered as its GET, without the body (RFC 9110, 9.3.2).
             var headFromGet = false
@@ -535,8 +544,8 @@ extension StubSet {
         /// The stubs with an exact method and path, by ``Route/key`` (the path, or the path and the query), in the
         /// order they were added.
         var index: [String: [Stub]] = [:]
-        /// The others, by the method they fix (`""` for none), in the order they were added.
-        var unindexed: [String: [Stub]] = [:]
+        /// The others, by the method they fix (`""` for none).
+        var unindexed: [String: PrefixIndex] = [:]
         var log = RequestLog()
         /// Each state machine a stub moved, and its state.
         var machines: [String: String] = [:]
@@ -548,6 +557,47 @@ extension StubSet {
         var answered = 0
         /// Whether requests go into ``log`` (`apiprobe serve` keeps its own, and spares each request this one).
         var keepsLog = true
+        var preparesWire: (@Sendable (WireResponse) -> any AnyObject & Sendable)?
+    }
+
+    /// Stubs that no exact path indexes (a path pattern, a template), by the literal text their paths start with
+    /// (``RequestMatcher/pathPrefix``, `""` for none), each list in the order the stubs were added: a request
+    /// tries only those whose start its path has, not every pattern of the set (a thousand fixtures with
+    /// `pathPattern`s cost a request a few lookups).
+    struct PrefixIndex {
+        /// The lengths (UTF-8) of the starts, ascending, each once.
+        private var lengths: [Int] = []
+        private var stubs: [String: [Stub]] = [:]
+
+        mutating func add(_ stub: Stub) {
+            let prefix = stub.matcher.pathPrefix ?? ""
+            if stubs[prefix] == nil {
+                let length = prefix.utf8.count
+                let place = lengths.partitioningIndex { $0 >= length }
+                if place == lengths.count || lengths[place] != length { lengths.insert(length, at: place) }
+            }
+            stubs[prefix, default: []].append(stub)
+        }
+
+        mutating func remove(_ stub: Stub) {
+            let prefix = stub.matcher.pathPrefix ?? ""
+            stubs[prefix]?.removeAll { $0.id == stub.id }
+            guard stubs[prefix]?.isEmpty == true else { return }
+            stubs[prefix] = nil
+            let length = prefix.utf8.count
+            if !stubs.keys.contains(where: { $0.utf8.count == length }) { lengths.removeAll { $0 == length } }
+        }
+
+        /// Appends to `lists` the stubs whose start `path` has, one list per start.
+        func candidates(for path: String, into lists: inout [[Stub]]) {
+            let bytes = path.utf8
+            let count = bytes.count
+            for length in lengths {
+                guard length <= count else { return }
+                let start = length == count ? path : String(decoding: bytes.prefix(length), as: UTF8.self)
+                if let found = stubs[start] { lists.append(found) }
+            }
+        }
     }
 
     /// The exact method and path (and query, for a fixture's exact one) of a stub, which find its candidates

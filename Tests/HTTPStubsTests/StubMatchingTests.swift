@@ -30,6 +30,38 @@ struct StubMatchingTests {
         #expect(await urlError { _ = try await get("/vx/items", on: session) } != nil)
     }
 
+    /// Patterns and templates are tried by the literal start of their paths (a request tries only those its path
+    /// starts with), and the newest stub that matches still answers, whatever start it is filed under.
+    @Test func patternsAndTemplatesKeepNewestFirstAcrossTheirStarts() async throws {
+        let set = StubSet()
+        set.stub(try RequestMatcher().method("GET").pathMatching("^/items/1[0-9]*$"), response: .text("ones"))
+        let newer = set.stub(RequestMatcher().method("GET").pathTemplate("/items/{id}"), response: .text("template"))
+        set.stub(try RequestMatcher().method("GET").pathMatching("^/other/"), response: .text("other"))
+        set.stub(try RequestMatcher().method("GET").pathMatching("items/7$"), response: .text("unanchored"))
+        let session = set.makeSession()
+        // Filed under "/items/1", "/items/" and "": the newest that matches answers.
+        #expect(text(try await get("/items/7", on: session).0) == "unanchored")
+        #expect(text(try await get("/items/12", on: session).0) == "template")
+        #expect(text(try await get("/other/x", on: session).0) == "other")
+        set.remove(newer)
+        #expect(text(try await get("/items/12", on: session).0) == "ones")
+        #expect(await urlError { _ = try await get("/items/x", on: session) } != nil)
+        // A path shorter than a stub's start is not that stub's.
+        #expect(await urlError { _ = try await get("/item", on: session) } != nil)
+    }
+
+    /// A condition made with a closure, then given another: the new one judges (matching and the near miss alike).
+    @Test func aConditionsReplacedEvaluationIsTheOneThatJudges() async throws {
+        var condition = RequestMatcher.Condition("always") { _ in nil }
+        condition.evaluate = { $0.path == "/yes" ? nil : "only /yes" }
+        let set = StubSet()
+        set.stub(RequestMatcher().adding(condition), response: .text("yes"))
+        let session = set.makeSession()
+        #expect(text(try await get("/yes", on: session).0) == "yes")
+        let error = await urlError { _ = try await get("/no", on: session) }
+        #expect(error?.localizedDescription.contains("only /yes") == true)
+    }
+
     @Test func querySubsetAndExact() async throws {
         let set = StubSet()
         set.stub(RequestMatcher().path("/s").query(["q": "soup"], exact: true), response: .text("exact"))
