@@ -15,6 +15,12 @@ import Darwin
 @Suite(
     "apiprobe run and init", .tags(.commandLine, .outsideTools), .serialized, .timeLimit(.minutes(2)), .temporaryFolder)
 struct RunCommandTests {
+    /// The alerts waiting in an outbox file (which stays, with the endpoints' alert states, once written).
+    func waitingAlerts(in outbox: URL) throws -> Int {
+        guard case .array(let alerts)? = try JSONValue(parsing: Data(contentsOf: outbox))["alerts"] else { return -1 }
+        return alerts.count
+    }
+
     func writeConfig(_ text: String, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("apiprobe.yml").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -194,7 +200,65 @@ struct RunCommandTests {
         let delivered = try await cronRun()
         #expect(delivered.status == 0 && !delivered.standardError.contains("alert"), "\(delivered)")
         #expect(posted().suffix(2) == ["down", "recovered"])
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("history.outbox.json").path))
+        #expect(try waitingAlerts(in: directory.appendingPathComponent("history.outbox.json")) == 0)
+    }
+
+    /// Eight `apiprobe run` processes at once on one history (cron runs that overlap, a CronJob beside a
+    /// Deployment): the transitions are decided one run at a time under the outbox file's lock, so the receiver
+    /// hears one "down" for the outage (it is down itself at first: the alert waits) and one "recovered".
+    @Test func eightOverlappingRunsSendOneDownAndOneRecovered() async throws {
+        let healthy = Locked(false)
+        let receiverUp = Locked(false)
+        let api = try RawHTTPServer { _ in
+            .respond(status: healthy.withLock { $0 } ? 200 : 500, headers: [:], body: "{}")
+        }
+        defer { api.stop() }
+        let receiver = try RawHTTPServer { _ in
+            .respond(status: receiverUp.withLock { $0 } ? 200 : 503, headers: [:], body: "")
+        }
+        defer { receiver.stop() }
+        let directory = try TemporaryFolder.make()
+        let config = try writeConfig(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            downAfter: 1
+            successThreshold: 1
+            alerts:
+              - webhook: \(receiver.baseURL.absoluteString)/hook
+            endpoints:
+              - {name: cart, path: /cart, expect: {status: 200}}
+            """, in: directory)
+        let history = directory.appendingPathComponent("history.jsonl").path
+        func eightAtOnce() async throws -> [CommandResult] {
+            try await withThrowingTaskGroup(of: CommandResult.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await CommandLineRunner.run(["run", "--config", config, "--history", history])
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        // Down, with the receiver down: every try answered 503, one alert kept.
+        let down = try await eightAtOnce()
+        #expect(down.allSatisfy { $0.status == 1 }, "\(down)")
+        let outbox = try String(
+            contentsOf: directory.appendingPathComponent("history.outbox.json"), encoding: .utf8)
+        #expect(outbox.components(separatedBy: #""state":"down""#).count - 1 == 1, "\(outbox)")
+        // The receiver is back, the endpoint still down: the one waiting "down" is delivered, no other.
+        receiverUp.withLock { $0 = true }
+        let before = receiver.posted("state").count
+        _ = try await eightAtOnce()
+        // Recovered: one "recovered".
+        healthy.withLock { $0 = true }
+        let recovered = try await eightAtOnce()
+        #expect(recovered.allSatisfy { $0.status == 0 }, "\(recovered)")
+        _ = try await eightAtOnce()
+        #expect(Array(receiver.posted("state").dropFirst(before)) == ["down", "recovered"])
+        #expect(try waitingAlerts(in: directory.appendingPathComponent("history.outbox.json")) == 0)
+        let rounds = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n").count
+        #expect(rounds == 32)
     }
 
     /// `run --dry-run` checks the config and prints the plan with its variables resolved and masked, and sends

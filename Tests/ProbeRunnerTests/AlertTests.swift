@@ -194,10 +194,57 @@ struct AlertTests {
         let sent = receiver.requests.filter { $0.method == "POST" }
         let accepted = Array(receiver.posted("state").suffix(2))
         #expect(accepted == ["down", "recovered"])
-        #expect(!FileManager.default.fileExists(atPath: outbox.path))
+        // With a history, the file stays: no alert waits, and the endpoint's state is settled (none kept).
+        if cron {
+            #expect(
+                try String(contentsOf: outbox, encoding: .utf8)
+                    == #"{"alerts":[],"endpoints":{},"version":2}"# + "\n")
+        } else {
+            #expect(!FileManager.default.fileExists(atPath: outbox.path))
+        }
         _ = try await round()  // nothing more to send
         #expect(receiver.requests.filter { $0.method == "POST" }.count == sent.count)
         #expect(!sent.contains { $0.body.contains("tok-planted") })
+    }
+
+    /// Alerts added to a config whose history shows an outage (or an outbox file of an earlier version, which kept
+    /// no states): the history's rounds stand in for the states once, so the recovery is announced and no second
+    /// "down" is; from then on the states live in the outbox file.
+    @Test func withoutKeptStatesTheHistoryStandsInOnce() async throws {
+        let healthy = Locked(false)
+        let api = try RawHTTPServer { _ in
+            .respond(status: healthy.withLock { $0 } ? 200 : 500, headers: [:], body: "{}")
+        }
+        defer { api.stop() }
+        let receiver = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "ok") }
+        defer { receiver.stop() }
+        let folder = try TemporaryFolder.url
+        let history = folder.appendingPathComponent("history.jsonl")
+        let outbox = folder.appendingPathComponent("history.outbox.json")
+        func round(alerts: Bool) async throws {
+            let probe = try config(
+                """
+                api: shop
+                baseURL: \(api.baseURL.absoluteString)
+                downAfter: 2
+                \(alerts ? "alerts: [{webhook: \"\(receiver.baseURL.absoluteString)/hook\"}]" : "")
+                endpoints:
+                  - {name: cart, path: /cart, expect: {status: 200}}
+                """)
+            var session = ProbeSession(
+                runner: ProbeRunner(config: probe, directory: folder), history: HistoryFile(url: history))
+            _ = try await session.round()
+        }
+        try await round(alerts: false)
+        try await round(alerts: false)  // down, by the history: no alert configured
+        try Data(#"{"alerts": [], "version": 1}"#.utf8).write(to: outbox)  // an earlier version's empty outbox
+        try await round(alerts: true)  // still down: no "down" for an outage already under way
+        #expect(receiver.posted("state").isEmpty)
+        #expect(try String(contentsOf: outbox, encoding: .utf8).contains(#""cart":{"down":true"#))
+        healthy.withLock { $0 = true }
+        try await round(alerts: true)
+        try await round(alerts: true)
+        #expect(receiver.posted("state") == ["recovered"])
     }
 
     /// An outbox that is not one apiprobe wrote (a hand edit, another version) is a warning naming the file, the
@@ -216,6 +263,18 @@ struct AlertTests {
             (#"{"alerts": [{"target": "zero"}]}"#, #"/alerts/0/target: expected an integer, found string "zero""#),
             (#"{"alerts": {}}"#, "/alerts: expected an array of alerts, found object"),
             (#"{"alerts": [1,]}"#, ":1:15: expected a JSON value, found ']'"),
+            (
+                #"{"alerts": [], "endpoints": {"cart": {"down": "yes", "failuresInARow": 1, "passesInARow": 0}}}"#,
+                #"/endpoints/cart/down: expected true or false, found string "yes""#
+            ),
+            (
+                #"{"alerts": [], "endpoints": {"cart": {"down": true, "failuresInARow": -2, "passesInARow": 0}}}"#,
+                "/endpoints/cart/failuresInARow: expected a count of 0 or more, found -2"
+            ),
+            (
+                #"{"alerts": [], "endpoints": []}"#,
+                "/endpoints: expected an object of endpoint states, found array of 0"
+            ),
         ]
         let probe = try config(
             """
@@ -234,7 +293,7 @@ struct AlertTests {
             #expect(
                 warnings.contains {
                     $0.hasPrefix(outbox.relativePath) && $0.contains(place)
-                        && $0.hasSuffix("; its undelivered alerts are lost")
+                        && $0.hasSuffix("; its undelivered alerts and alert states are lost")
                 },
                 "\(warnings)")
         }

@@ -7,7 +7,10 @@ import FoundationNetworking
 #endif
 
 /// Alerts not delivered yet, kept beside the history (`history.outbox.json` beside `history.jsonl`) so that a
-/// receiver that is down when an endpoint goes down still hears of it, in order, on a later round or a later run.
+/// receiver that is down when an endpoint goes down still hears of it, in order, on a later round or a later run;
+/// and the alert state of each endpoint that is failing or down (``AlertTransitions/Tracker``), so that the
+/// transitions are decided under the file's lock, one run at a time: any number of runs that overlap on one history
+/// (cron runs that run long, a CronJob beside a Deployment) send one "down" per outage and one "recovered".
 ///
 /// Each alert waits in its receiver's queue until that receiver answers 2xx; a receiver's alerts go out oldest
 /// first and a failure stops its queue for the round, so a `recovered` never reaches a receiver before the `down`
@@ -44,10 +47,72 @@ struct AlertOutbox: Sendable {
 
     // MARK: The file
 
+    /// What the file holds: the alerts waiting, and the alert state of each endpoint that is not settled (an
+    /// endpoint it does not name is up with no failure in a row). `states` is `nil` for a file written before the
+    /// states were kept (version 1): the history's rounds stand in for them.
+    struct Contents: Sendable {
+        var items: [Item] = []
+        var states: [String: StoredState]? = [:]
+    }
+
+    /// One endpoint's ``AlertTransitions/Tracker`` as the file keeps it (the thresholds come from the config).
+    struct StoredState: Sendable, Hashable {
+        var isDown: Bool
+        var failuresInARow: Int
+        var passesInARow: Int
+
+        init(_ tracker: AlertTransitions.Tracker) {
+            isDown = tracker.isDown
+            failuresInARow = tracker.failuresInARow
+            passesInARow = tracker.passesInARow
+        }
+
+        init(isDown: Bool, failuresInARow: Int, passesInARow: Int) {
+            self.isDown = isDown
+            self.failuresInARow = failuresInARow
+            self.passesInARow = passesInARow
+        }
+
+        func tracker(downAfter: Int, successThreshold: Int) -> AlertTransitions.Tracker {
+            AlertTransitions.Tracker(
+                downAfter: downAfter, successThreshold: successThreshold, isDown: isDown,
+                failuresInARow: failuresInARow, passesInARow: passesInARow)
+        }
+    }
+
     /// The items of an outbox file, or where it is damaged (`file`: its name in the error).
     static func items(from data: Data, file: String) throws(InputError) -> [Item] {
+        try contents(from: data, file: file).items
+    }
+
+    /// The contents of an outbox file, or where it is damaged (`file`: its name in the error).
+    static func contents(from data: Data, file: String) throws(InputError) -> Contents {
         let reader = JSONFieldReader(file: file)
         let document = try reader.parse(data)
+        var states: [String: StoredState]?
+        if let stored = document["endpoints"] {
+            guard case .object(let members) = stored else {
+                throw reader.fail("/endpoints", "an object of endpoint states", stored.briefDescription)
+            }
+            var read: [String: StoredState] = [:]
+            for (name, value) in members {
+                let at = "/endpoints/\(JSONPointer.escape(name))"
+                let down = try reader.required(value, "down", in: at, expected: "true or false")
+                guard case .bool(let isDown) = down else {
+                    throw reader.fail("\(at)/down", "true or false", down.briefDescription)
+                }
+                func count(_ key: String) throws(InputError) -> Int {
+                    let number = try reader.integer(
+                        try reader.required(value, key, in: at, expected: "a count"), at: "\(at)/\(key)")
+                    guard number >= 0 else { throw reader.fail("\(at)/\(key)", "a count of 0 or more", "\(number)") }
+                    return number
+                }
+                read[name] = StoredState(
+                    isDown: isDown, failuresInARow: try count("failuresInARow"),
+                    passesInARow: try count("passesInARow"))
+            }
+            states = read
+        }
         let alerts = try reader.array(
             try reader.required(document, "alerts", in: "", expected: "an array of alerts"), at: "/alerts",
             expected: "an array of alerts")
@@ -80,10 +145,13 @@ struct AlertOutbox: Sendable {
                         consecutive: try integer("consecutive")),
                     attempts: try integer("attempts")))
         }
-        return items
+        return Contents(items: items, states: states)
     }
 
-    static func data(_ items: [Item]) -> Data {
+    static func data(_ items: [Item]) -> Data { data(Contents(items: items, states: [:])) }
+
+    static func data(_ contents: Contents) -> Data {
+        let items = contents.items
         let alerts: [JSONValue] = items.map { item in
             .object([
                 ("target", .number(String(item.target))), ("receiver", .string(item.receiver)),
@@ -95,27 +163,41 @@ struct AlertOutbox: Sendable {
                 ("attempts", .number(String(item.attempts))),
             ])
         }
-        let document = JSONValue.object([("version", .number("1")), ("alerts", .array(alerts))])
+        let states: [(String, JSONValue)] = (contents.states ?? [:]).sorted { $0.key < $1.key }.map { name, state in
+            (
+                name,
+                .object([
+                    ("down", .bool(state.isDown)), ("failuresInARow", .number(String(state.failuresInARow))),
+                    ("passesInARow", .number(String(state.passesInARow))),
+                ])
+            )
+        }
+        let document = JSONValue.object([
+            ("version", .number("2")), ("alerts", .array(alerts)), ("endpoints", .object(states)),
+        ])
         return document.serialized(sortedKeys: true) + Data("\n".utf8)
     }
 
-    /// Runs `body` with the outbox file's items under the state file's lock, and writes back what it leaves (the
-    /// file is removed when nothing is left). `warning` says when the file was damaged and its alerts lost.
+    /// Runs `body` with the outbox file's contents under the state file's lock, and writes back what it leaves
+    /// (the file is removed when nothing is left: no alert waiting, and `states` `nil`). `contents.states` is `nil`
+    /// when there was no file, or one without states: once written, the file stays, so that "no file" means "no
+    /// state known" rather than "every endpoint up". `warning` says when the file was damaged and its alerts lost.
     static func withLockedFile<T>(
-        _ url: URL, _ body: (inout [Item], _ warning: String?) async throws -> T
+        _ url: URL, _ body: (inout Contents, _ warning: String?) async throws -> T
     ) async throws -> T {
         try await StateFile.update(url) { data in
-            var items: [Item] = []
+            var contents = Contents(items: [], states: nil)
             var warning: String?
             if let data {
                 do {
-                    items = try self.items(from: data, file: url.relativePath)
+                    contents = try self.contents(from: data, file: url.relativePath)
                 } catch {
-                    warning = "\(error); its undelivered alerts are lost"
+                    warning = "\(error); its undelivered alerts and alert states are lost"
                 }
             }
-            let result = try await body(&items, warning)
-            return (items.isEmpty ? nil : self.data(items), result)
+            let result = try await body(&contents, warning)
+            let keeps = !contents.items.isEmpty || contents.states != nil
+            return (keeps ? self.data(contents) : nil, result)
         }
     }
 

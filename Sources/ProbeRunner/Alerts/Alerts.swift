@@ -80,6 +80,18 @@ package enum AlertTransitions {
             self.successThreshold = max(1, successThreshold)
         }
 
+        /// A tracker in the state a run left it (read back from the file beside the history).
+        package init(downAfter: Int, successThreshold: Int, isDown: Bool, failuresInARow: Int, passesInARow: Int) {
+            self.init(downAfter: downAfter, successThreshold: successThreshold)
+            self.isDown = isDown
+            self.failuresInARow = max(0, failuresInARow)
+            self.passesInARow = max(0, passesInARow)
+        }
+
+        /// Whether the tracker is as a new one: up, and no failure in a row (the passes in a row of an endpoint
+        /// that is up change nothing to come). A file of states keeps only the others.
+        package var isSettled: Bool { !isDown && failuresInARow == 0 }
+
         /// Adds a round; returns the state change it makes, if any.
         @discardableResult
         package mutating func record(passed: Bool) -> AlertEvent.State? {

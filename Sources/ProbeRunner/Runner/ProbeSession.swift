@@ -11,8 +11,9 @@ package struct ProbeSession: Sendable {
     package var pushGateway: PushgatewayClient?
     /// Consecutive failed rounds per endpoint, carried into the next round.
     package private(set) var consecutiveFailures: [String: Int] = [:]
-    /// Each endpoint's alert state (down or up, rounds in a row): the history's last rounds replayed (read
-    /// once), then this process's rounds, so a probe that cron starts anew alerts once per outage.
+    /// Each endpoint's alert state (down or up, rounds in a row): with a history, as the last round left it in
+    /// the outbox file beside it (the history's last rounds replayed stand in for a file without states); without
+    /// one, this process's rounds.
     package private(set) var alertStates: [String: AlertTransitions.Tracker] = [:]
     /// When each endpoint was last probed, from the history file (read once) and this process's rounds: what
     /// an endpoint's `interval` is measured from.
@@ -148,7 +149,6 @@ package struct ProbeSession: Sendable {
         } else {
             totals.add(result)
         }
-        let events = alertEvents(for: result)
         if !runner.config.alerts.isEmpty {
             // Alerts never hold the run for long: at most 10 s (or the config's deadline) for all of them. What a
             // receiver could not take waits in the outbox (beside the history, or in this process without one)
@@ -156,15 +156,37 @@ package struct ProbeSession: Sendable {
             let deadline = ContinuousClock.now + min(runner.config.deadline, .seconds(10))
             let sender = AlertSender(targets: runner.config.alerts, redactor: runner.redactor)
             if let history {
+                // The transitions are decided from the states kept in the outbox file, under its lock, and queued
+                // there in the same turn: runs that overlap on this history take turns, and each outage is one
+                // "down" and one "recovered" whatever their number.
                 let url = AlertOutbox.url(besideHistory: history.url)
-                warnings += try await AlertOutbox.withLockedFile(url) { items, damaged in
-                    guard !items.isEmpty || !events.isEmpty || damaged != nil else { return [] }
+                let seeds = alertStates
+                let (sent, states) = try await AlertOutbox.withLockedFile(url) {
+                    contents, damaged -> ([String], [String: AlertTransitions.Tracker]) in
+                    // No file yet, or one of an earlier version without states: the history's rounds, read when
+                    // this process started, stand in for them (once: the file written here keeps them after).
+                    var trackers =
+                        contents.states.map {
+                            $0.mapValues {
+                                $0.tracker(
+                                    downAfter: runner.config.downAfter,
+                                    successThreshold: runner.config.successThreshold)
+                            }
+                        } ?? seeds
+                    let events = Self.alertEvents(for: result, config: runner.config, trackers: &trackers)
+                    contents.states = trackers.filter { !$0.value.isSettled }.mapValues(AlertOutbox.StoredState.init)
+                    guard !contents.items.isEmpty || !events.isEmpty || damaged != nil else { return ([], trackers) }
                     let sent = await AlertOutbox.deliver(
-                        &items, adding: events, sender: sender, now: runner.now(), deadline: deadline,
+                        &contents.items, adding: events, sender: sender, now: runner.now(), deadline: deadline,
                         outboxName: url.relativePath)
-                    return (damaged.map { [$0] } ?? []) + sent
+                    return ((damaged.map { [$0] } ?? []) + sent, trackers)
                 }
-            } else if !events.isEmpty || !pendingAlerts.isEmpty {
+                warnings += sent
+                alertStates = states
+            } else if case let events = Self.alertEvents(
+                for: result, config: runner.config, trackers: &alertStates),
+                !events.isEmpty || !pendingAlerts.isEmpty
+            {
                 warnings += await AlertOutbox.deliver(
                     &pendingAlerts, adding: events, sender: sender, now: runner.now(), deadline: deadline,
                     outboxName: nil)
@@ -216,12 +238,13 @@ package struct ProbeSession: Sendable {
         AlertTransitions.Tracker(downAfter: config.downAfter, successThreshold: config.successThreshold)
     }
 
-    /// The state changes this round makes (down, recovered).
-    private mutating func alertEvents(for result: ProbeRunResult) -> [AlertEvent] {
-        let config = runner.config
+    /// The state changes this round makes (down, recovered), each endpoint's tracker in `trackers` moved on.
+    private static func alertEvents(
+        for result: ProbeRunResult, config: ProbeConfig, trackers: inout [String: AlertTransitions.Tracker]
+    ) -> [AlertEvent] {
         var events: [AlertEvent] = []
         for endpoint in result.endpoints {
-            guard let state = alertStates[endpoint.name, default: Self.tracker(config)].record(passed: endpoint.passed)
+            guard let state = trackers[endpoint.name, default: Self.tracker(config)].record(passed: endpoint.passed)
             else { continue }
             let failed = endpoint.checks.filter { !$0.passed }.map { check in
                 check.message.map { "\(check.name): \($0)" } ?? check.name
@@ -231,7 +254,9 @@ package struct ProbeSession: Sendable {
                     api: config.api, endpoint: endpoint.name, state: state, at: result.startedAt,
                     message: state == .down ? failed.joined(separator: "; ") : "all checks hold",
                     url: endpoint.url,
-                    consecutive: state == .down ? endpoint.consecutiveFailures : config.successThreshold))
+                    consecutive: state == .down
+                        ? trackers[endpoint.name]?.failuresInARow ?? endpoint.consecutiveFailures
+                        : config.successThreshold))
         }
         return events
     }
