@@ -261,6 +261,49 @@ struct RunCommandTests {
         #expect(rounds == 32)
     }
 
+    /// `history: {maxSize}` with eight runs at once: the file is pruned (replaced) while others wait to append,
+    /// and no round is lost or torn (an appender that waited appends to the new file); the counters beside the
+    /// history count every round, pruned or not.
+    @Test func pruningWhileEightRunsAppendLosesNoRound() async throws {
+        let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let directory = try TemporaryFolder.make()
+        let config = try writeConfig(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            history: {maxSize: 64KiB}
+            endpoints:
+              - {name: cart, path: /cart, expect: {status: 200}}
+            """, in: directory)
+        let historyURL = directory.appendingPathComponent("history.jsonl")
+        // About 300 KB of rounds from 2020: far above the limit.
+        let old = (0..<3_000).map { index in
+            #"{"endpoints":{"cart":{"p95":1,"passed":true}},"passed":true,"startedAt":""#
+                + DisplayText.timestamp(Date(timeIntervalSince1970: 1_600_000_000 + Double(index))) + #"","version":1}"#
+        }
+        try Data((old.joined(separator: "\n") + "\n").utf8).write(to: historyURL)
+        let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await CommandLineRunner.run(["run", "--config", config, "--history", historyURL.path])
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results)")
+        // Every line a whole round; the eight new ones all there.
+        let lines = try String(contentsOf: historyURL, encoding: .utf8).split(separator: "\n")
+        let rounds = lines.map { try? JSONValue(parsing: Data($0.utf8)) }
+        #expect(rounds.allSatisfy { $0?["passed"] == .bool(true) })
+        #expect(rounds.filter { !($0?["startedAt"].map { "\($0)" } ?? "").contains("2020-") }.count == 8)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: historyURL.path)[.size] as? Int)
+        #expect(size <= 64 << 10)
+        let totals = try JSONValue(
+            parsing: Data(contentsOf: directory.appendingPathComponent("history.totals.json")))
+        #expect(totals["endpoints"]?["cart"]?["codes"]?["200"] == .number("8"))
+    }
+
     /// `run --dry-run` checks the config and prints the plan with its variables resolved and masked, and sends
     /// nothing: no request reaches the API, and no alert the receiver.
     @Test func dryRunPrintsThePlanMaskedAndSendsNothing() async throws {

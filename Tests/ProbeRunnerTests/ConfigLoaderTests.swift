@@ -50,6 +50,7 @@ struct ConfigLoaderTests {
             body: {title: Soup, rank: 1.50}
             expect:
               schema: {snapshot: Custom/create.json, failOn: warning}
+        history: {keep: 30d, maxSize: 50MB}
 
         """
 
@@ -75,6 +76,7 @@ struct ConfigLoaderTests {
         #expect(config.deadline == .seconds(60))
         #expect(config.downAfter == 2)
         #expect(config.regression == RegressionPolicy(window: 5, factor: 2, minimumRuns: 2))
+        #expect(config.historyRetention == HistoryRetention(keep: .seconds(30 * 86_400), maxBytes: 50_000_000))
         #expect(config.redactBodyFields == ["password"])
         #expect(config.endpoints.count == 2)
 
@@ -207,6 +209,9 @@ struct ConfigLoaderTests {
         ("concurrency: 0", "concurrency", "a whole number from 1 to 1000"),
         ("deadline: soon", "deadline", "a duration like 300ms, 1.5s or 2m"),
         ("baseURL: ftp://x", "baseURL", "an absolute http(s) URL"),
+        ("history: {keep: 10s}", "history.keep", "an age like 30d or 12h (at least 1m)"),
+        ("history: {keep: forever}", "history.keep", "an age like 30d or 12h (at least 1m)"),
+        ("history: {maxSize: 1KB}", "history.maxSize", "a size like 50MB or 1GiB (from 64KiB)"),
     ])
     func badTopLevelValues(line: String, key: String, expected: String) throws {
         let text = "api: x\n\(line)\nendpoints: [{name: a, url: \"http://127.0.0.1:1/a\"}]\n"
@@ -272,6 +277,7 @@ struct ConfigLoaderTests {
         #expect(ConfigReader.parseDuration("300ms") == .milliseconds(300))
         #expect(ConfigReader.parseDuration("1.5s") == .milliseconds(1_500))
         #expect(ConfigReader.parseDuration("2m") == .seconds(120))
+        #expect(ConfigReader.parseDuration("30d") == .seconds(30 * 86_400))
         #expect(ConfigReader.parseDuration("5") == nil)
         #expect(ConfigReader.parseDuration("-1s") == nil)
     }

@@ -16,6 +16,60 @@ import Testing
         )
     }
 
+    /// `history.keep`: the rounds older than the age go (a damaged line among them too), the file is replaced as
+    /// a whole, and a prune right after removes nothing (the next waits until the oldest is a tenth too old).
+    @Test func pruningKeepsTheRoundsYoungerThanKeep() throws {
+        let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
+        let now = SampleRuns.startedAt
+        for day in stride(from: 40, through: 0, by: -1) {
+            try history.append(
+                HistoryRecord(
+                    startedAt: now.addingTimeInterval(-Double(day) * 86_400), passed: true,
+                    endpoints: ["search": .init(passed: true, p95: Double(day))]))
+            if day == 35 { try AppendOnlyFile.append(Array("{torn".utf8) + [10], to: history.url) }
+        }
+        let retention = HistoryRetention(keep: .seconds(30 * 86_400))
+        #expect(try history.prune(retention, now: now) == 11)
+        let contents = try history.read(last: 100)
+        #expect(contents.damagedLines == 0)
+        #expect(contents.records.count == 31)
+        #expect(contents.records.first?.startedAt == now.addingTimeInterval(-30 * 86_400))
+        #expect(contents.records.last?.startedAt == now)
+        // A day later the oldest is 31 days old: within a tenth of 30 days, so the file is left as it is.
+        #expect(try history.prune(retention, now: now.addingTimeInterval(86_400)) == 0)
+        #expect(try history.prune(retention, now: now.addingTimeInterval(4 * 86_400)) == 4)
+    }
+
+    /// `history.maxSize`: the file is cut at a line's start to nine tenths of the size, newest rounds kept whole.
+    @Test func pruningKeepsTheNewestLinesWithinMaxSize() throws {
+        let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
+        for index in 0..<400 { try history.append(Self.record(index)) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: history.url.path)[.size] as? Int)
+        let limit = Int64(size / 4)
+        let removed = try history.prune(HistoryRetention(maxBytes: limit), now: SampleRuns.startedAt)
+        let after = try #require(try FileManager.default.attributesOfItem(atPath: history.url.path)[.size] as? Int)
+        #expect(Int64(after) <= limit * 9 / 10 && Int64(after) > limit * 8 / 10, "\(after) of \(limit)")
+        let contents = try history.read(last: 1_000)
+        #expect(contents.damagedLines == 0)
+        #expect(contents.records.count == 400 - removed)
+        #expect(contents.records.last == Self.record(399))
+        #expect(try history.prune(HistoryRetention(maxBytes: limit), now: SampleRuns.startedAt) == 0)
+    }
+
+    /// Pruning replaces the file, never a symbolic link to it: a linked history is refused, naming the file.
+    @Test func aLinkedHistoryIsNotPruned() throws {
+        let target = folder.appendingPathComponent("real.jsonl")
+        let link = folder.appendingPathComponent("history.jsonl")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let history = HistoryFile(url: link)
+        for index in 0..<3 { try history.append(Self.record(index)) }
+        let error = #expect(throws: HistoryFileError.self) {
+            try history.prune(HistoryRetention(maxBytes: 10), now: SampleRuns.startedAt)
+        }
+        #expect(error?.problem.hasPrefix("is a symbolic link") == true)
+        #expect(try HistoryFile(url: target).records(last: 10).count == 3)
+    }
+
     @Test func appendedRunsReadBackOldestFirst() throws {
         let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
         try history.append(SampleRuns.mixed)

@@ -19,6 +19,7 @@ import Yams
 /// deadline: 60s                # the longest a round may take (default 5m)
 /// downAfter: 2                 # consecutive failed rounds before an endpoint counts as down (default 1)
 /// regression: {window: 10, factor: 1.5, minimumRuns: 5, minimumSlowdown: 25ms}
+/// history: {keep: 30d, maxSize: 50MB}   # how much of --history a run keeps (default: everything)
 /// redact: [password]           # JSON body fields redacted by `apiprobe record`
 /// defaults:                    # what every endpoint starts from
 ///   headers: {Accept: application/json}

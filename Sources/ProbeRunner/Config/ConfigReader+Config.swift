@@ -114,6 +114,7 @@ extension ConfigReader {
             case "successThreshold": config.successThreshold = try integer(value, key, in: 1...1_000)
             case "alerts": config.alerts = try alertTargets(value, key)
             case "regression": config.regression = try regression(value, key)
+            case "history": config.historyRetention = try historyRetention(value, key)
             case "maintenance": config.maintenance = try maintenance(value, key)
             case "redact":
                 config.redactBodyFields = try list(value, key, of: "JSON body field names").enumerated().map {
@@ -146,6 +147,32 @@ extension ConfigReader {
             config.endpoints.append(endpoint)
         }
         return config
+    }
+
+    /// `history: {keep: 30d, maxSize: 50MB}`: how much of the history file a run keeps.
+    func historyRetention(_ node: Node, _ path: String) throws(InputError) -> HistoryRetention {
+        var retention = HistoryRetention()
+        for (key, _, value) in try members(node, path, allowed: Self.historyKeys) {
+            let keyPath = join(path, key)
+            switch key {
+            case "keep":
+                let expected = "an age like 30d or 12h (at least 1m)"
+                let text = try scalar(value, keyPath, expected: expected).string
+                guard let keep = Self.parseDuration(text), keep >= .seconds(60) else {
+                    throw error(value, keyPath, expected: expected)
+                }
+                retention.keep = keep
+            case "maxSize":
+                let expected = "a size like 50MB or 1GiB (from 64KiB)"
+                let text = try scalar(value, keyPath, expected: expected).string
+                guard let bytes = Self.parseSize(text), bytes >= 64 << 10 else {
+                    throw error(value, keyPath, expected: expected)
+                }
+                retention.maxBytes = Int64(bytes)
+            default: break
+            }
+        }
+        return retention
     }
 
     func regression(_ node: Node, _ path: String) throws(InputError) -> RegressionPolicy {

@@ -69,12 +69,7 @@ extension ConfigReader {
         } else if rest.hasPrefix(">") {
             rest = rest.dropFirst()
         }
-        rest = Substring(rest.trimmingCharacters(in: .whitespaces))
-        if rest.hasSuffix("d"), let days = Double(rest.dropLast()), days.isFinite, days >= 0, days <= 36_500 {
-            return .milliseconds(Int64(days * 86_400_000))
-        }
-        guard let duration = parseDuration(String(rest)) else { return nil }
-        return duration
+        return parseDuration(rest.trimmingCharacters(in: .whitespaces))
     }
 
     /// The bytes of a PEM file the config names (relative to its folder), checked to hold certificates or a private

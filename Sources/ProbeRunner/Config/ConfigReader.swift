@@ -12,8 +12,9 @@ struct ConfigReader {
 
     static let topKeys = [
         "api", "baseURL", "stubs", "snapshots", "concurrency", "rateLimit", "deadline", "downAfter",
-        "successThreshold", "alerts", "regression", "redact", "maintenance", "defaults", "endpoints",
+        "successThreshold", "alerts", "regression", "history", "redact", "maintenance", "defaults", "endpoints",
     ]
+    static let historyKeys = ["keep", "maxSize"]
     static let defaultsKeys = ["headers", "samples", "timeout", "retries", "maxBodySize", "tls", "expect"]
     static let endpointKeys = [
         "name", "method", "path", "url", "query", "headers", "body", "samples", "timeout", "retries", "maxBodySize",

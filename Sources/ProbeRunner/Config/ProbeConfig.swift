@@ -38,6 +38,8 @@ package struct ProbeConfig: Sendable, Hashable {
     package var alerts: [AlertTarget] = []
     /// Latency regression detection against the history file.
     package var regression: RegressionPolicy
+    /// How much of the history file a run keeps (`history: {keep, maxSize}`); everything by default.
+    package var historyRetention = HistoryRetention()
     /// When every endpoint is expected to be unavailable: rounds then do not probe it (``MaintenanceWindow``).
     package var maintenance: [MaintenanceWindow] = []
     /// JSON body fields redacted when recording, beside the default header and query redactions.

@@ -56,8 +56,22 @@ package enum AppendOnlyFile {
         }
         guard descriptor >= 0 else { throw openError(errno, url: url) }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw HistoryFileError(file: name, problem: "cannot lock: \(describe(errno))") }
+        // A pruning run may have replaced the file while this one waited for the lock: then the lock is taken
+        // again on the file the path names now, so no line goes to the file that was replaced.
+        while true {
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    throw HistoryFileError(file: name, problem: "cannot lock: \(describe(errno))")
+                }
+            }
+            guard !isReplaced(descriptor, path: path) else {
+                _ = flock(descriptor, LOCK_UN)
+                close(descriptor)
+                descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode_t(0o644))
+                guard descriptor >= 0 else { throw openError(errno, url: url) }
+                continue
+            }
+            break
         }
         defer { _ = flock(descriptor, LOCK_UN) }
 
@@ -102,6 +116,105 @@ package enum AppendOnlyFile {
             if created { synchronizeFolder(of: url) }
         }
         return Int64(status.st_size)
+    }
+
+    /// Whether the file open on `descriptor` is no longer the one `path` names (a pruning run replaced it).
+    static func isReplaced(_ descriptor: Int32, path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(descriptor, &open) == 0 else { return false }
+        // `stat`, not `lstat`: a history reached through a link is appended to through it.
+        guard stat(path, &named) == 0 else { return true }
+        return open.st_ino != named.st_ino || open.st_dev != named.st_dev
+    }
+
+    /// Replaces the file with its bytes from the offset `cut` returns (a line's start) to its end, under the same
+    /// lock as ``append(_:to:synchronize:replacingFrom:)``: the kept bytes are written to a new file beside it,
+    /// flushed and renamed over it, so a killed run leaves the old file or the new one, and an appender that waited
+    /// for the lock appends to the new one. `cut` reads the file through the descriptor it is given (and the
+    /// file's size); it returns `nil` or 0 to keep everything.
+    ///
+    /// - Returns: the bytes removed (0 when nothing was).
+    /// - Throws: ``HistoryFileError`` naming the file; `cut`'s errors.
+    @discardableResult
+    package static func keepTail(
+        of url: URL, from cut: (_ descriptor: Int32, _ size: Int64) throws -> Int64?
+    ) throws -> Int64 {
+        let name = url.relativePath
+        let path = url.path
+        var descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0, errno == ENOENT { return 0 }
+        if descriptor < 0, errno == ELOOP {
+            throw HistoryFileError(
+                file: name,
+                problem: "is a symbolic link: pruning replaces the file, and never a link; give the file's own path")
+        }
+        guard descriptor >= 0 else { throw openError(errno, url: url) }
+        defer { close(descriptor) }
+        while true {
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    throw HistoryFileError(file: name, problem: "cannot lock: \(describe(errno))")
+                }
+            }
+            guard !isReplaced(descriptor, path: path) else {
+                _ = flock(descriptor, LOCK_UN)
+                close(descriptor)
+                descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+                if descriptor < 0, errno == ENOENT { return 0 }
+                guard descriptor >= 0 else { throw openError(errno, url: url) }
+                continue
+            }
+            break
+        }
+        defer { _ = flock(descriptor, LOCK_UN) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw HistoryFileError(file: name, problem: "is not a regular file; expected a JSON Lines history file")
+        }
+        let size = Int64(status.st_size)
+        guard let offset = try cut(descriptor, size), offset > 0 else { return 0 }
+        let start = min(offset, size)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).prune-\(getpid())")
+        let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, status.st_mode & 0o777)
+        guard output >= 0 else {
+            throw HistoryFileError(file: name, problem: "cannot be pruned: \(temporary.path): \(describe(errno))")
+        }
+        var moved = false
+        defer {
+            close(output)
+            if !moved { unlink(temporary.path) }
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var position = start
+        while position < size {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                pread(descriptor, bytes.baseAddress, min(bytes.count, Int(size - position)), off_t(position))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                throw HistoryFileError(file: name, problem: "cannot be read: \(describe(errno))")
+            }
+            var written = 0
+            while written < count {
+                let result = buffer.withUnsafeBytes { bytes in
+                    write(output, bytes.baseAddress! + written, count - written)
+                }
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else {
+                    throw HistoryFileError(file: name, problem: "cannot be pruned: \(describe(errno))")
+                }
+                written += result
+            }
+            position += Int64(count)
+        }
+        guard fsync(output) == 0, rename(temporary.path, path) == 0 else {
+            throw HistoryFileError(file: name, problem: "cannot be pruned: \(describe(errno))")
+        }
+        moved = true
+        synchronizeFolder(of: url)
+        return start
     }
 
     /// Makes a newly created file's folder entry durable too.

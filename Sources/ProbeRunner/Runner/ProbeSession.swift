@@ -129,7 +129,12 @@ package struct ProbeSession: Sendable {
         for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
         // The run goes into the history first: a history that cannot be written is the error to report, before
         // the state kept beside it (the counters' totals, the alerts' outbox).
-        if let history { try history.append(result) }
+        if let history {
+            try history.append(result)
+            // Rounds older than `history.keep`, or beyond `history.maxSize`, go (the counters and alert states
+            // are kept beside the history, so they stay exact).
+            try history.prune(runner.config.historyRetention, now: runner.now())
+        }
         if let history {
             // The counters go on from where the last run sharing this history left them (a new process each time
             // under cron), so the Pushgateway's series never go back.
