@@ -37,8 +37,18 @@ package struct FailureCategory: RawRepresentable, Sendable, Hashable, Comparable
     package static let rateLimited = FailureCategory(rawValue: "rate-limited")
     /// The response body was larger than the endpoint's `maxBodySize`; reading stopped at the limit.
     package static let bodyTooLarge = FailureCategory(rawValue: "body-too-large")
+    /// The certificate chain expires within the endpoint's `tls.expiresIn` (a warning ahead of an outage, not one).
+    package static let certificateExpiry = FailureCategory(rawValue: "certificate-expiry")
     package static let regression = FailureCategory(rawValue: "regression")
     package static let other = FailureCategory(rawValue: "other")
+
+    /// Whether a check that failed so means the endpoint is **down**: no usable answer (DNS, refused, timeout, a
+    /// failed TLS handshake, a lost connection) or a status its expectation refuses. Every other failure (a header,
+    /// the body, the schema, a latency budget, a certificate expiring soon, a body too large) means an answer
+    /// that fails a check: the endpoint is **degraded**, not down. Rate limiting is neither.
+    package var meansDown: Bool {
+        [.dns, .refused, .timeout, .tls, .connection, .httpStatus, .other].contains(self)
+    }
 
     package var description: String { rawValue }
     package static func < (lhs: FailureCategory, rhs: FailureCategory) -> Bool { lhs.rawValue < rhs.rawValue }

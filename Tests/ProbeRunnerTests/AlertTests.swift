@@ -247,6 +247,50 @@ struct AlertTests {
         #expect(receiver.posted("state") == ["recovered"])
     }
 
+    /// Down is no usable answer (or a refused status), not any failed check: an endpoint that answers 200 with a
+    /// body that fails its condition is degraded: `apiprobe_up` stays 1 (`apiprobe_endpoint_passed` is 0) and no
+    /// "down" is sent. A 500 is down; the 200 after it recovers it, naming the checks that still fail.
+    @Test func aFailedCheckOfAnEndpointThatAnswersIsDegradedNotDown() async throws {
+        let status = Locked(200)
+        let api = try RawHTTPServer { _ in .respond(status: status.withLock { $0 }, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let receiver = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "ok") }
+        defer { receiver.stop() }
+        let folder = try TemporaryFolder.url
+        let probe = try config(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            downAfter: 1
+            alerts: [{webhook: "\(receiver.baseURL.absoluteString)/hook"}]
+            endpoints:
+              - {name: cart, path: /cart, expect: {status: 200, body: [/ok == true]}}
+            """)
+        func round() async throws -> ProbeRunResult {
+            var session = ProbeSession(
+                runner: ProbeRunner(config: probe, directory: folder),
+                history: HistoryFile(url: folder.appendingPathComponent("history.jsonl")))
+            return try await session.round().result
+        }
+        let degraded = try await round()
+        let text = PrometheusReport.render(degraded)
+        #expect(
+            text.contains(#"apiprobe_up{endpoint="cart"} 1"#)
+                && text.contains(#"apiprobe_endpoint_passed{endpoint="cart"} 0"#))
+        #expect(receiver.posted("state").isEmpty)
+        status.withLock { $0 = 500 }
+        let down = try await round()
+        #expect(PrometheusReport.render(down).contains(#"apiprobe_up{endpoint="cart"} 0"#))
+        status.withLock { $0 = 200 }
+        _ = try await round()
+        #expect(receiver.posted("state") == ["down", "recovered"])
+        let recovered = try JSONValue(parsing: Data(try #require(receiver.requests.last).body.utf8))
+        #expect(
+            recovered["message"]
+                == .string("answers again; failing: /ok == true: /ok: expected true, found nothing (sample 1)"),
+            "\(recovered)")
+    }
+
     /// An outbox that is not one apiprobe wrote (a hand edit, another version) is a warning naming the file, the
     /// JSON Pointer of the bad field, what was expected and what was found; the round goes on.
     @Test func aDamagedOutboxIsAWarningAtItsPlace() async throws {

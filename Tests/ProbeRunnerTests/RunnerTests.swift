@@ -151,7 +151,8 @@ struct RunnerTests {
         #expect(first.errors == 2)
         #expect(first.consecutiveFailures == 1)
         #expect(!first.isDown)
-        let second = try #require(await runner.run(previousFailures: ["health": 1]).endpoints.first)
+        let second = try #require(
+            await runner.run(previousFailures: ["health": 1], previousOutages: ["health": 1]).endpoints.first)
         #expect(second.consecutiveFailures == 2)
         #expect(second.isDown)
     }

@@ -186,7 +186,9 @@ struct TLSProbeTests {
 
         let soon = result.endpoints[0]
         let budget = try #require(soon.checks.first { $0.name == "tls expiresIn > 14d" })
-        #expect(!budget.passed && budget.category == .tls)
+        #expect(!budget.passed && budget.category == .certificateExpiry)
+        // A certificate expiring soon is a failed check of an endpoint that answers: degraded, never down.
+        #expect(soon.answered && soon.consecutiveOutages == 0 && !soon.isDown)
         #expect(budget.message == "the certificate expires \(DisplayText.timestamp(notAfter)), in 3.0 days")
         #expect(soon.checks.first { $0.name == "tls" }?.passed == true)
         #expect(result.endpoints[1].passed, "\(failedChecks(result))")
@@ -215,7 +217,8 @@ struct TLSProbeTests {
         #expect(junit.contains(#"<testcase classname="soon" name="tls expiresIn &gt; 14d""#))
         #expect(
             junit.contains(
-                #"type="tls">the certificate expires \#(DisplayText.timestamp(notAfter)), in 3.0 days</failure>"#))
+                #"type="certificate-expiry">the certificate expires \#(DisplayText.timestamp(notAfter)), in 3.0 days</failure>"#
+            ))
         #expect(
             Report.render(result, as: .markdown).contains("| soon | CN=localhost | \(DisplayText.timestamp(notAfter))"))
         #expect(Report.render(result, as: .console).contains("✗ tls expiresIn > 14d: the certificate expires"))

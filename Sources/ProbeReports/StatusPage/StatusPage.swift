@@ -16,10 +16,12 @@ package import ProbeRunner
 ///
 /// - **Uptime** of an endpoint over a window: the share of its rounds in the window in which every check passed.
 ///   Overall: the share of rounds in which every endpoint of the round passed.
-/// - **Incidents**: an endpoint is down from the round its failures in a row reach `downAfter` until the round its
-///   passes in a row reach `successThreshold`: the rule alerts use (``AlertTransitions/Tracker``). An incident is
-///   shown from the first failed round of that run of failures to the first passing round of the passes that
-///   ended it, with the failure categories of every failed round in between.
+/// - **Incidents**: an endpoint is down from the round its rounds without a usable answer (no response, or a status
+///   its expectation refuses) in a row reach `downAfter` until the round its answered rounds in a row reach
+///   `successThreshold`: the rule alerts use (``AlertTransitions/Tracker``). An incident is shown from the first
+///   unanswered round of that run to the first answered round of those that ended it, with the failure categories
+///   of every round in between. An endpoint that answers but fails another check (latency, body, schema, a
+///   certificate expiring soon) is degraded: shown as failing, not as an incident.
 /// - **Latency** of a set of rounds (a chart bucket, the last 24 hours): p50 is the median of the rounds' p50s,
 ///   p95 the 95th percentile of the rounds' p95s, so a slow spell inside a bucket still shows.
 /// - **Schema drift**: an event each time the drift an endpoint's rounds record changes (appears, changes,
@@ -335,10 +337,12 @@ extension StatusPage {
             column.lastSeen = max(column.lastSeen, time)
             column.lastFailed = summary.passed ? [] : [summary.message ?? summary.failures.joined(separator: ", ")]
 
-            // Incidents: the alert rule decides; the incident runs from the first failure of the run.
+            // Incidents: the alert rule decides, on rounds without a usable answer (an endpoint that answers but
+            // fails a check is degraded, shown as failing, not an incident); the incident runs from the first such
+            // round of the run.
             let wasDown = column.tracker.isDown
-            let change = column.tracker.record(passed: summary.passed)
-            if !summary.passed {
+            let change = column.tracker.record(passed: summary.answered)
+            if !summary.answered {
                 if column.tracker.failuresInARow == 1, !wasDown {
                     column.openIncident = Incident(
                         endpoint: name, start: time, end: nil, failures: [], message: summary.message, failedRounds: 0)

@@ -17,7 +17,7 @@ import Yams
 /// concurrency: 8               # requests in flight at once, over all endpoints (default 8)
 /// rateLimit: 50                # requests per second per host, 0.001 to 100000 (optional)
 /// deadline: 60s                # the longest a round may take (default 5m)
-/// downAfter: 2                 # consecutive failed rounds before an endpoint counts as down (default 1)
+/// downAfter: 2                 # rounds in a row without a usable answer before an endpoint is down (default 1)
 /// regression: {window: 10, factor: 1.5, minimumRuns: 5, minimumSlowdown: 25ms}
 /// history: {keep: 30d, maxSize: 50MB}   # how much of --history a run keeps (default: everything)
 /// redact: [password]           # JSON body fields redacted by `apiprobe record`

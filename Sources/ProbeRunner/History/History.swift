@@ -232,6 +232,13 @@ package struct HistoryRecord: Sendable, Hashable, Codable {
         /// Schema drift against the snapshot, one change a line (`breaking /id type-changed: string → integer`).
         package var drift: [String]
 
+        /// Whether the endpoint gave a usable answer that round (no failure category that means down): the
+        /// rounds `downAfter` and alerts count. A failed round of a line written before the categories were
+        /// recorded counts as not answered, as every failure counted then.
+        package var answered: Bool {
+            passed || (!failures.isEmpty && !failures.contains { FailureCategory(rawValue: $0).meansDown })
+        }
+
         package init(
             passed: Bool, p95: Double?, p50: Double? = nil, failures: [String] = [], message: String? = nil,
             drift: [String] = []

@@ -57,11 +57,23 @@ package enum RegressionDetector {
     ///
     /// - Complexity: O(history × endpoints).
     package static func consecutiveFailures(in history: [HistoryRecord]) -> [String: Int] {
+        streaks(in: history) { $0.passed }
+    }
+
+    /// Each endpoint's rounds without a usable answer in a row at the end of `history` (``consecutiveFailures(in:)``
+    /// for ``HistoryRecord/EndpointSummary/answered``): what `downAfter` counts.
+    package static func consecutiveOutages(in history: [HistoryRecord]) -> [String: Int] {
+        streaks(in: history) { $0.answered }
+    }
+
+    private static func streaks(
+        in history: [HistoryRecord], endedBy ends: (HistoryRecord.EndpointSummary) -> Bool
+    ) -> [String: Int] {
         var streaks: [String: Int] = [:]
         var settled: Set<String> = []
         for record in history.reversed() {
             for (name, summary) in record.endpoints where !settled.contains(name) {
-                if summary.passed {
+                if ends(summary) {
                     settled.insert(name)
                     streaks[name, default: 0] += 0
                 } else {

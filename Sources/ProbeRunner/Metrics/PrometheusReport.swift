@@ -7,7 +7,7 @@ import ProbeClient
 /// a Pushgateway (`--push-gateway URL`).
 ///
 /// ```
-/// # HELP apiprobe_up Whether the endpoint is up: 0 once it failed down-after rounds in a row.
+/// # HELP apiprobe_up Whether the endpoint answers: 0 once downAfter rounds in a row got no response or a refused status.
 /// # TYPE apiprobe_up gauge
 /// apiprobe_up{endpoint="search"} 1
 /// # HELP apiprobe_request_duration_seconds Request latency to the last byte of the body, over the run's samples.
@@ -32,7 +32,7 @@ package enum PrometheusReport {
 
         writer.family(
             "apiprobe_up", .gauge,
-            "Whether the endpoint is up: 0 once it failed down-after rounds in a row."
+            "Whether the endpoint answers: 0 once downAfter rounds in a row got no response or a refused status."
         )
         for (name, endpoint) in endpoints {
             writer.sample("apiprobe_up", ["endpoint": name], endpoint.isDown ? 0 : 1)

@@ -65,7 +65,10 @@ package struct EndpointResult: Sendable, Hashable {
     package var tls: TLSReport?
     /// Consecutive failed rounds so far, this one included (0 when this round passed).
     package var consecutiveFailures: Int
-    /// Whether the endpoint counts as down: `consecutiveFailures >= downAfter`.
+    /// Consecutive rounds without a usable answer so far (``answered`` false), this one included.
+    package var consecutiveOutages = 0
+    /// Whether the endpoint counts as down: `consecutiveOutages >= downAfter` (an endpoint that answers but fails
+    /// another check is degraded, not down).
     package var isDown: Bool
 
     package init(
@@ -98,6 +101,14 @@ package struct EndpointResult: Sendable, Hashable {
 
     /// Every check held.
     package var passed: Bool { checks.allSatisfy(\.passed) }
+    /// Whether the endpoint gave a usable answer: no failed check means it is down (``FailureCategory/meansDown``).
+    /// An endpoint that answered but failed another check is degraded.
+    package var answered: Bool { !checks.contains { !$0.passed && $0.category?.meansDown == true } }
+    /// Whether every failed check is rate limiting (429, or 503 with `Retry-After`): a round that counts neither
+    /// way.
+    package var onlyRateLimited: Bool {
+        !passed && checks.filter { !$0.passed }.allSatisfy { $0.category == .rateLimited }
+    }
     /// Samples that ended in a transport error (no response, connection or answer).
     package var errors: Int { samples.filter { !$0.answered }.count }
     /// How many samples got each status.

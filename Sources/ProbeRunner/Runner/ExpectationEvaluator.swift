@@ -185,10 +185,13 @@ struct ExpectationEvaluator {
                     left < 0
                     ? "the certificate\(named) expired \(DisplayText.timestamp(report.notAfter)) (\(days) days)"
                     : "the certificate\(named) expires \(DisplayText.timestamp(report.notAfter)), in \(days) days"
-                checks.append(CheckResult(name: name, passed: passed, message: message, category: passed ? nil : .tls))
+                checks.append(
+                    CheckResult(
+                        name: name, passed: passed, message: message, category: passed ? nil : .certificateExpiry))
             } else {
                 checks.append(
-                    CheckResult(name: name, passed: false, message: "no certificate was seen", category: .tls))
+                    CheckResult(
+                        name: name, passed: false, message: "no certificate was seen", category: .certificateExpiry))
             }
         }
         return checks

@@ -42,7 +42,9 @@ package struct ProbeRunner: Sendable {
 
     /// One round over `only` (every endpoint when empty). Never throws for a failing endpoint: failures
     /// are results. `previous` carries consecutive-failure counts between rounds (`--every`, history).
-    package func run(only: [String] = [], previousFailures: [String: Int] = [:]) async -> ProbeRunResult {
+    package func run(
+        only: [String] = [], previousFailures: [String: Int] = [:], previousOutages: [String: Int] = [:]
+    ) async -> ProbeRunResult {
         await HTTPLoader.warmUp()
         let startedAt = now()
         let clock = ContinuousClock()
@@ -65,14 +67,20 @@ package struct ProbeRunner: Sendable {
         let finished = probed.map { probe -> EndpointResult in
             var result = probe.0
             let previous = previousFailures[result.name] ?? 0
+            let outages = previousOutages[result.name] ?? 0
             if result.passed {
                 result.consecutiveFailures = 0
-            } else if result.checks.filter({ !$0.passed }).allSatisfy({ $0.category == .rateLimited }) {
+                result.consecutiveOutages = 0
+            } else if result.onlyRateLimited {
                 result.consecutiveFailures = previous
+                result.consecutiveOutages = outages
             } else {
                 result.consecutiveFailures = previous + 1
+                result.consecutiveOutages = result.answered ? 0 : outages + 1
             }
-            result.isDown = result.consecutiveFailures >= max(1, config.downAfter)
+            // Down is no answer (or a refused status) `downAfter` rounds in a row; a latency budget missed or a
+            // certificate expiring soon is a failed check of an endpoint that is up (degraded).
+            result.isDown = result.consecutiveOutages >= max(1, config.downAfter)
             return result
         }
         return ProbeRunResult(

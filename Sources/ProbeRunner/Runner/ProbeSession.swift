@@ -11,6 +11,8 @@ package struct ProbeSession: Sendable {
     package var pushGateway: PushgatewayClient?
     /// Consecutive failed rounds per endpoint, carried into the next round.
     package private(set) var consecutiveFailures: [String: Int] = [:]
+    /// Consecutive rounds without a usable answer per endpoint, carried into the next round.
+    package private(set) var consecutiveOutages: [String: Int] = [:]
     /// Each endpoint's alert state (down or up, rounds in a row): with a history, as the last round left it in
     /// the outbox file beside it (the history's last rounds replayed stand in for a file without states); without
     /// one, this process's rounds.
@@ -96,7 +98,8 @@ package struct ProbeSession: Sendable {
             let config = runner.config
             records = try history.read(last: max(1, config.regression.window)).records
         }
-        let shown = await runner.run(only: endpoints ?? only, previousFailures: consecutiveFailures)
+        let shown = await runner.run(
+            only: endpoints ?? only, previousFailures: consecutiveFailures, previousOutages: consecutiveOutages)
         var result = shown
         let probed = Set(result.endpoints.map(\.name))
         result.inMaintenance = inMaintenance(at: result.startedAt).map(\.name).filter { !probed.contains($0) }
@@ -126,7 +129,10 @@ package struct ProbeSession: Sendable {
             result.regressions = RegressionDetector.regressions(
                 in: result, history: records, policy: runner.config.regression)
         }
-        for endpoint in result.endpoints { consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures }
+        for endpoint in result.endpoints {
+            consecutiveFailures[endpoint.name] = endpoint.consecutiveFailures
+            consecutiveOutages[endpoint.name] = endpoint.consecutiveOutages
+        }
         // The run goes into the history first: a history that cannot be written is the error to report, before
         // the state kept beside it (the counters' totals, the alerts' outbox).
         if let history {
@@ -226,9 +232,10 @@ package struct ProbeSession: Sendable {
         let contents = try history.read(last: Self.historyMemory)
         consecutiveFailures.merge(RegressionDetector.consecutiveFailures(in: contents.records)) { current, _ in current
         }
+        consecutiveOutages.merge(RegressionDetector.consecutiveOutages(in: contents.records)) { current, _ in current }
         for record in contents.records {
             for (name, summary) in record.endpoints {
-                alertStates[name, default: Self.tracker(config)].record(passed: summary.passed)
+                alertStates[name, default: Self.tracker(config)].record(passed: summary.answered)
                 if record.startedAt > lastProbed[name] ?? .distantPast { lastProbed[name] = record.startedAt }
             }
         }
@@ -249,7 +256,11 @@ package struct ProbeSession: Sendable {
     ) -> [AlertEvent] {
         var events: [AlertEvent] = []
         for endpoint in result.endpoints {
-            guard let state = trackers[endpoint.name, default: Self.tracker(config)].record(passed: endpoint.passed)
+            // Down and recovered follow the answer, not every check: a latency budget missed or a certificate
+            // expiring soon is a failed check (apiprobe_endpoint_passed 0), not an outage to page for. Rate
+            // limiting counts neither way.
+            if endpoint.onlyRateLimited { continue }
+            guard let state = trackers[endpoint.name, default: Self.tracker(config)].record(passed: endpoint.answered)
             else { continue }
             let failed = endpoint.checks.filter { !$0.passed }.map { check in
                 check.message.map { "\(check.name): \($0)" } ?? check.name
@@ -257,10 +268,13 @@ package struct ProbeSession: Sendable {
             events.append(
                 AlertEvent(
                     api: config.api, endpoint: endpoint.name, state: state, at: result.startedAt,
-                    message: state == .down ? failed.joined(separator: "; ") : "all checks hold",
+                    message: state == .down
+                        ? failed.joined(separator: "; ")
+                        : failed.isEmpty
+                            ? "all checks hold" : "answers again; failing: " + failed.joined(separator: "; "),
                     url: endpoint.url,
                     consecutive: state == .down
-                        ? trackers[endpoint.name]?.failuresInARow ?? endpoint.consecutiveFailures
+                        ? trackers[endpoint.name]?.failuresInARow ?? endpoint.consecutiveOutages
                         : config.successThreshold))
         }
         return events
