@@ -1,5 +1,7 @@
+import APIProbeShared
 import APIProbeTestSupport
 import Foundation
+import HTTPFixtures
 import Testing
 
 /// deploy/kubernetes: the manifests are valid Kubernetes objects (PyPI's `kubernetes-validate --strict`, offline,
@@ -8,7 +10,7 @@ import Testing
 @Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
 struct DeploymentManifestTests {
     static let folder = OpenAPICommandTests.repository.appendingPathComponent("deploy/kubernetes")
-    static let manifests = ["configmap.yaml", "cronjob.yaml", "deployment.yaml", "pvc.yaml"]
+    static let manifests = ["base/configmap.yaml", "cronjob/cronjob.yaml", "every/deployment.yaml", "base/pvc.yaml"]
 
     /// A program of the tests' virtual environment (`.ci/run` makes it), or a failure under CI and a known issue
     /// elsewhere.
@@ -44,7 +46,8 @@ struct DeploymentManifestTests {
 
         // The validator is no rubber stamp: a field the schema lacks fails.
         let directory = try TemporaryFolder.make("manifests")
-        let cronJob = try String(contentsOf: Self.folder.appendingPathComponent("cronjob.yaml"), encoding: .utf8)
+        let cronJob = try String(
+            contentsOf: Self.folder.appendingPathComponent("cronjob/cronjob.yaml"), encoding: .utf8)
         let broken = directory.appendingPathComponent("cronjob.yaml")
         try Data(
             cronJob.replacingOccurrences(
@@ -56,15 +59,70 @@ struct DeploymentManifestTests {
         #expect((refused.standardOutput + refused.standardError).contains("'restartsAllowed' was unexpected"))
     }
 
+    /// One workload per overlay (issue 38, item 5): `kubectl apply -k deploy/kubernetes/cronjob` or `…/every`
+    /// each starts one writer of the history, and the folder itself holds no manifest, so `kubectl apply -f
+    /// deploy/kubernetes/` cannot start both. The Deployment's grace period outlasts its round's deadline (SIGTERM
+    /// lets the round finish).
+    @Test func eachOverlayIsOneWorkloadWithAGracePeriodPastTheDeadline() async throws {
+        guard let python = Self.tool("python3") else { return }
+        // The resources of each overlay's kustomization, followed through folders as kustomize does.
+        let script = """
+            import json, os, sys, yaml
+            root = sys.argv[1]
+            def resources(folder):
+                found = []
+                with open(os.path.join(folder, "kustomization.yaml")) as file:
+                    for entry in yaml.safe_load(file)["resources"]:
+                        path = os.path.normpath(os.path.join(folder, entry))
+                        if os.path.isdir(path):
+                            found += resources(path)
+                        else:
+                            found += [doc for doc in yaml.safe_load_all(open(path)) if doc]
+                return found
+            overlays = {}
+            for name in ["cronjob", "every"]:
+                overlays[name] = sorted(doc["kind"] for doc in resources(os.path.join(root, name)))
+            top = sorted(entry for entry in os.listdir(root) if entry.endswith((".yaml", ".yml", ".json")))
+            deployment = yaml.safe_load(open(os.path.join(root, "every/deployment.yaml")))
+            config = yaml.safe_load(yaml.safe_load(open(os.path.join(root, "base/configmap.yaml")))["data"]["apiprobe.yml"])
+            print(json.dumps({
+                "overlays": overlays, "top": top,
+                "grace": deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"],
+                "deadline": config["deadline"],
+            }))
+            """
+        let read = try await CommandLineRunner.runProcess(python, ["-c", script, Self.folder.path])
+        try #require(read.status == 0, "\(read)")
+        let layout = try JSONValue(parsing: Data(read.standardOutput.utf8))
+        #expect(
+            layout["overlays"]
+                == .object([
+                    ("cronjob", .array([.string("ConfigMap"), .string("CronJob"), .string("PersistentVolumeClaim")])),
+                    (
+                        "every",
+                        .array([.string("ConfigMap"), .string("Deployment"), .string("PersistentVolumeClaim")])
+                    ),
+                ]), "\(layout)")
+        #expect(layout["top"] == .array([]), "\(layout)")
+        guard case .string(let deadlineText)? = layout["deadline"], case .number(let graceText)? = layout["grace"],
+            let deadline = parseDuration(deadlineText), let grace = Double(graceText)
+        else {
+            Issue.record("\(layout)")
+            return
+        }
+        // The round's deadline, then up to 10 s of alerts, then the push.
+        #expect(grace > deadline.timeInterval + 10, "\(layout)")
+    }
+
     @Test func theContainersRunTheConfigMapsConfig() async throws {
         guard let python = Self.tool("python3") else { return }
         // The ConfigMap's config and each container's arguments, read by PyYAML (openapi-spec-validator brings it).
         let script = """
             import json, sys, yaml
             folder = sys.argv[1]
-            config = yaml.safe_load(open(folder + "/configmap.yaml"))["data"]["apiprobe.yml"]
-            cron = yaml.safe_load(open(folder + "/cronjob.yaml"))
-            deployment = yaml.safe_load(open(folder + "/deployment.yaml"))
+            config = yaml.safe_load(open(folder + "/base/configmap.yaml"))["data"]["apiprobe.yml"]
+            cron = yaml.safe_load(open(folder + "/cronjob/cronjob.yaml"))
+            deployment = yaml.safe_load(open(folder + "/every/deployment.yaml"))
             args = {
                 "cronjob": cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["args"],
                 "deployment": deployment["spec"]["template"]["spec"]["containers"][0]["args"],
