@@ -80,7 +80,7 @@ struct AlertTests {
         #expect(down["message"] == .string("status 200: got 500 × 1 of 1 samples"))
         let slack = try JSONValue(parsing: Data(requests[1].body.utf8))
         guard case .string(let text)? = slack["text"] else { throw Failure("no text in \(requests[1].body)") }
-        #expect(text.hasPrefix(":red_circle: shop cart is down (2 failed rounds in a row): "))
+        #expect(text.hasPrefix(":red_circle: shop cart is down (2 rounds in a row without an answer): "))
         let recovered = try JSONValue(parsing: Data(requests[2].body.utf8))
         #expect(recovered["state"] == .string("recovered"))
         #expect(!requests.contains { $0.body.contains("tok-planted") })
@@ -240,7 +240,8 @@ struct AlertTests {
         try Data(#"{"alerts": [], "version": 1}"#.utf8).write(to: outbox)  // an earlier version's empty outbox
         try await round(alerts: true)  // still down: no "down" for an outage already under way
         #expect(receiver.posted("state").isEmpty)
-        #expect(try String(contentsOf: outbox, encoding: .utf8).contains(#""cart":{"down":true"#))
+        let kept = try JSONValue(parsing: Data(contentsOf: outbox))
+        #expect(kept["endpoints"]?["cart"]?["down"] == .bool(true), "\(kept)")
         healthy.withLock { $0 = true }
         try await round(alerts: true)
         try await round(alerts: true)
@@ -248,11 +249,15 @@ struct AlertTests {
     }
 
     /// Down is no usable answer (or a refused status), not any failed check: an endpoint that answers 200 with a
-    /// body that fails its condition is degraded: `apiprobe_up` stays 1 (`apiprobe_endpoint_passed` is 0) and no
-    /// "down" is sent. A 500 is down; the 200 after it recovers it, naming the checks that still fail.
+    /// body that fails its condition is degraded: `apiprobe_up` stays 1 (`apiprobe_endpoint_passed` is 0) and the
+    /// receiver hears "degraded", not "down". A 500 is down; the 200 after it recovers it, naming the checks that
+    /// still fail; the checks holding again is "restored". Each change once, in that order.
     @Test func aFailedCheckOfAnEndpointThatAnswersIsDegradedNotDown() async throws {
         let status = Locked(200)
-        let api = try RawHTTPServer { _ in .respond(status: status.withLock { $0 }, headers: [:], body: "{}") }
+        let body = Locked("{}")
+        let api = try RawHTTPServer { _ in
+            .respond(status: status.withLock { $0 }, headers: [:], body: body.withLock { $0 })
+        }
         defer { api.stop() }
         let receiver = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "ok") }
         defer { receiver.stop() }
@@ -262,7 +267,7 @@ struct AlertTests {
             api: shop
             baseURL: \(api.baseURL.absoluteString)
             downAfter: 1
-            alerts: [{webhook: "\(receiver.baseURL.absoluteString)/hook"}]
+            alerts: [{webhook: "\(receiver.baseURL.absoluteString)/hook"}, {slack: "\(receiver.baseURL.absoluteString)/slack"}]
             endpoints:
               - {name: cart, path: /cart, expect: {status: 200, body: [/ok == true]}}
             """)
@@ -272,23 +277,41 @@ struct AlertTests {
                 history: HistoryFile(url: folder.appendingPathComponent("history.jsonl")))
             return try await session.round().result
         }
+        func webhooks() -> [String] {
+            receiver.requests.filter { $0.path == "/hook" }.map { request in
+                guard case .string(let state)? = (try? JSONValue(parsing: Data(request.body.utf8)))?["state"] else {
+                    return "?"
+                }
+                return state
+            }
+        }
         let degraded = try await round()
         let text = PrometheusReport.render(degraded)
         #expect(
             text.contains(#"apiprobe_up{endpoint="cart"} 1"#)
                 && text.contains(#"apiprobe_endpoint_passed{endpoint="cart"} 0"#))
-        #expect(receiver.posted("state").isEmpty)
+        _ = try await round()  // still degraded: nothing more
+        #expect(webhooks() == ["degraded"])
         status.withLock { $0 = 500 }
         let down = try await round()
         #expect(PrometheusReport.render(down).contains(#"apiprobe_up{endpoint="cart"} 0"#))
         status.withLock { $0 = 200 }
         _ = try await round()
-        #expect(receiver.posted("state") == ["down", "recovered"])
-        let recovered = try JSONValue(parsing: Data(try #require(receiver.requests.last).body.utf8))
+        body.withLock { $0 = #"{"ok": true}"# }
+        _ = try await round()
+        _ = try await round()
+        #expect(webhooks() == ["degraded", "down", "recovered", "restored"])
+        let hooks = receiver.requests.filter { $0.path == "/hook" }
+        let recovered = try JSONValue(parsing: Data(hooks[2].body.utf8))
         #expect(
             recovered["message"]
                 == .string("answers again; failing: /ok == true: /ok: expected true, found nothing (sample 1)"),
             "\(recovered)")
+        let slack = receiver.requests.filter { $0.path == "/slack" }.map(\.body)
+        #expect(slack.count == 4)
+        #expect(
+            slack.first?.contains(":large_yellow_circle: shop cart is degraded (1 rounds in a row with a failed check)")
+                == true, "\(slack)")
     }
 
     /// An outbox that is not one apiprobe wrote (a hand edit, another version) is a warning naming the file, the
@@ -302,7 +325,7 @@ struct AlertTests {
         let cases: [(String, String)] = [
             (
                 #"{"alerts": [{"target": 0, "receiver": "r", "api": "shop", "endpoint": "cart", "state": "sideways", "at": "2026-11-26T10:00:00Z", "message": "m", "url": "u", "consecutive": 2, "attempts": 1}]}"#,
-                #"/alerts/0/state: expected down or recovered, found "sideways""#
+                #"/alerts/0/state: expected down, recovered, degraded or restored, found "sideways""#
             ),
             (#"{"alerts": [{"target": "zero"}]}"#, #"/alerts/0/target: expected an integer, found string "zero""#),
             (#"{"alerts": {}}"#, "/alerts: expected an array of alerts, found object"),

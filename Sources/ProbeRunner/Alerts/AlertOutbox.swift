@@ -55,28 +55,52 @@ struct AlertOutbox: Sendable {
         var states: [String: StoredState]? = [:]
     }
 
-    /// One endpoint's ``AlertTransitions/Tracker`` as the file keeps it (the thresholds come from the config).
+    /// One endpoint's ``AlertTransitions/EndpointState`` as the file keeps it (the thresholds come from the config):
+    /// `{"down", "failuresInARow", "passesInARow", "checks": {"failing", "failuresInARow", "passesInARow"}}`,
+    /// `checks` left out when settled.
     struct StoredState: Sendable, Hashable {
-        var isDown: Bool
-        var failuresInARow: Int
-        var passesInARow: Int
+        struct Counts: Sendable, Hashable {
+            var isDown: Bool
+            var failuresInARow: Int
+            var passesInARow: Int
 
-        init(_ tracker: AlertTransitions.Tracker) {
-            isDown = tracker.isDown
-            failuresInARow = tracker.failuresInARow
-            passesInARow = tracker.passesInARow
+            init(_ tracker: AlertTransitions.Tracker) {
+                isDown = tracker.isDown
+                failuresInARow = tracker.failuresInARow
+                passesInARow = tracker.passesInARow
+            }
+
+            init(isDown: Bool, failuresInARow: Int, passesInARow: Int) {
+                self.isDown = isDown
+                self.failuresInARow = failuresInARow
+                self.passesInARow = passesInARow
+            }
+
+            func tracker(downAfter: Int, successThreshold: Int) -> AlertTransitions.Tracker {
+                AlertTransitions.Tracker(
+                    downAfter: downAfter, successThreshold: successThreshold, isDown: isDown,
+                    failuresInARow: failuresInARow, passesInARow: passesInARow)
+            }
         }
 
-        init(isDown: Bool, failuresInARow: Int, passesInARow: Int) {
-            self.isDown = isDown
-            self.failuresInARow = failuresInARow
-            self.passesInARow = passesInARow
+        var answer: Counts
+        var checks: Counts?
+
+        init(_ state: AlertTransitions.EndpointState) {
+            answer = Counts(state.answer)
+            checks = state.checks.isSettled ? nil : Counts(state.checks)
         }
 
-        func tracker(downAfter: Int, successThreshold: Int) -> AlertTransitions.Tracker {
-            AlertTransitions.Tracker(
-                downAfter: downAfter, successThreshold: successThreshold, isDown: isDown,
-                failuresInARow: failuresInARow, passesInARow: passesInARow)
+        init(answer: Counts, checks: Counts?) {
+            self.answer = answer
+            self.checks = checks
+        }
+
+        func state(downAfter: Int, successThreshold: Int) -> AlertTransitions.EndpointState {
+            AlertTransitions.EndpointState(
+                answer: answer.tracker(downAfter: downAfter, successThreshold: successThreshold),
+                checks: checks?.tracker(downAfter: downAfter, successThreshold: successThreshold)
+                    ?? AlertTransitions.Tracker(downAfter: downAfter, successThreshold: successThreshold))
         }
     }
 
@@ -95,11 +119,10 @@ struct AlertOutbox: Sendable {
                 throw reader.fail("/endpoints", "an object of endpoint states", stored.briefDescription)
             }
             var read: [String: StoredState] = [:]
-            for (name, value) in members {
-                let at = "/endpoints/\(JSONPointer.escape(name))"
-                let down = try reader.required(value, "down", in: at, expected: "true or false")
+            func counts(_ value: JSONValue, at: String, downKey: String) throws(InputError) -> StoredState.Counts {
+                let down = try reader.required(value, downKey, in: at, expected: "true or false")
                 guard case .bool(let isDown) = down else {
-                    throw reader.fail("\(at)/down", "true or false", down.briefDescription)
+                    throw reader.fail("\(at)/\(downKey)", "true or false", down.briefDescription)
                 }
                 func count(_ key: String) throws(InputError) -> Int {
                     let number = try reader.integer(
@@ -107,9 +130,15 @@ struct AlertOutbox: Sendable {
                     guard number >= 0 else { throw reader.fail("\(at)/\(key)", "a count of 0 or more", "\(number)") }
                     return number
                 }
-                read[name] = StoredState(
+                return StoredState.Counts(
                     isDown: isDown, failuresInARow: try count("failuresInARow"),
                     passesInARow: try count("passesInARow"))
+            }
+            for (name, value) in members {
+                let at = "/endpoints/\(JSONPointer.escape(name))"
+                var checks: StoredState.Counts?
+                if let stored = value["checks"] { checks = try counts(stored, at: "\(at)/checks", downKey: "failing") }
+                read[name] = StoredState(answer: try counts(value, at: at, downKey: "down"), checks: checks)
             }
             states = read
         }
@@ -128,9 +157,9 @@ struct AlertOutbox: Sendable {
             // In the order the file has them, so the first bad field is the one named.
             let target = try integer("target")
             let receiver = try string("receiver")
-            let stateText = try string("state", expected: "down or recovered")
+            let stateText = try string("state", expected: "down, recovered, degraded or restored")
             guard let state = AlertEvent.State(rawValue: stateText) else {
-                throw reader.fail("\(at)/state", "down or recovered", "\"\(stateText)\"")
+                throw reader.fail("\(at)/state", "down, recovered, degraded or restored", "\"\(stateText)\"")
             }
             let atText = try string("at", expected: "an ISO 8601 time")
             guard let time = DisplayText.parseTimestamp(atText) else {
@@ -163,13 +192,18 @@ struct AlertOutbox: Sendable {
                 ("attempts", .number(String(item.attempts))),
             ])
         }
+        func counts(_ counts: StoredState.Counts, downKey: String) -> [(String, JSONValue)] {
+            [
+                (downKey, .bool(counts.isDown)), ("failuresInARow", .number(String(counts.failuresInARow))),
+                ("passesInARow", .number(String(counts.passesInARow))),
+            ]
+        }
         let states: [(String, JSONValue)] = (contents.states ?? [:]).sorted { $0.key < $1.key }.map { name, state in
             (
                 name,
-                .object([
-                    ("down", .bool(state.isDown)), ("failuresInARow", .number(String(state.failuresInARow))),
-                    ("passesInARow", .number(String(state.passesInARow))),
-                ])
+                .object(
+                    counts(state.answer, downKey: "down")
+                        + (state.checks.map { [("checks", JSONValue.object(counts($0, downKey: "failing")))] } ?? []))
             )
         }
         let document = JSONValue.object([

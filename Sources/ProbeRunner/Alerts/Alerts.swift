@@ -10,7 +10,11 @@ import FoundationNetworking
 /// A change of an endpoint's state that alerts announce: it went down, or it recovered.
 package struct AlertEvent: Sendable, Hashable {
     package enum State: String, Sendable, Hashable {
+        /// No usable answer (or a refused status) `downAfter` rounds in a row; ``recovered`` ends it.
         case down, recovered
+        /// It answers, but a check failed (latency, body, schema, a certificate expiring soon) `downAfter` rounds
+        /// in a row while it was up; ``restored`` says its checks hold again.
+        case degraded, restored
     }
 
     package var api: String
@@ -54,6 +58,39 @@ package enum AlertTransitions {
         var change: AlertEvent.State?
         for passed in outcomes { change = tracker.record(passed: passed) }
         return change
+    }
+
+    /// One endpoint's two alert states, fed one round at a time: whether it answers (``AlertEvent/State/down``,
+    /// ``AlertEvent/State/recovered``) and whether its checks hold (``AlertEvent/State/degraded``,
+    /// ``AlertEvent/State/restored``), each by the ``Tracker`` rule. A change of the checks is announced only while
+    /// the endpoint answers, and not in a round whose answer changed: an outage is one "down" and one "recovered"
+    /// (whose message names the checks that still fail), never also "degraded" and "restored".
+    package struct EndpointState: Sendable, Hashable {
+        package var answer: Tracker
+        package var checks: Tracker
+
+        package init(downAfter: Int, successThreshold: Int) {
+            answer = Tracker(downAfter: downAfter, successThreshold: successThreshold)
+            checks = Tracker(downAfter: downAfter, successThreshold: successThreshold)
+        }
+
+        package init(answer: Tracker, checks: Tracker) {
+            self.answer = answer
+            self.checks = checks
+        }
+
+        /// Whether both are as new: nothing to keep.
+        package var isSettled: Bool { answer.isSettled && checks.isSettled }
+
+        /// Adds a round (`answered`: a usable answer; `passed`: every check held); returns the change to announce.
+        @discardableResult
+        package mutating func record(answered: Bool, passed: Bool) -> AlertEvent.State? {
+            let availability = answer.record(passed: answered)
+            let health = checks.record(passed: passed)
+            if let availability { return availability }
+            guard !answer.isDown, let health else { return nil }
+            return health == .down ? .degraded : .restored
+        }
     }
 
     /// One endpoint's up/down state, fed one round at a time: the one rule for down and recovered.
@@ -157,10 +194,21 @@ package struct AlertSender: Sendable {
             ])
             text = String(decoding: value.serialized(sortedKeys: true), as: UTF8.self)
         case .slack:
-            let line =
-                event.state == .down
-                ? ":red_circle: \(event.api) \(event.endpoint) is down (\(event.consecutive) failed rounds in a row): \(event.message)"
-                : ":large_green_circle: \(event.api) \(event.endpoint) recovered (\(event.consecutive) passing rounds in a row)"
+            let line: String
+            switch event.state {
+            case .down:
+                line =
+                    ":red_circle: \(event.api) \(event.endpoint) is down (\(event.consecutive) rounds in a row without an answer): \(event.message)"
+            case .recovered:
+                line =
+                    ":large_green_circle: \(event.api) \(event.endpoint) recovered (\(event.consecutive) answered rounds in a row): \(event.message)"
+            case .degraded:
+                line =
+                    ":large_yellow_circle: \(event.api) \(event.endpoint) is degraded (\(event.consecutive) rounds in a row with a failed check): \(event.message)"
+            case .restored:
+                line =
+                    ":large_green_circle: \(event.api) \(event.endpoint): every check holds again (\(event.consecutive) rounds in a row)"
+            }
             text = String(decoding: JSONValue.object([("text", .string(line))]).serialized(), as: UTF8.self)
         }
         return Data(redactor.redact(text: text).utf8)

@@ -16,7 +16,7 @@ package struct ProbeSession: Sendable {
     /// Each endpoint's alert state (down or up, rounds in a row): with a history, as the last round left it in
     /// the outbox file beside it (the history's last rounds replayed stand in for a file without states); without
     /// one, this process's rounds.
-    package private(set) var alertStates: [String: AlertTransitions.Tracker] = [:]
+    package private(set) var alertStates: [String: AlertTransitions.EndpointState] = [:]
     /// When each endpoint was last probed, from the history file (read once) and this process's rounds: what
     /// an endpoint's `interval` is measured from.
     package private(set) var lastProbed: [String: Date] = [:]
@@ -173,13 +173,13 @@ package struct ProbeSession: Sendable {
                 let url = AlertOutbox.url(besideHistory: history.url)
                 let seeds = alertStates
                 let (sent, states) = try await AlertOutbox.withLockedFile(url) {
-                    contents, damaged -> ([String], [String: AlertTransitions.Tracker]) in
+                    contents, damaged -> ([String], [String: AlertTransitions.EndpointState]) in
                     // No file yet, or one of an earlier version without states: the history's rounds, read when
                     // this process started, stand in for them (once: the file written here keeps them after).
                     var trackers =
                         contents.states.map {
                             $0.mapValues {
-                                $0.tracker(
+                                $0.state(
                                     downAfter: runner.config.downAfter,
                                     successThreshold: runner.config.successThreshold)
                             }
@@ -235,7 +235,8 @@ package struct ProbeSession: Sendable {
         consecutiveOutages.merge(RegressionDetector.consecutiveOutages(in: contents.records)) { current, _ in current }
         for record in contents.records {
             for (name, summary) in record.endpoints {
-                alertStates[name, default: Self.tracker(config)].record(passed: summary.answered)
+                alertStates[name, default: Self.alertState(config)].record(
+                    answered: summary.answered, passed: summary.passed)
                 if record.startedAt > lastProbed[name] ?? .distantPast { lastProbed[name] = record.startedAt }
             }
         }
@@ -246,36 +247,48 @@ package struct ProbeSession: Sendable {
         }
     }
 
-    private static func tracker(_ config: ProbeConfig) -> AlertTransitions.Tracker {
-        AlertTransitions.Tracker(downAfter: config.downAfter, successThreshold: config.successThreshold)
+    private static func alertState(_ config: ProbeConfig) -> AlertTransitions.EndpointState {
+        AlertTransitions.EndpointState(downAfter: config.downAfter, successThreshold: config.successThreshold)
     }
 
-    /// The state changes this round makes (down, recovered), each endpoint's tracker in `trackers` moved on.
+    /// The state changes this round makes (down, recovered, degraded, restored), each endpoint's state in
+    /// `trackers` moved on.
     private static func alertEvents(
-        for result: ProbeRunResult, config: ProbeConfig, trackers: inout [String: AlertTransitions.Tracker]
+        for result: ProbeRunResult, config: ProbeConfig, trackers: inout [String: AlertTransitions.EndpointState]
     ) -> [AlertEvent] {
         var events: [AlertEvent] = []
         for endpoint in result.endpoints {
-            // Down and recovered follow the answer, not every check: a latency budget missed or a certificate
-            // expiring soon is a failed check (apiprobe_endpoint_passed 0), not an outage to page for. Rate
-            // limiting counts neither way.
+            // Down and recovered follow the answer, degraded and restored the other checks: a latency budget
+            // missed or a certificate expiring soon is not an outage to page for. Rate limiting counts neither way.
             if endpoint.onlyRateLimited { continue }
-            guard let state = trackers[endpoint.name, default: Self.tracker(config)].record(passed: endpoint.answered)
+            guard
+                let state = trackers[endpoint.name, default: Self.alertState(config)].record(
+                    answered: endpoint.answered, passed: endpoint.passed)
             else { continue }
             let failed = endpoint.checks.filter { !$0.passed }.map { check in
                 check.message.map { "\(check.name): \($0)" } ?? check.name
             }
+            let message: String
+            let consecutive: Int
+            switch state {
+            case .down:
+                message = failed.joined(separator: "; ")
+                consecutive = trackers[endpoint.name]?.answer.failuresInARow ?? endpoint.consecutiveOutages
+            case .degraded:
+                message = failed.joined(separator: "; ")
+                consecutive = trackers[endpoint.name]?.checks.failuresInARow ?? endpoint.consecutiveFailures
+            case .recovered:
+                message =
+                    failed.isEmpty ? "all checks hold" : "answers again; failing: " + failed.joined(separator: "; ")
+                consecutive = config.successThreshold
+            case .restored:
+                message = "all checks hold"
+                consecutive = config.successThreshold
+            }
             events.append(
                 AlertEvent(
-                    api: config.api, endpoint: endpoint.name, state: state, at: result.startedAt,
-                    message: state == .down
-                        ? failed.joined(separator: "; ")
-                        : failed.isEmpty
-                            ? "all checks hold" : "answers again; failing: " + failed.joined(separator: "; "),
-                    url: endpoint.url,
-                    consecutive: state == .down
-                        ? trackers[endpoint.name]?.failuresInARow ?? endpoint.consecutiveOutages
-                        : config.successThreshold))
+                    api: config.api, endpoint: endpoint.name, state: state, at: result.startedAt, message: message,
+                    url: endpoint.url, consecutive: consecutive))
         }
         return events
     }
