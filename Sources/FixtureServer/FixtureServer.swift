@@ -1,4 +1,4 @@
-import APIProbeShared
+package import APIProbeShared
 import FixtureImport
 package import Foundation
 import HTTPFixtures
@@ -1040,4 +1040,9 @@ struct FixtureResponder: HTTPResponder {
     static func json(status: HTTPResponse.Status, _ members: [String: String]) -> Response {
         json(status: status, .object(members.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
     }
+}
+
+extension FixtureServer.Failure: ExitStatusReporting {
+    /// An option of `serve` that cannot be honoured (a port in use, an admin API open to the network): status 2.
+    package var exitStatus: ExitStatus { .badInput }
 }

@@ -1,3 +1,4 @@
+package import APIProbeShared
 package import Foundation
 
 /// Where in an input file a problem is.
@@ -133,4 +134,9 @@ extension InputError {
             file: displayName, position: .file, key: key, expected: expected,
             found: !exists ? "no such file" : isDirectory.boolValue ? "a folder" : "a file that cannot be read")
     }
+}
+
+extension InputError: ExitStatusReporting {
+    /// Bad input: status 2.
+    package var exitStatus: ExitStatus { .badInput }
 }

@@ -1,4 +1,4 @@
-import APIProbeShared
+package import APIProbeShared
 public import Foundation
 
 #if canImport(FoundationNetworking)
@@ -497,4 +497,9 @@ extension Unicode.GeneralCategory {
 public struct RequestMatcherError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+}
+
+extension RequestMatcherError: ExitStatusReporting {
+    /// A fixture's `match` that cannot be compiled: status 2.
+    package var exitStatus: ExitStatus { .badInput }
 }

@@ -1,4 +1,4 @@
-import APIProbeShared
+package import APIProbeShared
 package import HTTPFixtures
 
 /// One way an instance breaks a schema, as the standard's "basic" output structure has it.
@@ -88,4 +88,9 @@ package struct IgnoredKeyword: Sendable, Hashable, CustomStringConvertible {
     }
 
     package var description: String { "\(location): \(keyword): \(reason)" }
+}
+
+extension ValidationLimitError: ExitStatusReporting {
+    /// A schema or document beyond the validator's limits (its nesting, its size): bad input, status 2.
+    package var exitStatus: ExitStatus { .badInput }
 }

@@ -1,4 +1,4 @@
-import APIProbeShared
+package import APIProbeShared
 import Dispatch
 package import Foundation
 import Hummingbird
@@ -341,4 +341,10 @@ extension String {
     fileprivate var trimmingTrailingZero: String {
         count == 2 && hasSuffix("0") ? String(prefix(1)) : self
     }
+}
+
+extension RecipesServerError: ExitStatusReporting {
+    /// The embedded server could not start: a port in use is the user's choice (status 2; `demo --serve` says
+    /// which), anything else an internal error (3).
+    package var exitStatus: ExitStatus { isAddressInUse ? .badInput : .internalError }
 }

@@ -286,3 +286,8 @@ private final class ECMARegexMatchState {
         }
     }
 }
+
+extension ECMARegexError: ExitStatusReporting {
+    /// A pattern the user wrote (a schema's, a fixture's) that is not one: status 2.
+    package var exitStatus: ExitStatus { .badInput }
+}

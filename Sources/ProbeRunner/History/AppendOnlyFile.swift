@@ -1,3 +1,4 @@
+package import APIProbeShared
 package import Foundation
 
 #if canImport(Glibc)
@@ -250,4 +251,9 @@ package enum AppendOnlyFile {
     package static func describe(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
+}
+
+extension HistoryFileError: ExitStatusReporting {
+    /// A history the user named that cannot be read or written: status 2.
+    package var exitStatus: ExitStatus { .badInput }
 }

@@ -1,4 +1,4 @@
-import APIProbeShared
+package import APIProbeShared
 package import Foundation
 package import HTTPFixtures
 import JSONShape
@@ -429,4 +429,9 @@ package struct RecordError: Error, Sendable, CustomStringConvertible {
     }
 
     package var description: String { message }
+}
+
+extension RecordError: ExitStatusReporting {
+    /// Bad input (a folder that cannot be written, a config that cannot be recorded): status 2.
+    package var exitStatus: ExitStatus { .badInput }
 }
