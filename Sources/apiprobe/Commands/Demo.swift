@@ -295,7 +295,8 @@ struct DemoRun {
             snapshots: folder.appendingPathComponent("Snapshots").path,
             snapshotsLabel: "Snapshots")
         let result = try workspace.check()
-        out.write(SnapshotCheckCommand.text(for: result, on: out))
+        out.write(
+            SnapshotCheckCommand.diagnostics(for: result, on: out) + SnapshotCheckCommand.text(for: result, on: out))
         return !result.failed
     }
 

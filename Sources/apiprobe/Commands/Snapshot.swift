@@ -88,19 +88,41 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
                     decoding: result.report.jsonReport(adding: lists, extra: Self.jsonMembers(of: result)),
                     as: UTF8.self))
         case .text:
+            let err = Terminal.standardError
+            err.write(Self.diagnostics(for: result, on: err))
             out.write(Self.text(for: result, on: out))
         }
         if result.failed { throw ChecksFailed() }
     }
 
-    /// The text report of a check: a line per endpoint, its changes, orphans, and a summary.
+    /// What a check could not do, for standard error: the fixtures and endpoints it skipped, and the keywords of
+    /// snapshots it ignored (each counted in the summary line of ``text(for:on:)``).
+    static func diagnostics(for result: SnapshotCheckResult, on err: Terminal) -> String {
+        var text = ""
+        for line in result.skipped { text += err.styled("skipped ", .dim) + line + "\n" }
+        for (key, _, outcome) in result.endpoints {
+            if case .noSamples = outcome { text += err.styled("skipped ", .dim) + "\(key): no 2xx JSON samples\n" }
+        }
+        for (file, keyword) in result.ignoredKeywords {
+            text += err.styled("ignored ", .yellow) + "\(file)#\(keyword.pointer): \(keyword.reason)\n"
+        }
+        return text
+    }
+
+    /// The endpoints a check skipped: fixtures it could not read and endpoints without a 2xx JSON sample.
+    static func skippedCount(_ result: SnapshotCheckResult) -> Int {
+        result.skipped.count
+            + result.endpoints.count { if case .noSamples = $0.2 { return true } else { return false } }
+    }
+
+    /// The text report of a check, for standard output: a line per endpoint compared, its changes, orphans, and a
+    /// summary that counts what was skipped (``diagnostics(for:on:)`` says what, on standard error).
     static func text(for result: SnapshotCheckResult, on out: Terminal) -> String {
         var text = ""
-        for line in result.skipped { text += out.styled("skipped ", .dim) + line + "\n" }
         for (key, file, outcome) in result.endpoints {
             switch outcome {
             case .noSamples:
-                text += out.styled("skipped ", .dim) + "\(key): no 2xx JSON samples\n"
+                break
             case .missing:
                 text +=
                     out.styled("missing ", .red) + "\(file): no snapshot for \(key); run `apiprobe snapshot update`\n"
@@ -118,13 +140,12 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
                     + "\(error.message) (\(Self.schemaPlace(of: error)))\n"
             }
         }
-        for (file, keyword) in result.ignoredKeywords {
-            text += out.styled("ignored ", .yellow) + "\(file)#\(keyword.pointer): \(keyword.reason)\n"
-        }
         for orphan in result.orphans {
             text += out.styled("orphan  ", .yellow) + "\(orphan): a snapshot without fixtures\n"
         }
         var summary = ChangeReport.summary(result.report)
+        let skipped = Self.skippedCount(result)
+        if skipped > 0 { summary += ", \(skipped) skipped" }
         if !result.missing.isEmpty { summary += ", \(result.missing.count) missing" }
         if !result.orphans.isEmpty { summary += ", \(result.orphans.count) without fixtures" }
         let violations = result.violations.count
@@ -187,13 +208,19 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
         let workspace = try SnapshotWorkspace(stubs: folders.stubs, snapshots: folders.snapshots)
         let result = try workspace.update(dryRun: dryRun, recordingEnums: enums)
         let out = Terminal.standardOutput
+        let err = Terminal.standardError
+        // What was skipped goes to standard error and is counted in the last line; the snapshots to standard
+        // output.
+        var diagnostics = ""
+        var skipped = result.skipped.count
+        for line in result.skipped { diagnostics += err.styled("skipped ", .dim) + line + "\n" }
         var text = ""
-        for line in result.skipped { text += out.styled("skipped ", .dim) + line + "\n" }
         for entry in result.entries {
             let verb: String
             switch (entry.action, dryRun) {
             case (.noSamples, _):
-                text += out.styled("skipped ", .dim) + "\(entry.key): no 2xx JSON samples\n"
+                diagnostics += err.styled("skipped ", .dim) + "\(entry.key): no 2xx JSON samples\n"
+                skipped += 1
                 continue
             case (.same, _):
                 text += out.styled("same    ", .dim) + "\(entry.file)\n"
@@ -213,7 +240,9 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
             text += out.styled("orphan  ", .yellow) + "\(orphan): a snapshot without fixtures (not removed)\n"
         }
         let written = result.written
-        text += dryRun ? "Dry run: nothing written.\n" : "\(written) snapshot\(written == 1 ? "" : "s") written.\n"
+        text += dryRun ? "Dry run: nothing written" : "\(written) snapshot\(written == 1 ? "" : "s") written"
+        text += skipped > 0 ? ", \(skipped) skipped.\n" : ".\n"
+        err.write(diagnostics)
         out.write(text)
     }
 }
