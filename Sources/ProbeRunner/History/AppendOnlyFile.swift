@@ -57,22 +57,10 @@ package enum AppendOnlyFile {
         }
         guard descriptor >= 0 else { throw openError(errno, url: url) }
         defer { close(descriptor) }
-        // A pruning run may have replaced the file while this one waited for the lock: then the lock is taken
-        // again on the file the path names now, so no line goes to the file that was replaced.
-        while true {
-            while flock(descriptor, LOCK_EX) != 0 {
-                guard errno == EINTR else {
-                    throw HistoryFileError(file: name, problem: "cannot lock: \(describe(errno))")
-                }
-            }
-            guard !isReplaced(descriptor, path: path) else {
-                _ = flock(descriptor, LOCK_UN)
-                close(descriptor)
-                descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode_t(0o644))
-                guard descriptor >= 0 else { throw openError(errno, url: url) }
-                continue
-            }
-            break
+        try lockCurrentFile(&descriptor, url: url) { () throws(HistoryFileError) in
+            let reopened = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode_t(0o644))
+            guard reopened >= 0 else { throw openError(errno, url: url) }
+            return reopened
         }
         defer { _ = flock(descriptor, LOCK_UN) }
 
@@ -119,6 +107,27 @@ package enum AppendOnlyFile {
         return Int64(status.st_size)
     }
 
+    /// Takes the exclusive lock on the file open on `descriptor`. A pruning run may have replaced the file while
+    /// this one waited for the lock: then the file the path names now is opened (`reopen`) and locked instead, so
+    /// nothing goes to the file that was replaced. `descriptor` is left holding the lock, or -1 when `reopen` found
+    /// no file.
+    private static func lockCurrentFile(
+        _ descriptor: inout Int32, url: URL, reopen: () throws(HistoryFileError) -> Int32
+    ) throws(HistoryFileError) {
+        while descriptor >= 0 {
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    throw HistoryFileError(file: url.relativePath, problem: "cannot lock: \(describe(errno))")
+                }
+            }
+            guard isReplaced(descriptor, path: url.path) else { return }
+            _ = flock(descriptor, LOCK_UN)
+            close(descriptor)
+            descriptor = -1
+            descriptor = try reopen()
+        }
+    }
+
     /// Whether the file open on `descriptor` is no longer the one `path` names (a pruning run replaced it).
     static func isReplaced(_ descriptor: Int32, path: String) -> Bool {
         var open = stat()
@@ -152,22 +161,12 @@ package enum AppendOnlyFile {
         }
         guard descriptor >= 0 else { throw openError(errno, url: url) }
         defer { close(descriptor) }
-        while true {
-            while flock(descriptor, LOCK_EX) != 0 {
-                guard errno == EINTR else {
-                    throw HistoryFileError(file: name, problem: "cannot lock: \(describe(errno))")
-                }
-            }
-            guard !isReplaced(descriptor, path: path) else {
-                _ = flock(descriptor, LOCK_UN)
-                close(descriptor)
-                descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
-                if descriptor < 0, errno == ENOENT { return 0 }
-                guard descriptor >= 0 else { throw openError(errno, url: url) }
-                continue
-            }
-            break
+        try lockCurrentFile(&descriptor, url: url) { () throws(HistoryFileError) in
+            let reopened = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+            guard reopened >= 0 || errno == ENOENT else { throw openError(errno, url: url) }
+            return reopened
         }
+        guard descriptor >= 0 else { return 0 }  // removed while this run waited
         defer { _ = flock(descriptor, LOCK_UN) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
