@@ -10,6 +10,8 @@
 // (c) rounds: many rounds of one endpoint; RSS at the start and the end.
 // (d) a fresh process: `samples: 1` in a new process each time (cron), beside curl's time_total in
 //     interleaved runs on the same endpoint; and how far each sample's phases are from its latency.
+// (e) with `--soak-minutes N --binary PATH` only: a release `apiprobe run --every 1s` over 20 endpoints with
+//     --history for N minutes, its resident memory's slope printed (MiB per hour, KiB per round).
 //
 // (b) and (c) probe a recipes server in a child process (this binary with `--serve`), as a real API
 // is: in one process, the server's request handlers would share Swift's cooperative thread pool (two
@@ -61,6 +63,106 @@ if let index = CommandLine.arguments.firstIndex(of: "--probe-once"), index + 1 <
     print(
         ([sample.latency, sum] + phases.named.map(\.duration)).map { String($0.timeInterval * 1_000) }
             .joined(separator: " "))
+    exit(0)
+}
+
+/// (e) the soak (issue 38, item 9): `--soak-minutes N --binary PATH` runs only this. The release `apiprobe` (PATH)
+/// runs `run --every 1s --history` over 20 endpoints of a recipes server in a child process, as a Deployment runs
+/// it, for N minutes; its resident memory (VmRSS) is read every 15 s, the first two minutes (warm-up) set aside, and
+/// the least-squares slope of the rest printed, per round and per hour, with the hours until the manifests' 128 MiB
+/// limit at that slope.
+func soak(minutes: Int, binary: URL) async throws {
+    let server = try ChildServer.start()
+    defer { server.stop() }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apiprobe-soak-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let endpoints = (0..<20).map { index in
+        index % 2 == 0
+            ? "  - {name: search\(index), path: /api/search, query: {q: chicken, page: \"\(index / 2 + 1)\"}, expect: {status: 200, body: [/count > 0]}}"
+            : "  - {name: health\(index), path: /api/health, expect: {status: 200, latency: [p95 < 1s]}}"
+    }
+    let config = folder.appendingPathComponent("apiprobe.yml")
+    try Data(
+        ("api: recipes\nbaseURL: \(server.baseURL.absoluteString)\nhistory: {keep: 1h}\nendpoints:\n"
+            + endpoints.joined(separator: "\n") + "\n").utf8
+    ).write(to: config)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [
+        "run", "--config", config.path, "--every", "1s", "--history",
+        folder.appendingPathComponent("history.jsonl").path,
+        "--report", "json=" + folder.appendingPathComponent("report.json").path,
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+        process.terminate()
+        process.waitUntilExit()
+    }
+    func resident() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return line.split(separator: " ").dropFirst().first.flatMap { Double($0) }.map { $0 / 1_024 }
+        }
+        return nil
+    }
+    print("(e) soak: apiprobe run --every 1s over 20 endpoints with --history, \(minutes) minutes")
+    let start = now()
+    var points: [(minutes: Double, mib: Double)] = []
+    while now() - start < Double(minutes) * 60 {
+        try await Task.sleep(for: .seconds(15))
+        guard process.isRunning, let value = resident() else {
+            print("  the run stopped (status \(process.isRunning ? 0 : process.terminationStatus))")
+            return
+        }
+        let elapsed = (now() - start) / 60
+        points.append((elapsed, value))
+        print("  \(format(elapsed, 2)) min: \(format(value)) MiB")
+    }
+    let kept = points.filter { $0.minutes >= 2 }
+    guard kept.count >= 6 else {
+        print("  too short for a slope: give --soak-minutes 5 or more")
+        return
+    }
+    /// The least-squares slope of `points`, in MiB per minute.
+    func slope(_ points: ArraySlice<(minutes: Double, mib: Double)>) -> Double {
+        let meanX = points.map(\.minutes).reduce(0, +) / Double(points.count)
+        let meanY = points.map(\.mib).reduce(0, +) / Double(points.count)
+        let covariance = points.reduce(0) { $0 + ($1.minutes - meanX) * ($1.mib - meanY) }
+        let variance = points.reduce(0) { $0 + ($1.minutes - meanX) * ($1.minutes - meanX) }
+        return variance > 0 ? covariance / variance : 0
+    }
+    let last = kept.last?.mib ?? 0
+    // The whole measurement, and its second half: a step (the allocator keeping a peak a slow round made) weighs
+    // on the first, a leak on both.
+    for (label, perMinute) in [
+        ("after the first 2 minutes", slope(kept[...])), ("over the second half", slope(kept.suffix(kept.count / 2))),
+    ] {
+        let hours = perMinute > 0 ? (128 - last) / (perMinute * 60) : .infinity
+        print(
+            "  slope \(label): \(format(perMinute * 60, 2)) MiB per hour "
+                + "(\(format(perMinute * 1_024 / 60, 3)) KiB per round); "
+                + (hours.isFinite ? "128 MiB in \(format(hours)) hours at that slope" : "flat or falling"))
+    }
+    print(
+        "  range after the first 2 minutes: \(format(kept.map(\.mib).min() ?? 0)) to \(format(kept.map(\.mib).max() ?? 0)) MiB"
+    )
+}
+
+if let index = CommandLine.arguments.firstIndex(of: "--soak-minutes"), index + 1 < CommandLine.arguments.count,
+    let minutes = Int(CommandLine.arguments[index + 1])
+{
+    guard let binaryIndex = CommandLine.arguments.firstIndex(of: "--binary"),
+        binaryIndex + 1 < CommandLine.arguments.count
+    else {
+        print(
+            "error: --soak-minutes needs --binary PATH (a release apiprobe: swift build -c release --product apiprobe)")
+        exit(2)
+    }
+    try await soak(minutes: minutes, binary: URL(fileURLWithPath: CommandLine.arguments[binaryIndex + 1]))
     exit(0)
 }
 
