@@ -169,6 +169,10 @@ struct OpenAPIExportTests {
         #expect(
             imported.standardOutput.hasSuffix("3 operations, 2 snapshots, 2 approximations: see operations.json\n"),
             "\(imported)")
+        // The approximations are said on standard error, the files written on standard output.
+        #expect(
+            imported.standardError.components(separatedBy: "note: \(Self.petstore): ").count - 1 == 2, "\(imported)")
+        #expect(!imported.standardOutput.contains("note: "), "\(imported)")
         let snapshots = try FileManager.default.contentsOfDirectory(
             atPath: directory.appendingPathComponent("Snapshots/petstore").path
         ).sorted()

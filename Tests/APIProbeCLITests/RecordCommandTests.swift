@@ -136,8 +136,16 @@ struct RecordCommandTests {
                     environment: ["RECIPES_PORT": String(server.port)], in: folder)
                 #expect(result.status == 0, "\(result)")
                 #expect(result.standardOutput.contains("new       project/Stubs/recipes/missing.json  404"))
-                #expect(result.standardOutput.contains("  warning: HTTP status 404 (recorded as it is)"), "\(result)")
-                #expect(result.standardOutput.contains("  note: snapshot skipped: status 404 is not a sample"))
+                // Warnings and notes on standard error, naming the fixture; the warning counted in the last line.
+                #expect(
+                    result.standardError.contains(
+                        "warning: project/Stubs/recipes/missing.json: HTTP status 404 (recorded as it is)"),
+                    "\(result)")
+                #expect(
+                    result.standardError.contains(
+                        "note: project/Stubs/recipes/missing.json: snapshot skipped: status 404 is not a sample"))
+                #expect(!result.standardOutput.contains("warning:") && !result.standardOutput.contains("note:"))
+                #expect(result.standardOutput.hasSuffix("0 failed; 1 warning\n"), "\(result)")
                 let fixture = try Exchange.load(from: project.appendingPathComponent("Stubs/recipes/missing.json"))
                 #expect(fixture.response.status == 404)
             }

@@ -98,11 +98,8 @@ struct SocketAndDNSProbeTests {
     @Test func aTCPEndpointPassesWhenTheConnectionOpensAndIsRefusedOtherwise() async throws {
         let listening = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(host: "127.0.0.1", port: 0).get()
-        let closed = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
         let open = listening.localAddress?.port ?? 0
-        let shut = closed.localAddress?.port ?? 0
-        try await closed.close()
+        let shut = ClosedPort.loopback()
         let result = try await run(
             """
             api: t
@@ -349,11 +346,5 @@ final class DNSMasq: Sendable {
 
     func stop() { kill(pid, SIGKILL) }
 
-    private static func freeUDPPort() async throws -> Int {
-        let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 9
-        try await channel.close()
-        return port
-    }
+    private static func freeUDPPort() async throws -> Int { ClosedPort.loopback(udp: true) }
 }

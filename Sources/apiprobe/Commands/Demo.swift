@@ -233,7 +233,7 @@ struct DemoRun {
 
         heading("2. Record fixtures and snapshots (apiprobe record --snapshots)")
         let recorded = try await recorder.record(snapshots: true)
-        out.write(RecordCommand.text(for: recorded, on: out))
+        out.write(RecordCommand.diagnostics(for: recorded, on: out) + RecordCommand.text(for: recorded, on: out))
         guard !recorded.hasFailures else { return false }
 
         heading("3. Check the snapshots (apiprobe snapshot check)")
@@ -253,7 +253,7 @@ struct DemoRun {
         out.write(Report.render(drifted, as: .console, options: ReportOptions(usesColor: out.usesColor)))
         out.write("\n" + out.styled("Re-recording (apiprobe record):", .bold) + "\n")
         let rerecorded = try await recorder.record()
-        out.write(RecordCommand.text(for: rerecorded, on: out))
+        out.write(RecordCommand.diagnostics(for: rerecorded, on: out) + RecordCommand.text(for: rerecorded, on: out))
         out.write("\n" + out.styled("Checking the re-recorded fixtures (apiprobe snapshot check):", .bold) + "\n")
         let driftHolds = try snapshotCheck()
         out.write(

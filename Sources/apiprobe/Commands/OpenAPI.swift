@@ -63,9 +63,9 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: snapshots, isDirectory: true).appendingPathComponent(name, isDirectory: true)
         if strict, let first = result.notes.first {
             var text = ""
-            for note in result.notes.prefix(20) { text += "  note: \(description.file): \(note)\n" }
-            if result.notes.count > 20 { text += "  … and \(result.notes.count - 20) more\n" }
-            Terminal.standardOutput.write(text)
+            for note in result.notes.prefix(20) { text += "note: \(description.file): \(note)\n" }
+            if result.notes.count > 20 { text += "… and \(result.notes.count - 20) more\n" }
+            Terminal.standardError.write(text)
             throw InputError(
                 file: description.file, position: .jsonPointer(first.pointer),
                 expected: "a description every snapshot can say exactly (--strict)",
@@ -76,27 +76,35 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
         let changed = try result.write(into: folder)
         let out = Terminal.standardOutput
         var text = ""
+        var diagnostics = ""
         for file in result.files {
             let path = displayPath(folder.appendingPathComponent(file.name))
             text +=
                 (changed.contains(file.name) ? out.styled("wrote   ", .green) : out.styled("same    ", .dim)) + path
                 + "\n"
         }
+        var leftOut = 0
         if let config {
             let url = URL(fileURLWithPath: config)
             let (written, skipped) = try result.writeProbeConfig(to: url, api: name, source: description.file)
+            leftOut = skipped.count
             text += (written ? out.styled("wrote   ", .green) : out.styled("same    ", .dim)) + displayPath(url) + "\n"
-            for line in skipped { text += "  not in the config: \(line)\n" }
+            // What the config leaves out, and the approximations, go to standard error (counted below).
+            for line in skipped { diagnostics += "not in the config: \(line)\n" }
         }
         if !result.notes.isEmpty {
             let shown = 20
-            for note in result.notes.prefix(shown) { text += "  note: \(description.file): \(note)\n" }
-            if result.notes.count > shown { text += "  … and \(result.notes.count - shown) more in operations.json\n" }
+            for note in result.notes.prefix(shown) { diagnostics += "note: \(description.file): \(note)\n" }
+            if result.notes.count > shown {
+                diagnostics += "… and \(result.notes.count - shown) more in operations.json\n"
+            }
         }
+        Terminal.standardError.write(diagnostics)
         let snapshotCount = result.files.count { $0.name.hasSuffix(".schema.json") }
         text +=
             "\(description.operations.count) operations, \(snapshotCount) snapshots, \(result.notes.count) approximation"
-            + (result.notes.count == 1 ? "" : "s") + (result.notes.isEmpty ? "" : ": see operations.json") + "\n"
+            + (result.notes.count == 1 ? "" : "s") + (result.notes.isEmpty ? "" : ": see operations.json")
+            + (leftOut > 0 ? ", \(leftOut) not in the config" : "") + "\n"
         out.write(text)
     }
 }

@@ -43,11 +43,26 @@ struct RecordCommand: AsyncParsableCommand {
         var recorder = Recorder(config: loaded, directory: url.deletingLastPathComponent())
         recorder.redactor = loaded.makeRedactor(secrets: Terminal.secrets)
         let result = try await recorder.record(only: only, snapshots: snapshots)
+        Terminal.standardError.write(Self.diagnostics(for: result, on: .standardError))
         Terminal.standardOutput.write(Self.text(for: result, on: .standardOutput))
         if result.hasFailures { throw ChecksFailed() }
     }
 
-    /// One line an endpoint, indented details below it, and a count line.
+    /// The warnings and notes of each endpoint, for standard error, each naming the fixture (counted in the last
+    /// line of ``text(for:on:)``).
+    static func diagnostics(for result: RecordingResult, on err: Terminal) -> String {
+        var text = ""
+        for endpoint in result.endpoints {
+            for warning in endpoint.warnings {
+                text += err.styled("warning: \(endpoint.fixturePath): \(warning)", .yellow) + "\n"
+            }
+            for note in endpoint.notes { text += err.styled("note: \(endpoint.fixturePath): \(note)", .dim) + "\n" }
+        }
+        return text
+    }
+
+    /// One line an endpoint, indented details below it, and a count line (the warnings counted; said by
+    /// ``diagnostics(for:on:)``).
     static func text(for result: RecordingResult, on out: Terminal) -> String {
         var text = ""
         for endpoint in result.endpoints {
@@ -62,14 +77,12 @@ struct RecordCommand: AsyncParsableCommand {
             }
             text += "\(endpoint.fixturePath)  \(endpoint.status.map(String.init) ?? "-")\n"
             for change in endpoint.changes { text += "  \(change)\n" }
-            for warning in endpoint.warnings { text += "  " + out.styled("warning: \(warning)", .yellow) + "\n" }
             if !endpoint.redactions.isEmpty {
                 text += out.styled("  redacted: \(endpoint.redactions.joined(separator: ", "))", .dim) + "\n"
             }
             if let snapshot = endpoint.snapshotPath, let outcome = endpoint.snapshotOutcome {
                 text += "  snapshot \(outcome.rawValue): \(snapshot)\n"
             }
-            for note in endpoint.notes { text += out.styled("  note: \(note)", .dim) + "\n" }
         }
         let count = { (outcome: EndpointRecording.Outcome) in result.endpoints.count { $0.outcome == outcome } }
         let total = result.endpoints.count
@@ -80,6 +93,8 @@ struct RecordCommand: AsyncParsableCommand {
             text += "; \(result.skipped.count) skipped (tcp, tls and dns endpoints have no response to record: "
             text += result.skipped.joined(separator: ", ") + ")"
         }
+        let warnings = result.endpoints.reduce(0) { $0 + $1.warnings.count }
+        if warnings > 0 { text += "; \(warnings) warning\(warnings == 1 ? "" : "s")" }
         return text + "\n"
     }
 }
