@@ -314,6 +314,34 @@ struct AlertTests {
                 == true, "\(slack)")
     }
 
+    /// Rounds of the history that were only rate limited count neither way when they stand in for the alert
+    /// states: no "restored" for checks that never failed.
+    @Test func rateLimitedRoundsOfTheHistoryCountNeitherWay() async throws {
+        let api = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+        defer { api.stop() }
+        let receiver = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "ok") }
+        defer { receiver.stop() }
+        let folder = try TemporaryFolder.url
+        let history = HistoryFile(url: folder.appendingPathComponent("history.jsonl"))
+        for minute in 0..<3 {
+            try history.append(
+                HistoryRecord(
+                    startedAt: SampleRuns.startedAt.addingTimeInterval(Double(minute) * 60), passed: false,
+                    endpoints: ["cart": .init(passed: false, p95: 1, failures: ["rate-limited"])]))
+        }
+        let probe = try config(
+            """
+            api: shop
+            baseURL: \(api.baseURL.absoluteString)
+            alerts: [{webhook: "\(receiver.baseURL.absoluteString)/hook"}]
+            endpoints:
+              - {name: cart, path: /cart, expect: {status: 200}}
+            """)
+        var session = ProbeSession(runner: ProbeRunner(config: probe, directory: folder), history: history)
+        _ = try await session.round()
+        #expect(receiver.posted("state").isEmpty)
+    }
+
     /// An outbox that is not one apiprobe wrote (a hand edit, another version) is a warning naming the file, the
     /// JSON Pointer of the bad field, what was expected and what was found; the round goes on.
     @Test func aDamagedOutboxIsAWarningAtItsPlace() async throws {

@@ -1,6 +1,7 @@
 import APIProbeShared
 package import Foundation
 import HTTPFixtures
+import ProbeClient
 
 /// Rounds of probes as `apiprobe run` makes them: consecutive failures carried between rounds, history
 /// read and appended, regressions found, metrics pushed. The command line only parses and prints.
@@ -235,8 +236,11 @@ package struct ProbeSession: Sendable {
         consecutiveOutages.merge(RegressionDetector.consecutiveOutages(in: contents.records)) { current, _ in current }
         for record in contents.records {
             for (name, summary) in record.endpoints {
-                alertStates[name, default: Self.alertState(config)].record(
-                    answered: summary.answered, passed: summary.passed)
+                // A round that was only rate limited counts neither way, as in a live round.
+                if summary.failures != [FailureCategory.rateLimited.rawValue] {
+                    alertStates[name, default: Self.alertState(config)].record(
+                        answered: summary.answered, passed: summary.passed)
+                }
                 if record.startedAt > lastProbed[name] ?? .distantPast { lastProbed[name] = record.startedAt }
             }
         }
