@@ -2,7 +2,7 @@ import APIProbeShared
 import ArgumentParser
 
 extension ExitStatus {
-    /// The status for an error a command threw: the one its type says (``ExitStatusReporting``: a failed check 1;
+    /// The status for an error a command threw: the one its type says (`ExitStatusReporting`: a failed check 1;
     /// an error about the user's input, a file, a flag, a config, a folder that cannot be written 2);
     /// ArgumentParser's own errors keep their meaning (`--help` and `--version` 0, usage errors 2); anything else
     /// is an internal error, 3.
