@@ -177,6 +177,8 @@ package enum AppendOnlyFile {
         let start = min(offset, size)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).prune-\(getpid())")
+        // A file of that name is one a killed run of the same process number left: this run holds the lock.
+        unlink(temporary.path)
         let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, status.st_mode & 0o777)
         guard output >= 0 else {
             throw HistoryFileError(file: name, problem: "cannot be pruned: \(temporary.path): \(describe(errno))")
