@@ -44,67 +44,46 @@ extension HistoryFile {
         try AppendOnlyFile.keepTail(of: url) { descriptor, size in
             var cut: Int64 = 0
             if let maxBytes = retention.maxBytes, size > maxBytes {
-                cut = Self.lineStart(descriptor, atOrAfter: size - maxBytes * 9 / 10, size: size)
+                cut = try lineStart(descriptor, atOrAfter: size - maxBytes * 9 / 10, size: size)
             }
             if let keep = retention.keep {
                 let oldest = now.addingTimeInterval(-keep.timeInterval)
                 let due = now.addingTimeInterval(-(keep * 1.1).timeInterval)
-                if let first = Self.firstRecordTime(descriptor, from: cut, size: size), first < due {
-                    cut = max(cut, Self.firstLine(descriptor, from: cut, size: size) { $0 >= oldest })
+                if let first = try firstRecordTime(descriptor, from: cut, size: size), first < due {
+                    cut = max(cut, try firstLine(descriptor, from: cut, size: size) { $0 >= oldest })
                 }
             }
             guard cut > 0 else { return nil }
-            removed = Self.lineCount(descriptor, upTo: cut)
+            removed = try lineCount(descriptor, upTo: cut)
             return cut
         }
         return removed
     }
 
-    /// The lines of the file from `offset` on, as (start, end, bytes) in order, read in 1 MiB chunks; `body`
-    /// returns `false` to stop. A line longer than ``maximumLineLength`` is passed without its bytes (empty).
-    private static func lines(
+    /// The lines of the file from `offset` on (``forEachLine(_:from:to:_:)``, a damaged one empty); a read that
+    /// fails is an error, never a shorter file.
+    private func lines(
         _ descriptor: Int32, from offset: Int64, size: Int64, _ body: (Int64, ArraySlice<UInt8>) -> Bool
-    ) {
-        var position = offset
-        var line: [UInt8] = []
-        var lineStart = offset
-        var tooLong = false
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while position < size {
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                pread(descriptor, bytes.baseAddress, min(bytes.count, Int(size - position)), off_t(position))
-            }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            var from = 0
-            for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
-                if !tooLong { line += buffer[from..<index] }
-                guard body(lineStart, tooLong ? [] : line[...]) else { return }
-                line = []
-                tooLong = false
-                from = index + 1
-                lineStart = position + Int64(index) + 1
-            }
-            if !tooLong {
-                line += buffer[from..<count]
-                if line.count > maximumLineLength {
-                    line = []
-                    tooLong = true
-                }
-            }
-            position += Int64(count)
+    ) throws(HistoryFileError) {
+        if let failure = Self.forEachLine(
+            descriptor, from: offset, to: size, { start, bytes in body(start, bytes ?? []) })
+        {
+            throw HistoryFileError(
+                file: url.relativePath, problem: "cannot be read: \(AppendOnlyFile.describe(failure))")
         }
-        if position > lineStart { _ = body(lineStart, tooLong ? [] : line[...]) }
     }
 
     /// The start of the first line at or after `offset` (`size` when none starts there).
-    private static func lineStart(_ descriptor: Int32, atOrAfter offset: Int64, size: Int64) -> Int64 {
+    private func lineStart(_ descriptor: Int32, atOrAfter offset: Int64, size: Int64) throws(HistoryFileError) -> Int64
+    {
         guard offset > 0 else { return 0 }
         var byte: UInt8 = 0
-        guard pread(descriptor, &byte, 1, off_t(offset - 1)) == 1 else { return size }
+        guard pread(descriptor, &byte, 1, off_t(offset - 1)) == 1 else {
+            throw HistoryFileError(file: url.relativePath, problem: "cannot be read: \(AppendOnlyFile.describe(errno))")
+        }
         if byte == UInt8(ascii: "\n") { return offset }
         var found = size
-        lines(descriptor, from: offset, size: size) { start, _ in
+        try lines(descriptor, from: offset, size: size) { start, _ in
             guard start > offset else { return true }
             found = start
             return false
@@ -113,9 +92,10 @@ extension HistoryFile {
     }
 
     /// When the first readable round at or after `offset` started.
-    private static func firstRecordTime(_ descriptor: Int32, from offset: Int64, size: Int64) -> Date? {
+    private func firstRecordTime(_ descriptor: Int32, from offset: Int64, size: Int64) throws(HistoryFileError) -> Date?
+    {
         var time: Date?
-        lines(descriptor, from: offset, size: size) { _, bytes in
+        try lines(descriptor, from: offset, size: size) { _, bytes in
             guard let record = HistoryRecord(line: bytes) else { return true }
             time = record.startedAt
             return false
@@ -125,11 +105,11 @@ extension HistoryFile {
 
     /// The start of the first readable line at or after `offset` whose round `keeps` accepts (`size` when none
     /// does): the damaged lines before it go with the old ones.
-    private static func firstLine(
+    private func firstLine(
         _ descriptor: Int32, from offset: Int64, size: Int64, where keeps: (Date) -> Bool
-    ) -> Int64 {
+    ) throws(HistoryFileError) -> Int64 {
         var found = size
-        lines(descriptor, from: offset, size: size) { start, bytes in
+        try lines(descriptor, from: offset, size: size) { start, bytes in
             guard let record = HistoryRecord(line: bytes), keeps(record.startedAt) else { return true }
             found = start
             return false
@@ -138,9 +118,9 @@ extension HistoryFile {
     }
 
     /// The lines that start before `offset`.
-    private static func lineCount(_ descriptor: Int32, upTo offset: Int64) -> Int {
+    private func lineCount(_ descriptor: Int32, upTo offset: Int64) throws(HistoryFileError) -> Int {
         var count = 0
-        lines(descriptor, from: 0, size: offset) { _, _ in
+        try lines(descriptor, from: 0, size: offset) { _, _ in
             count += 1
             return true
         }

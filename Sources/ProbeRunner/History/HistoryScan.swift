@@ -54,18 +54,19 @@ extension HistoryFile {
         var summary = ScanSummary(records: 0, damagedLines: 0, firstDamagedLines: [])
         var firstSyntaxError: (line: Int, error: InputError)?
         var lineNumber = 0
-        var pending: [UInt8] = []
-        var pendingTooLong = false
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
 
         func damaged(_ line: Int) {
             summary.damagedLines += 1
             if summary.firstDamagedLines.count < 10 { summary.firstDamagedLines.append(line) }
         }
-        func consume(_ line: ArraySlice<UInt8>) throws {
+        let failure = try Self.forEachLine(descriptor, from: 0, to: Int64(status.st_size)) { _, bytes in
             lineNumber += 1
+            guard let line = bytes else {
+                damaged(lineNumber)
+                return true
+            }
             guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") && $0 != 9 }) else {
-                return
+                return true
             }
             do {
                 let record = try HistoryRecord(parsing: line)
@@ -75,58 +76,18 @@ extension HistoryFile {
                 if let syntax = problem.syntax {
                     damaged(lineNumber)
                     if firstSyntaxError == nil { firstSyntaxError = (lineNumber, syntax) }
-                    return
+                    return true
                 }
                 throw InputError(
                     file: name, position: .lineColumn(line: lineNumber, column: 1),
                     expected: "a history record with \(problem.pointer) \(problem.expected)", found: problem.found)
             }
+            return true
         }
-
-        while true {
-            let count = chunk.withUnsafeMutableBytes { buffer -> Int in
-                while true {
-                    let got = readBytes(descriptor, buffer.baseAddress, buffer.count)
-                    if got < 0, errno == EINTR { continue }
-                    return got
-                }
-            }
-            guard count >= 0 else {
-                throw InputError(
-                    file: name, position: .lineColumn(line: lineNumber + 1, column: 1), expected: "a readable file",
-                    found: AppendOnlyFile.describe(errno))
-            }
-            if count == 0 { break }
-            var start = 0
-            while start < count {
-                guard let newline = chunk[start..<count].firstIndex(of: UInt8(ascii: "\n")) else {
-                    if pendingTooLong || pending.count + count - start > Self.maximumLineLength {
-                        pending = []
-                        pendingTooLong = true
-                    } else {
-                        pending += chunk[start..<count]
-                    }
-                    break
-                }
-                if pendingTooLong || pending.count + newline - start > Self.maximumLineLength {
-                    lineNumber += 1
-                    damaged(lineNumber)
-                } else if pending.isEmpty {
-                    try consume(chunk[start..<newline])
-                } else {
-                    pending += chunk[start..<newline]
-                    try consume(pending[...])
-                }
-                pending = []
-                pendingTooLong = false
-                start = newline + 1
-            }
-        }
-        if pendingTooLong {
-            lineNumber += 1
-            damaged(lineNumber)
-        } else if !pending.isEmpty {
-            try consume(pending[...])
+        if let failure {
+            throw InputError(
+                file: name, position: .lineColumn(line: lineNumber + 1, column: 1), expected: "a readable file",
+                found: AppendOnlyFile.describe(failure))
         }
 
         guard summary.records > 0 else {
@@ -143,7 +104,58 @@ extension HistoryFile {
     }
 }
 
-/// `read(2)`, named apart from ``HistoryFile/read(last:chunkSize:)``.
-private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
+extension HistoryFile {
+    /// The lines of the open file `descriptor` from `offset` (a line's start) up to `end`, in order, read in 1 MiB
+    /// chunks in bounded memory: `body` gets each line's start and its bytes without the line feed, `nil` for a
+    /// line longer than ``maximumLineLength`` (damaged, not held in memory), and returns `false` to stop. The
+    /// last line may lack its line feed (a write cut short). The one forward reading of the history: ``scan(_:)``
+    /// and pruning.
+    ///
+    /// - Returns: `nil`, or the `errno` of a read that failed.
+    static func forEachLine(
+        _ descriptor: Int32, from offset: Int64, to end: Int64, _ body: (Int64, ArraySlice<UInt8>?) throws -> Bool
+    ) rethrows -> Int32? {
+        var position = offset
+        var line: [UInt8] = []
+        var lineStart = offset
+        var tooLong = false
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while position < end {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                pread(descriptor, bytes.baseAddress, min(bytes.count, Int(end - position)), off_t(position))
+            }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return errno }
+            if count == 0 { break }
+            var from = 0
+            while let newline = buffer[from..<count].firstIndex(of: UInt8(ascii: "\n")) {
+                if !tooLong, line.count + newline - from > maximumLineLength { tooLong = true }
+                let kept: ArraySlice<UInt8>?
+                if tooLong {
+                    kept = nil
+                } else if line.isEmpty {
+                    kept = buffer[from..<newline]  // the whole line is in this chunk: no copy
+                } else {
+                    line += buffer[from..<newline]
+                    kept = line[...]
+                }
+                guard try body(lineStart, kept) else { return nil }
+                line = []
+                tooLong = false
+                from = newline + 1
+                lineStart = position + Int64(from)
+            }
+            if !tooLong {
+                if line.count + count - from > maximumLineLength {
+                    line = []
+                    tooLong = true
+                } else {
+                    line += buffer[from..<count]
+                }
+            }
+            position += Int64(count)
+        }
+        if position > lineStart { _ = try body(lineStart, tooLong ? nil : line[...]) }
+        return nil
+    }
 }
