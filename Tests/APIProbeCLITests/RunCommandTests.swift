@@ -277,9 +277,10 @@ struct RunCommandTests {
               - {name: cart, path: /cart, expect: {status: 200}}
             """, in: directory)
         let historyURL = directory.appendingPathComponent("history.jsonl")
-        // About 300 KB of rounds from 2020: far above the limit.
+        // About 300 KB of rounds from 2020: far above the limit. Without a measured p95, so that a round slowed by
+        // a busy machine is not judged a latency regression against them.
         let old = (0..<3_000).map { index in
-            #"{"endpoints":{"cart":{"p95":1,"passed":true}},"passed":true,"startedAt":""#
+            #"{"endpoints":{"cart":{"p95":null,"passed":true}},"passed":true,"startedAt":""#
                 + DisplayText.timestamp(Date(timeIntervalSince1970: 1_600_000_000 + Double(index))) + #"","version":1}"#
         }
         try Data((old.joined(separator: "\n") + "\n").utf8).write(to: historyURL)
