@@ -104,11 +104,6 @@ struct AlertOutbox: Sendable {
         }
     }
 
-    /// The items of an outbox file, or where it is damaged (`file`: its name in the error).
-    static func items(from data: Data, file: String) throws(InputError) -> [Item] {
-        try contents(from: data, file: file).items
-    }
-
     /// The contents of an outbox file, or where it is damaged (`file`: its name in the error).
     static func contents(from data: Data, file: String) throws(InputError) -> Contents {
         let reader = JSONFieldReader(file: file)
@@ -176,8 +171,6 @@ struct AlertOutbox: Sendable {
         }
         return Contents(items: items, states: states)
     }
-
-    static func data(_ items: [Item]) -> Data { data(Contents(items: items, states: [:])) }
 
     static func data(_ contents: Contents) -> Data {
         let items = contents.items
