@@ -11,7 +11,8 @@
 // (d) a fresh process: `samples: 1` in a new process each time (cron), beside curl's time_total in
 //     interleaved runs on the same endpoint; and how far each sample's phases are from its latency.
 // (e) with `--soak-minutes N --binary PATH` only: a release `apiprobe run --every 1s` over 20 endpoints with
-//     --history for N minutes, its resident memory's slope printed (MiB per hour, KiB per round).
+//     --history for N minutes (one endpoint down, its alert receiver refusing; `--push-gateway URL` pushes every
+//     round), its resident memory's slope printed (MiB per hour, KiB per round).
 //
 // (b) and (c) probe a recipes server in a child process (this binary with `--serve`), as a real API
 // is: in one process, the server's request handlers would share Swift's cooperative thread pool (two
@@ -70,21 +71,26 @@ if let index = CommandLine.arguments.firstIndex(of: "--probe-once"), index + 1 <
 /// runs `run --every 1s --history` over 20 endpoints of a recipes server in a child process, as a Deployment runs
 /// it, for N minutes; its resident memory (VmRSS) is read every 15 s, the first two minutes (warm-up) set aside, and
 /// the least-squares slope of the rest printed, per round and per hour, with the hours until the manifests' 128 MiB
-/// limit at that slope.
-func soak(minutes: Int, binary: URL) async throws {
+/// limit at that slope. One of the 20 endpoints is down throughout and its alert's receiver refuses connections, so
+/// every round also retries the outbox; with `--push-gateway URL` (a real Pushgateway) every round pushes, as the
+/// Deployment does.
+func soak(minutes: Int, binary: URL, pushGateway: String?) async throws {
     let server = try ChildServer.start()
     defer { server.stop() }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apiprobe-soak-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let endpoints = (0..<20).map { index in
-        index % 2 == 0
+        index == 19
+            ? "  - {name: gone\(index), path: /api/missing, expect: {status: 200}}"
+            : index % 2 == 0
             ? "  - {name: search\(index), path: /api/search, query: {q: chicken, page: \"\(index / 2 + 1)\"}, expect: {status: 200, body: [/count > 0]}}"
             : "  - {name: health\(index), path: /api/health, expect: {status: 200, latency: [p95 < 1s]}}"
     }
     let config = folder.appendingPathComponent("apiprobe.yml")
     try Data(
-        ("api: recipes\nbaseURL: \(server.baseURL.absoluteString)\nhistory: {keep: 1h}\nendpoints:\n"
+        ("api: recipes\nbaseURL: \(server.baseURL.absoluteString)\nhistory: {keep: 1h}\n"
+            + "alerts:\n  - webhook: http://127.0.0.1:9/alerts\nendpoints:\n"
             + endpoints.joined(separator: "\n") + "\n").utf8
     ).write(to: config)
     let process = Process()
@@ -93,7 +99,7 @@ func soak(minutes: Int, binary: URL) async throws {
         "run", "--config", config.path, "--every", "1s", "--history",
         folder.appendingPathComponent("history.jsonl").path,
         "--report", "json=" + folder.appendingPathComponent("report.json").path,
-    ]
+    ] + (pushGateway.map { ["--push-gateway", $0] } ?? [])
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -109,7 +115,9 @@ func soak(minutes: Int, binary: URL) async throws {
         }
         return nil
     }
-    print("(e) soak: apiprobe run --every 1s over 20 endpoints with --history, \(minutes) minutes")
+    print(
+        "(e) soak: apiprobe run --every 1s over 20 endpoints (one down, its alert receiver refusing) with --history"
+            + (pushGateway.map { ", pushing to \($0)" } ?? "") + ", \(minutes) minutes")
     let start = now()
     var points: [(minutes: Double, mib: Double)] = []
     while now() - start < Double(minutes) * 60 {
@@ -162,7 +170,10 @@ if let index = CommandLine.arguments.firstIndex(of: "--soak-minutes"), index + 1
             "error: --soak-minutes needs --binary PATH (a release apiprobe: swift build -c release --product apiprobe)")
         exit(2)
     }
-    try await soak(minutes: minutes, binary: URL(fileURLWithPath: CommandLine.arguments[binaryIndex + 1]))
+    let pushIndex = CommandLine.arguments.firstIndex(of: "--push-gateway")
+    try await soak(
+        minutes: minutes, binary: URL(fileURLWithPath: CommandLine.arguments[binaryIndex + 1]),
+        pushGateway: pushIndex.flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil })
     exit(0)
 }
 
