@@ -84,8 +84,8 @@ func soak(minutes: Int, binary: URL, pushGateway: String?) async throws {
         index == 19
             ? "  - {name: gone\(index), path: /api/missing, expect: {status: 200}}"
             : index % 2 == 0
-            ? "  - {name: search\(index), path: /api/search, query: {q: chicken, page: \"\(index / 2 + 1)\"}, expect: {status: 200, body: [/count > 0]}}"
-            : "  - {name: health\(index), path: /api/health, expect: {status: 200, latency: [p95 < 1s]}}"
+                ? "  - {name: search\(index), path: /api/search, query: {q: chicken, page: \"\(index / 2 + 1)\"}, expect: {status: 200, body: [/count > 0]}}"
+                : "  - {name: health\(index), path: /api/health, expect: {status: 200, latency: [p95 < 1s]}}"
     }
     let config = folder.appendingPathComponent("apiprobe.yml")
     try Data(
@@ -95,11 +95,12 @@ func soak(minutes: Int, binary: URL, pushGateway: String?) async throws {
     ).write(to: config)
     let process = Process()
     process.executableURL = binary
-    process.arguments = [
-        "run", "--config", config.path, "--every", "1s", "--history",
-        folder.appendingPathComponent("history.jsonl").path,
-        "--report", "json=" + folder.appendingPathComponent("report.json").path,
-    ] + (pushGateway.map { ["--push-gateway", $0] } ?? [])
+    process.arguments =
+        [
+            "run", "--config", config.path, "--every", "1s", "--history",
+            folder.appendingPathComponent("history.jsonl").path,
+            "--report", "json=" + folder.appendingPathComponent("report.json").path,
+        ] + (pushGateway.map { ["--push-gateway", $0] } ?? [])
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
