@@ -1,12 +1,7 @@
 import APIProbeShared
-package import Foundation
+import Foundation
 import NIOCore
 import NIOPosix
-
-/// The system's resolver named no server (`dns://` without a host, and no `nameserver` in `/etc/resolv.conf`).
-struct NoNameServer: Error, Sendable, CustomStringConvertible {
-    var description: String { "no nameserver in /etc/resolv.conf: give the server in the url (dns://1.1.1.1)" }
-}
 
 /// One DNS question to one server, over SwiftNIO: a connected UDP socket (so an ICMP "port unreachable" is a refused
 /// connection, not a timeout), then TCP when the answer was truncated (RFC 7766). Only a datagram from the server
@@ -15,7 +10,7 @@ struct NoNameServer: Error, Sendable, CustomStringConvertible {
 /// Phases: `dns` is resolving the server's own name (zero for an address), `processing` the question and its
 /// answer, so they add up to the latency.
 package enum DNSProbe {
-    package static func ask(
+    static func ask(
         _ query: DNSQuery, server url: URL, timeout: Duration, deadline: ContinuousClock.Instant
     ) async -> Attempt {
         let start = ContinuousClock.now
@@ -24,15 +19,16 @@ package enum DNSProbe {
         let cutByDeadline = deadline - start < timeout
         func finished(_ result: Result<DNSAnswer, any Error>, dns: Duration) -> Attempt {
             let now = ContinuousClock.now
-            var attempt = Attempt(
-                response: nil, body: Data(), error: nil, timedOut: false, cutByDeadline: false, latency: now - start,
-                phases: PhaseTimings(dns: dns, processing: now - start - dns))
+            var attempt = Attempt(latency: now - start, phases: PhaseTimings(dns: dns, processing: now - start - dns))
             switch result {
             case .success(let answer): attempt.dns = answer
             case .failure(let error):
-                attempt.error = error
-                attempt.timedOut = error is RequestTimedOut
-                attempt.cutByDeadline = attempt.timedOut && cutByDeadline
+                var failure = ProbeClientError(error)
+                if failure.code == .timedOut {
+                    failure = ProbeClientError(
+                        cutByDeadline ? .cutByDeadline : .timedOut, detail: formatDuration(limit))
+                }
+                attempt.error = failure
             }
             return attempt
         }
@@ -62,7 +58,12 @@ package enum DNSProbe {
         var host = url.host ?? ""
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.isEmpty {
-            guard let first = systemNameServers().first else { return .failure(NoNameServer()) }
+            guard let first = systemNameServers().first else {
+                return .failure(
+                    ProbeClientError(
+                        .noNameServer,
+                        detail: "no nameserver in /etc/resolv.conf: give the server in the url (dns://1.1.1.1)"))
+            }
             host = first
         }
         if let address = try? SocketAddress(ipAddress: host, port: port) { return .success(address) }
@@ -85,17 +86,17 @@ package enum DNSProbe {
         }
     }
 
-    /// Sends `question` and reads the answer with the same ID, failing with ``RequestTimedOut`` at `end`.
+    /// Sends `question` and reads the answer with the same ID, failing with a timeout at `end`.
     private static func exchange(
         _ question: [UInt8], id: UInt16, with server: SocketAddress, overTCP: Bool, until end: ContinuousClock.Instant
     ) async throws -> [UInt8] {
         let remaining = end - ContinuousClock.now
-        guard remaining > .zero else { throw RequestTimedOut() }
+        guard remaining > .zero else { throw ProbeClientError(.timedOut) }
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let promise = loop.makePromise(of: [UInt8].self)
         let once = Once(promise)
         let timer = loop.scheduleTask(in: .nanoseconds(Int64(remaining.timeInterval * 1e9))) {
-            once.fail(RequestTimedOut())
+            once.fail(ProbeClientError(.timedOut))
         }
         let connected: EventLoopFuture<any Channel>
         if overTCP {
@@ -118,7 +119,7 @@ package enum DNSProbe {
         }
         connected.whenComplete { result in
             switch result {
-            case .failure(ChannelError.connectTimeout): once.fail(RequestTimedOut())
+            case .failure(ChannelError.connectTimeout): once.fail(ProbeClientError(.timedOut))
             case .failure(let error): once.fail(error)
             case .success(let channel):
                 promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
@@ -194,5 +195,5 @@ private final class StreamAnswerReader: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) { once.fail(error) }
 
-    func channelInactive(context: ChannelHandlerContext) { once.fail(ConnectionLost()) }
+    func channelInactive(context: ChannelHandlerContext) { once.fail(ProbeClientError(.connectionLost)) }
 }

@@ -1,71 +1,50 @@
 import APIProbeShared
 import Foundation
-import HTTPFixtures
-import NIOCore
-import NIOHTTP1
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Transport errors as a person reads them: DNS, refused, timeout, TLS (with its reason), connection.
+/// A probe's transport error as a person reads it, in a report: its category (``FailureCategory``) and a message
+/// with the URL.
 package enum FailureClassification {
-    /// A transport error in a few words, for a request that is not a probe (`record`, `serve --proxy`, an alert,
-    /// a push): `connection refused`, `host not found`, `TLS failed: …`.
-    package static func describe(_ error: any Error) -> String {
-        let failure = classify(error, timedOut: false, byDeadline: false, url: "", timeout: .zero)
-        switch failure.category {
-        case .refused: return "connection refused"
-        case .dns: return "host not found"
-        case .connection: return "connection lost"
-        case .tls: return "TLS failed: \(failure.tlsReason ?? .handshake)"
-        default: return failure.message
-        }
-    }
-
-    package static func classify(_ error: any Error, timedOut: Bool, byDeadline: Bool, url: String, timeout: Duration)
-        -> ProbeFailure
-    {
-        if let tooLarge = error as? BodyTooLarge {
+    /// `error` as a probe's failure at `url` (the request's timeout `timeout`): one case per code, so a new code
+    /// cannot fall through unclassified.
+    package static func classify(_ error: ProbeClientError, url: String, timeout: Duration) -> ProbeFailure {
+        switch error.code {
+        case .bodyTooLarge(let limit):
             return ProbeFailure(
                 category: .bodyTooLarge,
-                message:
-                    "the body is larger than maxBodySize \(formatSize(tooLarge.limit)); reading stopped there (\(url))")
-        }
-        if byDeadline {
+                message: "the body is larger than maxBodySize \(formatSize(limit)); reading stopped there (\(url))")
+        case .cutByDeadline:
             return ProbeFailure(category: .timeout, message: "cut off by the run's deadline (\(url))")
-        }
-        if timedOut || error is RequestTimedOut {
+        case .notSent:
+            return ProbeFailure(category: .timeout, message: "not sent: the run's deadline was reached (\(url))")
+        case .timedOut:
             return ProbeFailure(category: .timeout, message: "no complete response within \(formatDuration(timeout))")
-        }
-        switch error {
-        case let error as MalformedDNSMessage:
-            return ProbeFailure(category: .dns, message: "\(error) (\(url))")
-        case let error as NoNameServer:
-            return ProbeFailure(category: .dns, message: "\(error)")
-        case let error as HostNotFound:
+        case .malformedDNSAnswer:
+            return ProbeFailure(category: .dns, message: "\(error.detail) (\(url))")
+        case .noNameServer:
+            return ProbeFailure(category: .dns, message: error.detail)
+        case .hostNotFound:
             return ProbeFailure(category: .dns, message: "host not found (\(url)): \(error.detail)")
-        case let error as TLSConnectionError:
-            return ProbeFailure(category: .tls, message: "TLS failed (\(url)): \(error)", tlsReason: error.reason)
-        case let error as IOError where error.errnoCode == ECONNREFUSED:
+        case .tls(let reason):
+            return ProbeFailure(
+                category: .tls,
+                message:
+                    "TLS failed (\(url)): \(error.detail.isEmpty ? reason.rawValue : "\(reason): \(error.detail)")",
+                tlsReason: reason)
+        case .refused:
             return ProbeFailure(category: .refused, message: "connection refused (\(url))")
-        case ChannelError.connectTimeout:
-            // Matched by case, not by description: NIO describes it as "Connect timeout (…)".
-            return ProbeFailure(category: .timeout, message: "no complete response within \(formatDuration(timeout))")
-        case is HTTPParserError:
-            return ProbeFailure(category: .connection, message: "not an HTTP response (\(url)): \(error)")
-        case is ConnectionLost:
-            return ProbeFailure(category: .connection, message: "connection lost mid-response (\(url)): \(error)")
-        default:
-            if let failure = TLSVerification.classify(error) {
-                return ProbeFailure(
-                    category: .tls, message: "TLS failed (\(url)): \(failure)", tlsReason: failure.reason)
-            }
+        case .notHTTP:
+            return ProbeFailure(category: .connection, message: "not an HTTP response (\(url)): \(error.detail)")
+        case .connectionLost:
+            return ProbeFailure(
+                category: .connection,
+                message: "connection lost mid-response (\(url)): the connection closed before the response was complete"
+            )
+        case .tooManyRedirects:
             return ProbeFailure(category: .connection, message: "\(error) (\(url))")
+        case .unsupportedURL:
+            return ProbeFailure(category: .connection, message: "not an http(s) URL (\(url))")
+        case .other:
+            return ProbeFailure(category: .connection, message: "\(error.detail) (\(url))")
         }
     }
 }

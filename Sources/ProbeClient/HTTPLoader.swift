@@ -1,15 +1,11 @@
 import APIProbeShared
 package import Foundation
-package import HTTPFixtures
+import HTTPFixtures
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOTLS
-
-#if canImport(FoundationNetworking)
-package import FoundationNetworking
-#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -19,67 +15,36 @@ import Musl
 import Darwin
 #endif
 
-/// What one HTTP attempt gave: a response and its body, or a transport error; with its timing.
-package struct Attempt: Sendable {
-    package var response: HTTPURLResponse?
-    /// The response's header fields as sent: order, spelling and repeats (`Set-Cookie` once per cookie) kept, where
-    /// `response`'s dictionary joins repeats.
-    package var headers = HeaderFields()
-    package var body: Data
-    package var error: (any Error)?
-    /// Cancelled by the per-request timeout or the round's deadline.
-    package var timedOut: Bool
-    package var cutByDeadline: Bool
-    package var latency: Duration
-    package var timeToFirstByte: Duration?
-    /// Every URL a redirect led to, in order (the last is where the answer came from).
-    package var redirects: [URL] = []
-    /// Where the time went; `nil` when nothing was sent.
-    package var phases: PhaseTimings?
-    /// The server's certificate and its verification (https and tls:// only).
-    package var tls: TLSReport?
-    /// A `dns://` endpoint's answer.
-    package var dns: DNSAnswer?
+/// What one attempt gave, before ``HTTPLoader/send(_:deadline:limiter:)`` makes it a ``ProbeResponse`` or a
+/// ``ProbeClientError``: an answer or an error, with its timing.
+struct Attempt: Sendable {
+    var status: Int?
+    var headers = HeaderFields()
+    var body = Data()
+    var error: ProbeClientError?
+    var latency: Duration
+    var timeToFirstByte: Duration?
+    var redirects: [URL] = []
+    var phases: PhaseTimings?
+    var tls: TLSReport?
+    var dns: DNSAnswer?
 
-    /// The final URL when the request was redirected.
-    package var redirectedTo: URL? { redirects.last }
-
-    /// An attempt not sent because the deadline came first (while it waited for the rate limiter).
-    package static let notSentBeforeDeadline = Attempt(
-        response: nil, body: Data(), error: RequestTimedOut(), timedOut: true, cutByDeadline: true, latency: .zero)
-}
-
-/// A response body larger than the endpoint's `maxBodySize`: reading stopped at the limit.
-package struct BodyTooLarge: Error, Sendable, Hashable {
-    /// The limit, in bytes.
-    package var limit: Int
-}
-
-/// The host name did not resolve.
-struct HostNotFound: Error, Sendable, CustomStringConvertible {
-    var host: String
-    var detail: String
-    var description: String { "\(host): \(detail)" }
-}
-
-/// The connection closed before the response was complete.
-struct ConnectionLost: Error, Sendable, CustomStringConvertible {
-    var description: String { "the connection closed before the response was complete" }
-}
-
-/// More redirects than ``RedirectRule/maximumHops`` for one request.
-struct TooManyRedirects: Error, Sendable, CustomStringConvertible {
-    var description: String { "more than \(RedirectRule.maximumHops) redirects" }
-}
-
-/// The per-request timeout or the round's deadline cut the attempt.
-package struct RequestTimedOut: Error, Sendable {}
-
-/// A TLS connection that failed, with the reason (``TLSFailureReason``) and the library's words.
-struct TLSConnectionError: Error, Sendable, CustomStringConvertible {
-    var reason: TLSFailureReason
-    var detail: String
-    var description: String { detail.isEmpty ? reason.rawValue : "\(reason): \(detail)" }
+    /// The attempt as its request's answer (after `retries` retries), or its error with what it measured.
+    func result(retries: Int, wasRateLimited: Bool) -> Result<ProbeResponse, ProbeClientError> {
+        if var error {
+            error.latency = latency
+            error.timeToFirstByte = timeToFirstByte
+            error.phases = phases
+            error.tls = tls
+            error.retries = retries
+            error.wasRateLimited = wasRateLimited
+            return .failure(error)
+        }
+        return .success(
+            ProbeResponse(
+                status: status, headers: headers, body: body, latency: latency, timeToFirstByte: timeToFirstByte,
+                redirects: redirects, phases: phases, tls: tls, dns: dns, retries: retries))
+    }
 }
 
 /// Sends requests over SwiftNIO: no cache, no cookies, redirects followed and noted, a whole-request timeout that
@@ -109,20 +74,78 @@ package final class HTTPLoader: Sendable {
             targets.lazy.filter { ["https", "tls"].contains($0.url?.scheme?.lowercased() ?? "") }.map(\.tls))
     }
 
-    /// One attempt: cut after `timeout`, or at `deadline` when that comes first; a body longer than
-    /// `maxBodySize` bytes (announced by `Content-Length`, or read so far) stops the transfer there and fails
-    /// the attempt with ``BodyTooLarge``, so memory stays bounded whatever the server sends.
+    /// Sends `request`, the one way out for every request the tool makes: attempts cut after the request's timeout
+    /// or at `deadline` when that comes first, tried again as ``ProbeRequest/retry`` says, each one spaced by
+    /// `limiter` when given. A body longer than the request's `maxBodySize` (announced by `Content-Length`, or read so
+    /// far) stops the transfer there and fails with ``ProbeClientError/Code/bodyTooLarge(limit:)``, so memory stays
+    /// bounded whatever the server sends.
     package func send(
-        _ request: URLRequest, timeout: Duration, deadline: ContinuousClock.Instant, maxBodySize: Int,
-        followsRedirects: Bool = true, tls: TLSSettings = TLSSettings()
-    ) async -> Attempt {
+        _ request: ProbeRequest, deadline: ContinuousClock.Instant, limiter: RateLimiter? = nil
+    ) async -> Result<ProbeResponse, ProbeClientError> {
+        var retries = 0
+        var rateLimitWaits = 0
+        var wasRateLimited = false
+        func notSent() -> Result<ProbeResponse, ProbeClientError> {
+            var error = ProbeClientError(.notSent)
+            error.retries = retries
+            error.wasRateLimited = wasRateLimited
+            return .failure(error)
+        }
+        while true {
+            if ContinuousClock.now >= deadline { return notSent() }
+            if let limiter, await !limiter.acquire(host: request.url.host ?? "", deadline: deadline) {
+                return notSent()
+            }
+            let attempt: Attempt
+            if let query = request.dns {
+                attempt = await DNSProbe.ask(query, server: request.url, timeout: request.timeout, deadline: deadline)
+            } else {
+                attempt = await self.attempt(request, deadline: deadline)
+            }
+            switch attempt.result(retries: retries, wasRateLimited: wasRateLimited) {
+            case .failure(let error):
+                if request.retry.retries(after: error, retried: retries),
+                    await Self.pause(request.retry.backoff(retries), before: deadline)
+                {
+                    retries += 1
+                    continue
+                }
+                return .failure(error)
+            case .success(var response):
+                if let status = response.status,
+                    RetryRule.isRateLimit(status: status, headers: response.headers)
+                {
+                    wasRateLimited = true
+                    if let wait = request.retry.rateLimitWait(
+                        status: status, headers: response.headers, waited: rateLimitWaits),
+                        await Self.pause(wait, before: deadline)
+                    {
+                        rateLimitWaits += 1
+                        continue
+                    }
+                    response.rateLimited = true
+                }
+                return .success(response)
+            }
+        }
+    }
+
+    /// Sleeps for `duration` unless that would pass `deadline`; `false` (at once) when it would.
+    static func pause(_ duration: Duration, before deadline: ContinuousClock.Instant) async -> Bool {
+        guard ContinuousClock.now + duration < deadline else { return false }
+        if duration > .zero { try? await Task.sleep(for: duration) }
+        return true
+    }
+
+    /// One attempt: cut after the request's timeout, or at `deadline` when that comes first.
+    func attempt(_ request: ProbeRequest, deadline: ContinuousClock.Instant) async -> Attempt {
         let now = ContinuousClock.now
-        let limit = min(timeout, deadline - now)
-        let cutByDeadline = deadline - now < timeout
+        let limit = min(request.timeout, deadline - now)
+        let cutByDeadline = deadline - now < request.timeout
         return await withCheckedContinuation { continuation in
             let exchange = AttemptState(
-                start: now, end: now + limit, endsByDeadline: cutByDeadline, limit: maxBodySize,
-                followsRedirects: followsRedirects, tls: tls, continuation: continuation)
+                start: now, end: now + limit, endsByDeadline: cutByDeadline, limit: request.maxBodySize,
+                followsRedirects: request.followsRedirects, tls: request.tls, continuation: continuation)
             // The watchdog: a task on an event loop, removed (and its references let go) when the attempt ends
             // first, so thousands of short requests do not keep their state until their timeouts would have passed.
             let watchdog = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(
@@ -134,9 +157,9 @@ package final class HTTPLoader: Sendable {
     }
 
     /// One hop of the exchange: on a kept-alive connection when there is one, else on a new one.
-    private func perform(_ request: URLRequest, exchange: AttemptState, mayReuse: Bool) {
-        guard let url = request.url, let target = Target(url) else {
-            exchange.fail(HostNotFound(host: request.url?.absoluteString ?? "", detail: "not an http(s) URL"))
+    private func perform(_ request: ProbeRequest, exchange: AttemptState, mayReuse: Bool) {
+        guard let target = Target(request.url) else {
+            exchange.fail(ProbeClientError(.unsupportedURL, detail: request.url.absoluteString))
             return
         }
         let key = PoolKey(target: target, settings: target.isTLS ? exchange.tls.connectionKey : nil)
@@ -161,7 +184,7 @@ package final class HTTPLoader: Sendable {
     /// Connects to the first address that takes the connection (``HappyEyeballs``), within what is left of the
     /// attempt; the `connect` phase runs from the end of `dns` to the winning connection.
     private func connect(
-        _ request: URLRequest, target: Target, key: PoolKey, addresses: [SocketAddress], dns: Duration,
+        _ request: ProbeRequest, target: Target, key: PoolKey, addresses: [SocketAddress], dns: Duration,
         exchange: AttemptState
     ) {
         guard !exchange.isFinished else { return }
@@ -193,7 +216,7 @@ package final class HTTPLoader: Sendable {
 
     /// The TLS handshake (https), then the HTTP handlers; on the channel's event loop.
     private func secure(
-        _ channel: any Channel, request: URLRequest, target: Target, key: PoolKey, phases: PhaseTimings,
+        _ channel: any Channel, request: ProbeRequest, target: Target, key: PoolKey, phases: PhaseTimings,
         exchange: AttemptState
     ) {
         guard target.isTLS else {
@@ -235,19 +258,20 @@ package final class HTTPLoader: Sendable {
                 }
             }
         } catch {
-            exchange.fail(TLSConnectionError(reason: .handshake, detail: TLSVerification.handshakeDetail(error)))
+            exchange.fail(ProbeClientError(.tls(.handshake), detail: TLSVerification.handshakeDetail(error)))
         }
     }
 
     private func finishSetUp(
-        _ channel: any Channel, request: URLRequest, target: Target, key: PoolKey, phases: PhaseTimings,
+        _ channel: any Channel, request: ProbeRequest, target: Target, key: PoolKey, phases: PhaseTimings,
         tls: TLSReport?, exchange: AttemptState
     ) {
         if target.opensOnly {
             // `tcp://` and `tls://`: the connection (and its handshake) is the answer; nothing is sent.
+            // Its latency ends with its last phase, not after the bookkeeping and the close that follow.
             exchange.beginHop(phases: phases, tls: tls)
+            exchange.opened()
             channel.close(promise: nil)
-            exchange.succeed(nil, headers: HeaderFields(), body: Data())
             return
         }
         do {
@@ -266,7 +290,7 @@ package final class HTTPLoader: Sendable {
     /// Writes the request on `connection` (on its event loop) and handles the answer: the next hop of a redirect,
     /// the connection back to the pool, or a retry on a new connection when a kept-alive one turned out closed.
     private func send(
-        _ request: URLRequest, target: Target, on connection: Connection, key: PoolKey, exchange: AttemptState,
+        _ request: ProbeRequest, target: Target, on connection: Connection, key: PoolKey, exchange: AttemptState,
         reused: Bool
     ) {
         guard exchange.adopt(connection.channel) else {
@@ -279,7 +303,7 @@ package final class HTTPLoader: Sendable {
                 // The server closed the kept-alive connection before this request reached it: a new one.
                 self.perform(request, exchange: exchange, mayReuse: false)
             case .staleConnection:
-                exchange.fail(ConnectionLost())
+                exchange.fail(ProbeClientError(.connectionLost))
             case .failed(let error):
                 connection.channel.close(promise: nil)
                 exchange.fail(error)
@@ -291,38 +315,33 @@ package final class HTTPLoader: Sendable {
                     connection.channel.close(promise: nil)
                 }
                 let fields = HeaderFields(head.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
-                let response = HTTPURLResponse(
-                    url: request.url ?? URL(fileURLWithPath: "/"), statusCode: Int(head.status.code),
-                    httpVersion: "HTTP/\(head.version.major).\(head.version.minor)", headerFields: fields.dictionary)
                 if exchange.followsRedirects, let next = Self.redirect(from: request, head: head) {
                     guard exchange.redirectCount < RedirectRule.maximumHops else {
                         // As the stubs (and URLSession) do: an error, not the last 3xx passed off as the answer.
-                        exchange.fail(TooManyRedirects())
+                        exchange.fail(ProbeClientError(.tooManyRedirects))
                         return
                     }
                     exchange.noteRedirect(to: next.url)
                     self.perform(next, exchange: exchange, mayReuse: true)
                 } else {
-                    exchange.succeed(response, headers: fields, body: body)
+                    exchange.succeed(status: Int(head.status.code), headers: fields, body: body)
                 }
             }
         }
     }
 
     /// The request a 3xx with a `Location` leads to, by the package's one ``RedirectRule`` (the stubs' too).
-    static func redirect(from request: URLRequest, head: HTTPResponseHead) -> URLRequest? {
-        guard let url = request.url,
+    static func redirect(from request: ProbeRequest, head: HTTPResponseHead) -> ProbeRequest? {
+        guard
             let hop = RedirectRule.hop(
-                status: Int(head.status.code), location: head.headers.first(name: "location"), from: url,
-                method: request.httpMethod ?? "GET")
+                status: Int(head.status.code), location: head.headers.first(name: "location"), from: request.url,
+                method: request.method)
         else { return nil }
         var redirected = request
         redirected.url = hop.url
-        redirected.httpMethod = hop.method
-        if !hop.keepsBody { redirected.httpBody = nil }
-        for name in (request.allHTTPHeaderFields ?? [:]).keys where !hop.keeps(header: name) {
-            redirected.setValue(nil, forHTTPHeaderField: name)
-        }
+        redirected.method = hop.method
+        if !hop.keepsBody { redirected.body = nil }
+        redirected.headers = HeaderFields(request.headers.filter { hop.keeps(header: $0.name) })
         return redirected
     }
 
@@ -338,7 +357,7 @@ package final class HTTPLoader: Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            return .failure(HostNotFound(host: host, detail: String(cString: gai_strerror(status))))
+            return .failure(ProbeClientError(.hostNotFound, detail: String(cString: gai_strerror(status))))
         }
         defer { freeaddrinfo(list) }
         var addresses: [SocketAddress] = []
@@ -354,7 +373,7 @@ package final class HTTPLoader: Sendable {
             cursor = entry.pointee.ai_next
         }
         // In the resolver's order: the order they are tried in is ``HappyEyeballs/ordered(_:)``'s.
-        guard !addresses.isEmpty else { return .failure(HostNotFound(host: host, detail: "no address")) }
+        guard !addresses.isEmpty else { return .failure(ProbeClientError(.hostNotFound, detail: "no address")) }
         return .success(addresses)
     }
 }
@@ -370,7 +389,7 @@ extension SocketAddress {
             let ipv6 = UnsafeRawPointer(pointer).load(as: sockaddr_in6.self)
             self = SocketAddress(ipv6, host: "")
         default:
-            throw HostNotFound(host: "", detail: "an address family other than IPv4 and IPv6")
+            throw ProbeClientError(.hostNotFound, detail: "an address family other than IPv4 and IPv6")
         }
     }
 }
@@ -397,9 +416,7 @@ struct Target: Sendable, Hashable {
     var isIPAddress: Bool { Self.isIPAddress(host) }
 
     static func isIPAddress(_ host: String) -> Bool {
-        var ipv4 = in_addr()
-        var ipv6 = in6_addr()
-        return inet_pton(AF_INET, host, &ipv4) == 1 || inet_pton(AF_INET6, host, &ipv6) == 1
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 
     /// The `Host` header: the port only when it is not the scheme's.
@@ -581,38 +598,44 @@ final class AttemptState: Sendable {
         progress.withLock { $0.redirects.append(url) }
     }
 
-    func succeed(_ response: HTTPURLResponse?, headers: HeaderFields, body: Data) {
+    func succeed(status: Int?, headers: HeaderFields, body: Data) {
         finish { attempt in
-            attempt.response = response
+            attempt.status = status
             attempt.headers = headers
             attempt.body = body
         }
     }
 
+    /// A `tcp://` or `tls://` attempt's answer: the connection opened (and its handshake made). Its latency is the
+    /// sum of its phases, up to the last lap.
+    func opened() {
+        finish(endingAtLastLap: true) { _ in }
+    }
+
     func fail(_ error: any Error) {
-        finish { attempt in attempt.error = error }
+        finish { attempt in attempt.error = ProbeClientError(error) }
     }
 
     /// The attempt's time is up (its timeout, or the deadline when that came first).
     func timeOut() {
         let channel = progress.withLock { $0.channel }
+        let limit = formatDuration(end - start)
         finish { attempt in
-            attempt.error = RequestTimedOut()
-            attempt.timedOut = true
-            attempt.cutByDeadline = endsByDeadline
+            attempt.error = ProbeClientError(endsByDeadline ? .cutByDeadline : .timedOut, detail: limit)
         }
         channel?.close(promise: nil)
     }
 
-    private func finish(_ fill: (inout Attempt) -> Void) {
-        let end = ContinuousClock.now
+    private func finish(endingAtLastLap: Bool = false, _ fill: (inout Attempt) -> Void) {
+        let now = ContinuousClock.now
         let taken: (CheckedContinuation<Attempt, Never>, Attempt, Scheduled<Void>?)? = progress.withLock { progress in
             guard !progress.finished, let continuation = progress.continuation else { return nil }
             progress.finished = true
             progress.continuation = nil
+            let end = endingAtLastLap ? progress.lastMark : now
             var attempt = Attempt(
-                response: nil, body: Data(), error: nil, timedOut: false, cutByDeadline: false, latency: end - start,
-                timeToFirstByte: progress.firstByte.map { $0 - start }, redirects: progress.redirects,
+                latency: end - start, timeToFirstByte: progress.firstByte.map { $0 - start },
+                redirects: progress.redirects,
                 phases: progress.phases ?? (progress.hopPhases == PhaseTimings() ? nil : progress.hopPhases),
                 tls: progress.tlsReport)
             fill(&attempt)
@@ -656,7 +679,7 @@ final class HandshakeWaiter: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        promise?.fail(ConnectionLost())
+        promise?.fail(ProbeClientError(.connectionLost))
         promise = nil
     }
 }
@@ -685,7 +708,7 @@ final class ClientHandler: ChannelInboundHandler {
 
     /// Sends `request` (on the event loop); `completion` gets the outcome once.
     func start(
-        request: URLRequest, target: Target, exchange: AttemptState, completion: @escaping (Outcome) -> Void
+        request: ProbeRequest, target: Target, exchange: AttemptState, completion: @escaping (Outcome) -> Void
     ) {
         guard let context, context.channel.isActive else {
             completion(.staleConnection)
@@ -696,23 +719,22 @@ final class ClientHandler: ChannelInboundHandler {
         head = nil
         body = Data()
         discardingBody = false
-        let url = request.url
-        var uri = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true) }?.percentEncodedPath ?? "/"
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true)
+        var uri = components?.percentEncodedPath ?? "/"
         if uri.isEmpty { uri = "/" }
-        if let query = url.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: true) })?.percentEncodedQuery {
-            uri += "?" + query
-        }
+        if let query = components?.percentEncodedQuery { uri += "?" + query }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: target.hostHeader)
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where name.lowercased() != "host" {
-            headers.add(name: name, value: value)
+        // In the request's order, repeats kept.
+        for field in request.headers where !headerNamesMatch(field.name, "Host") {
+            headers.add(name: field.name, value: field.value)
         }
         if !headers.contains(name: "User-Agent") {
             headers.add(name: "User-Agent", value: "apiprobe/\(apiprobeVersion)")
         }
         if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "*/*") }
-        let payload = request.httpBody ?? Data()
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let payload = request.body ?? Data()
+        let method = HTTPMethod(rawValue: request.method)
         if !payload.isEmpty || [.POST, .PUT, .PATCH].contains(method) {
             headers.replaceOrAdd(name: "Content-Length", value: String(payload.count))
         }
@@ -731,7 +753,7 @@ final class ClientHandler: ChannelInboundHandler {
             head = response
             exchange.headReceived()
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > exchange.limit {
-                finish(.failed(BodyTooLarge(limit: exchange.limit)))
+                finish(.failed(ProbeClientError(.bodyTooLarge(limit: exchange.limit))))
                 context.close(promise: nil)
             }
         case .body(let buffer):
@@ -739,7 +761,7 @@ final class ClientHandler: ChannelInboundHandler {
             if body.count + buffer.readableBytes > exchange.limit {
                 discardingBody = true
                 body = Data()
-                finish(.failed(BodyTooLarge(limit: exchange.limit)))
+                finish(.failed(ProbeClientError(.bodyTooLarge(limit: exchange.limit))))
                 context.close(promise: nil)
                 return
             }
@@ -763,7 +785,7 @@ final class ClientHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        finish(head == nil ? .staleConnection : .failed(ConnectionLost()))
+        finish(head == nil ? .staleConnection : .failed(ProbeClientError(.connectionLost)))
         context.fireChannelInactive()
     }
 
@@ -810,7 +832,7 @@ extension HTTPLoader {
         else { return }
         let loader = HTTPLoader(maximumConnectionsPerHost: 1)
         _ = await loader.send(
-            URLRequest(url: url), timeout: .seconds(2), deadline: .now + .seconds(2), maxBodySize: 1 << 10)
+            ProbeRequest(url: url, timeout: .seconds(2), maxBodySize: 1 << 10), deadline: .now + .seconds(2))
         loader.close()
         try? await server.close()
     }
@@ -834,30 +856,18 @@ private final class WarmUpResponder: ChannelInboundHandler {
 }
 
 extension HTTPLoader {
-    /// Why a request the tool sent for itself got no answer: a few words (``FailureClassification/describe(_:)``).
-    package struct SendFailure: Error, Sendable, CustomStringConvertible {
-        package var description: String
-    }
-
     /// One request the tool sends for itself (an alert, a push to the Pushgateway), through the probes' own
-    /// client on connections of its own, closed after: redirects followed by the one rule, the system's trust
-    /// roots, at most `maxBodySize` bytes of the answer read.
+    /// client on connections of its own, closed after: cut after the request's timeout, redirects followed by the
+    /// one rule, the system's trust roots, at most the request's `maxBodySize` bytes of the answer read.
     ///
-    /// - Returns: the answer's status and (the start of) its body.
-    /// - Throws: ``SendFailure`` when no answer came within `timeout`.
-    package static func sendOnce(_ request: URLRequest, timeout: Duration, maxBodySize: Int = 64 << 10)
-        async throws(SendFailure) -> (status: Int, body: Data)
-    {
+    /// - Returns: the answer's status and its body.
+    /// - Throws: ``ProbeClientError`` when no answer came.
+    package static func sendOnce(_ request: ProbeRequest) async throws(ProbeClientError) -> (status: Int, body: Data) {
         let loader = HTTPLoader(maximumConnectionsPerHost: 1)
         defer { loader.close() }
-        let attempt = await loader.send(
-            request, timeout: timeout, deadline: .now + timeout, maxBodySize: maxBodySize)
-        if let error = attempt.error, !(error is BodyTooLarge) {
-            throw SendFailure(
-                description: attempt.timedOut
-                    ? "no answer within \(formatDuration(timeout))" : FailureClassification.describe(error))
+        switch await loader.send(request, deadline: .now + request.timeout) {
+        case .success(let response): return (response.status ?? 0, response.body)
+        case .failure(let error): throw error
         }
-        guard let response = attempt.response else { throw SendFailure(description: "no answer") }
-        return (response.statusCode, attempt.body)
     }
 }

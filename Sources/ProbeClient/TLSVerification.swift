@@ -49,7 +49,7 @@ final class TLSContextCache: Sendable {
 final class TLSVerification: Sendable {
     let host: String
     let settings: TLSSettings
-    private let outcome = Locked<(chain: [Certificate], failure: TLSConnectionError?)?>(nil)
+    private let outcome = Locked<(chain: [Certificate], failure: ProbeClientError?)?>(nil)
 
     init(host: String, settings: TLSSettings) {
         self.host = host
@@ -87,17 +87,17 @@ final class TLSVerification: Sendable {
 
     /// `nil` when `chain` is trusted and names `host`; otherwise why not.
     static func check(_ chain: [Certificate], host: String, roots: CertificateStore, now: Date) async
-        -> TLSConnectionError?
+        -> ProbeClientError?
     {
         guard let leaf = chain.first else {
-            return TLSConnectionError(reason: .handshake, detail: "the server sent no certificate")
+            return ProbeClientError(reason: .handshake, detail: "the server sent no certificate")
         }
         if now > leaf.notValidAfter {
-            return TLSConnectionError(
+            return ProbeClientError(
                 reason: .expired, detail: "the certificate expired \(DisplayText.timestamp(leaf.notValidAfter))")
         }
         if now < leaf.notValidBefore {
-            return TLSConnectionError(
+            return ProbeClientError(
                 reason: .notYetValid,
                 detail: "the certificate is valid from \(DisplayText.timestamp(leaf.notValidBefore))")
         }
@@ -107,11 +107,11 @@ final class TLSVerification: Sendable {
             leaf: leaf, intermediates: intermediates)
         {
             if leaf.issuer == leaf.subject {
-                return TLSConnectionError(
+                return ProbeClientError(
                     reason: .selfSigned, detail: "the certificate signs itself (\(leaf.subject)) and is not trusted")
             }
             let detail = failures.first.map { "\($0.policyFailureReason)" }
-            return TLSConnectionError(
+            return ProbeClientError(
                 reason: .unknownAuthority,
                 detail: detail ?? "no trusted root issued \(leaf.issuer) (\(leaf.subject))")
         }
@@ -121,7 +121,7 @@ final class TLSVerification: Sendable {
             ServerIdentityPolicy(serverHostname: isIP ? nil : host, serverIP: isIP ? host : nil)
         }
         if case .couldNotValidate = await nameVerifier.validate(leaf: leaf, intermediates: intermediates) {
-            return TLSConnectionError(
+            return ProbeClientError(
                 reason: .nameMismatch, detail: "the certificate (\(leaf.subject)) does not name \(host)")
         }
         return nil
@@ -131,7 +131,7 @@ final class TLSVerification: Sendable {
     /// from the TLS library's error.
     func failure(for error: any Error) -> any Error {
         if let failure = outcome.withLock({ $0?.failure }) { return failure }
-        return Self.classify(error) ?? TLSConnectionError(reason: .handshake, detail: Self.handshakeDetail(error))
+        return Self.classify(error) ?? ProbeClientError(reason: .handshake, detail: Self.handshakeDetail(error))
     }
 
     /// Our own words for a handshake the TLS library ended: what went wrong, with the library's reason code when
@@ -167,7 +167,7 @@ final class TLSVerification: Sendable {
 
     /// A TLS library error as a reason, or `nil` when it is not one: the server's alerts name a missing or refused
     /// client certificate; BoringSSL names verification failures.
-    static func classify(_ error: any Error) -> TLSConnectionError? {
+    static func classify(_ error: any Error) -> ProbeClientError? {
         guard error is NIOSSLError || error is BoringSSLError else { return nil }
         let text = "\(error)"
         let upper = text.uppercased()
@@ -202,7 +202,7 @@ final class TLSVerification: Sendable {
         default: detail = handshakeDetail(error)
         }
         let codes = libraryReasons(in: text)
-        return TLSConnectionError(
+        return ProbeClientError(
             reason: reason,
             detail: reason == .handshake || codes.isEmpty ? detail : detail + " (" + codes.joined(separator: ", ") + ")"
         )
@@ -218,7 +218,7 @@ final class TLSVerification: Sendable {
         var report = TLSReport(
             subject: "\(leaf.subject)", issuer: "\(leaf.issuer)", notBefore: leaf.notValidBefore,
             notAfter: leaf.notValidAfter, verified: !settings.insecure && failure == nil, insecure: settings.insecure,
-            failure: failure?.reason)
+            failure: failure?.tlsReason)
         // The earliest expiry of the chain the server presented, as blackbox_exporter reports it: an intermediate
         // that expires in 3 days breaks every client in 3 days, whatever the leaf says.
         if let first = (chain ?? []).dropFirst().min(by: { $0.notValidAfter < $1.notValidAfter }),

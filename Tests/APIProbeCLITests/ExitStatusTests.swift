@@ -24,15 +24,9 @@ struct ExitStatusTests {
             "HTTPStubs/FixtureServerClient.swift FixtureServerClientError": stubs,
             "HTTPStubs/StubDiagnostics.swift StubVerificationError": stubs,
             "HTTPStubs/StubSet.swift StubInstallationError": stubs,
-            "ProbeClient/DNSMessage.swift MalformedDNSMessage": transport,
-            "ProbeClient/DNSProbe.swift NoNameServer": transport,
-            "ProbeClient/HTTPLoader.swift BodyTooLarge": transport,
-            "ProbeClient/HTTPLoader.swift ConnectionLost": transport,
-            "ProbeClient/HTTPLoader.swift HostNotFound": transport,
-            "ProbeClient/HTTPLoader.swift RequestTimedOut": transport,
-            "ProbeClient/HTTPLoader.swift SendFailure": transport,
-            "ProbeClient/HTTPLoader.swift TLSConnectionError": transport,
-            "ProbeClient/HTTPLoader.swift TooManyRedirects": transport,
+            "ProbeClient/DNSMessage.swift MalformedDNSMessage":
+                "a DNS parse error, made a ProbeClientError by the client",
+            "ProbeClient/ProbeClientError.swift ProbeClientError": transport,
             "ProbeRunner/Config/BodyConditionParser.swift Failure":
                 "turned into an InputError at its place in the config",
             "ProbeRunner/History/History.swift LineProblem": "a damaged history line, skipped and counted",

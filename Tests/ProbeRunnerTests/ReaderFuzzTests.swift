@@ -139,7 +139,7 @@ struct ReaderFuzzTests {
                 if let rate = config.requestsPerSecondPerHost { _ = RateLimiter(requestsPerSecond: rate) }
                 _ = ContinuousClock.now + config.deadline
                 for endpoint in config.endpoints {
-                    _ = try? endpoint.makeRequest(baseURL: config.baseURL, file: config.file)
+                    _ = try? endpoint.probeRequest(baseURL: config.baseURL, file: config.file)
                     _ = formatDuration(endpoint.timeout)
                     _ = endpoint.maxBodySize.map(formatSize)
                     _ = endpoint.expectations.latency.map(\.description)

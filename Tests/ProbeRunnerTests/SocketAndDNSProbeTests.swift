@@ -334,10 +334,12 @@ final class DNSMasq: Sendable {
                 let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
             else { continue }
             let server = DNSMasq(pid: pid, port: port, closedPort: try await freeUDPPort())
-            let attempt = await DNSProbe.ask(
-                DNSQuery(name: "api.probe.test"), server: URL(string: "dns://127.0.0.1:\(port)")!,
-                timeout: .seconds(2), deadline: .now + .seconds(2))
-            if attempt.dns != nil { return server }
+            let asked = await HTTPLoader(maximumConnectionsPerHost: 1).send(
+                ProbeRequest(
+                    url: URL(string: "dns://127.0.0.1:\(port)")!, timeout: .seconds(2),
+                    dns: DNSQuery(name: "api.probe.test")),
+                deadline: .now + .seconds(2))
+            if case .success(let answer) = asked, answer.dns != nil { return server }
             server.stop()
         }
         Issue.record("dnsmasq did not start on a free port in 5 tries")

@@ -3,10 +3,6 @@ package import Foundation
 package import HTTPFixtures
 import ProbeClient
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A change of an endpoint's state that alerts announce: it went down, or it recovered.
 package struct AlertEvent: Sendable, Hashable {
     package enum State: String, Sendable, Hashable {
@@ -214,28 +210,22 @@ package struct AlertSender: Sendable {
         return Data(redactor.redact(text: text).utf8)
     }
 
-    /// `nil` when a 2xx answered; otherwise the last problem. Sent by the probes' own client
-    /// (``HTTPLoader/sendOnce(_:timeout:maxBodySize:)``).
+    /// `nil` when a 2xx answered; otherwise the problem. Sent by the probes' own client, by the one retry rule
+    /// (``RetryRule``: a transport error tried twice more, a rate limit waited out, never past `deadline`); an answer
+    /// other than 2xx leaves the alert in the outbox, sent again next round.
     func deliver(_ body: Data, to url: URL, _ deadline: ContinuousClock.Instant) async -> String? {
-        var problem = "no attempt before the deadline"
-        for attempt in 0..<3 {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .milliseconds(50) else { return problem }
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = body
-            do {
-                let (status, _) = try await HTTPLoader.sendOnce(request, timeout: min(.seconds(5), remaining))
-                if (200..<300).contains(status) { return nil }
-                problem = "the receiver answered \(status)"
-            } catch {
-                problem = error.description
-            }
-            let backoff = Duration.milliseconds(250 << attempt)
-            guard deadline - ContinuousClock.now > backoff else { return problem }
-            try? await Task.sleep(for: backoff)
+        guard deadline - ContinuousClock.now > .milliseconds(50) else { return "no attempt before the deadline" }
+        let request = ProbeRequest(
+            method: "POST", url: url, headers: ["Content-Type": "application/json"], body: body,
+            timeout: .seconds(5), retry: RetryRule(retries: 2))
+        let loader = HTTPLoader(maximumConnectionsPerHost: 1)
+        defer { loader.close() }
+        switch await loader.send(request, deadline: deadline) {
+        case .success(let response):
+            let status = response.status ?? 0
+            return (200..<300).contains(status) ? nil : "the receiver answered \(status)"
+        case .failure(let error):
+            return error.description
         }
-        return problem
     }
 }

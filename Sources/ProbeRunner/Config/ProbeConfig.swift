@@ -3,10 +3,6 @@ package import Foundation
 package import HTTPFixtures
 package import ProbeClient
 
-#if canImport(FoundationNetworking)
-package import FoundationNetworking
-#endif
-
 /// A probe configuration: what `apiprobe run` checks and `apiprobe record` records (`apiprobe.yml`, README).
 ///
 /// Read one with ``ProbeConfig/load(contentsOf:environment:)``; `${VAR}` and `${VAR:-default}` are
@@ -251,26 +247,31 @@ package struct EndpointConfig: Sendable, Hashable {
         return url
     }
 
-    /// The request this endpoint sends: method, URL, headers (defaults already merged by the loader), body.
-    package func makeRequest(baseURL: URL?, file: String = "apiprobe.yml") throws(InputError) -> URLRequest {
-        var request = URLRequest(url: try url(baseURL: baseURL, file: file), timeoutInterval: timeout.timeInterval)
-        request.httpMethod = method.uppercased()
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
+    /// The request this endpoint sends, with everything that says how (timeout, body limit, redirects, TLS, the
+    /// retry rule, a `dns://` question), built once: method, URL, headers (defaults already merged by the loader, in
+    /// name order), body. `defaultBodyLimit` is the command's (`run` and `record` differ) when `maxBodySize` is unset.
+    package func probeRequest(
+        baseURL: URL?, file: String = "apiprobe.yml", defaultBodyLimit: Int = ProbeConfig.defaultRunBodyLimit
+    ) throws(InputError) -> ProbeRequest {
+        var named = headers
+        var payload: Data?
         switch body {
         case .json(let value)?:
-            request.httpBody = value.serialized(sortedKeys: true)
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            payload = value.serialized(sortedKeys: true)
+            if !named.keys.contains(where: { headerNamesMatch($0, "Content-Type") }) {
+                named["Content-Type"] = "application/json"
             }
         case .text(let text)?:
-            request.httpBody = Data(text.utf8)
+            payload = Data(text.utf8)
         case nil:
             break
         }
-        request.cachePolicy = .reloadIgnoringLocalCacheData
-        return request
+        var fields = HeaderFields()
+        for (name, value) in named.sorted(by: { $0.key < $1.key }) { fields.append(name: name, value: value) }
+        return ProbeRequest(
+            method: method.uppercased(), url: try url(baseURL: baseURL, file: file), headers: fields, body: payload,
+            timeout: timeout, maxBodySize: maxBodySize ?? defaultBodyLimit, followsRedirects: followsRedirects,
+            tls: tls, retry: RetryRule(retries: retries), dns: dns)
     }
 }
 
@@ -486,12 +487,10 @@ extension ProbeConfig {
         var permanent = redactor
         permanent.keepsLearnedValues = true
         for endpoint in endpoints {
-            guard let request = try? endpoint.makeRequest(baseURL: baseURL, file: file) else { continue }
-            permanent.learnURL(request.url?.absoluteString ?? "")
-            permanent.learnHeaders(HeaderFields(request.allHTTPHeaderFields ?? [:]))
-            if let body = request.httpBody {
-                permanent.learnBody(body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
-            }
+            guard let request = try? endpoint.probeRequest(baseURL: baseURL, file: file) else { continue }
+            permanent.learnURL(request.url.absoluteString)
+            permanent.learnHeaders(request.headers)
+            if let body = request.body { permanent.learnBody(body, contentType: request.headers["Content-Type"]) }
         }
         return redactor
     }

@@ -77,15 +77,14 @@ package struct PushgatewayClient: Sendable {
     ///   and the start of the body (the Pushgateway says there what it could not parse).
     package func push(_ metrics: String) async throws {
         let target = try groupURL()
-        var request = URLRequest(url: target)
-        request.httpMethod = "PUT"
-        request.setValue("text/plain; version=0.0.4; charset=utf-8", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(metrics.utf8)
+        let request = ProbeRequest(
+            method: "PUT", url: target, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+            body: Data(metrics.utf8), timeout: max(timeout, .milliseconds(1)))
         let status: Int
         let data: Data
         do {
             // The probes' own client: one for everything the tool sends.
-            (status, data) = try await HTTPLoader.sendOnce(request, timeout: max(timeout, .milliseconds(1)))
+            (status, data) = try await HTTPLoader.sendOnce(request)
         } catch {
             throw PushgatewayError(url: target.absoluteString, problem: "cannot push: \(error.description)")
         }

@@ -3,10 +3,6 @@ package import Foundation
 package import HTTPFixtures
 import ProbeClient
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Sends what `apiprobe serve --proxy` cannot answer from its fixtures to the live API, through the probe's own
 /// client (``HTTPLoader``: the limits of `record`, a connection kept alive per host), and makes the fixture the
 /// answer becomes (``Recorder/exchange(request:status:headers:body:recordedAt:source:recordedURL:)``, then the
@@ -73,38 +69,43 @@ package final class LiveForwarder: Sendable {
         guard let url = URL(string: base + target) else {
             throw Failure(description: "\(redactor.redactURL(target)) does not make a URL on \(base)")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for (name, value) in headers where !Self.hopHeaders.contains(name.lowercased()) {
-            request.addValue(value, forHTTPHeaderField: name)
-        }
-        if let body, !body.isEmpty { request.httpBody = body }
-        let attempt = await loader.send(
-            request, timeout: timeout, deadline: .now + timeout, maxBodySize: maximumBodySize, followsRedirects: false)
+        // The client's fields in its order, repeats kept, without those of one hop; never retried (the client
+        // decides), never redirected (the client follows a 3xx itself).
+        let request = ProbeRequest(
+            method: method, url: url,
+            headers: HeaderFields(
+                headers.filter { !Self.hopHeaders.contains($0.name.lowercased()) }.map {
+                    HeaderFields.Field(name: $0.name, value: $0.value)
+                }),
+            body: body?.isEmpty == false ? body : nil, timeout: timeout, maxBodySize: maximumBodySize,
+            followsRedirects: false)
         let shown = redactor.redactURL(url.absoluteString)
-        if let error = attempt.error {
-            if error is BodyTooLarge {
+        let response: ProbeResponse
+        switch await loader.send(request, deadline: .now + timeout) {
+        case .success(let answer):
+            response = answer
+        case .failure(let error):
+            switch error.code {
+            case .bodyTooLarge:
                 throw Failure(
                     description: "\(shown): the body is larger than \(formatSize(maximumBodySize)); nothing recorded")
-            }
-            if attempt.timedOut {
+            case .timedOut, .cutByDeadline, .notSent:
                 throw Failure(description: "\(shown): no complete response within \(formatDuration(timeout))")
+            default:
+                throw Failure(description: "cannot reach \(shown): \(redactor.redact(text: error.description))")
             }
-            throw Failure(
-                description: "cannot reach \(shown): \(redactor.redact(text: FailureClassification.describe(error)))")
         }
-        guard let response = attempt.response, (100...599).contains(response.statusCode) else {
+        guard let status = response.status, (100...599).contains(status) else {
             throw Failure(description: "\(shown) did not answer with an HTTP status from 100 to 599")
         }
         let live = Recorder.exchange(
-            request: request, status: response.statusCode, headers: attempt.headers, body: attempt.body,
+            request: request, status: status, headers: response.headers, body: response.body,
             recordedAt: now, source: "serve --proxy", recordedURL: recordedURL)
         let redacted = redactor.redact(live)
         // What the file will hold: every secret met so far masked by value too, as `record` writes it.
         let masked = redactor.secrets.mask(redacted.encoded())
         let fixture = (try? Exchange(decoding: masked, file: "the recording")) ?? redacted
         // The answer as the live API sent it, repeats (`Set-Cookie` once per cookie) kept.
-        return Forwarded(
-            status: response.statusCode, headers: attempt.headers, body: attempt.body, fixture: fixture)
+        return Forwarded(status: status, headers: response.headers, body: response.body, fixture: fixture)
     }
 }

@@ -2,11 +2,7 @@ package import APIProbeShared
 package import Foundation
 package import HTTPFixtures
 import JSONShape
-import ProbeClient
-
-#if canImport(FoundationNetworking)
-package import FoundationNetworking
-#endif
+package import ProbeClient
 
 /// Records live responses of a config's endpoints as redacted fixtures (`apiprobe record`).
 ///
@@ -108,61 +104,62 @@ package struct Recorder: Sendable {
         _ endpoint: EndpointConfig, loader: HTTPLoader, deadline: ContinuousClock.Instant, store: FixtureStore,
         limiter: RateLimiter?
     ) async throws(RecordError) -> EndpointRecording {
-        let request: URLRequest
+        let request: ProbeRequest
         do {
-            request = try endpoint.makeRequest(baseURL: config.baseURL, file: config.file)
+            request = try endpoint.probeRequest(
+                baseURL: config.baseURL, file: config.file, defaultBodyLimit: ProbeConfig.defaultRecordBodyLimit)
         } catch {
             throw RecordError(message: error.description, underlying: error)
         }
         let fixtureName = "\(config.api)/\(endpoint.name)"
         let fixtureURL = store.url(for: fixtureName)
         let fixturePath = displayPath(fixtureURL, relativeTo: displayRoot)
-        let shownURL = redactedURL(request.url?.absoluteString ?? endpoint.path)
+        let shownURL = redactedURL(request.url.absoluteString)
 
-        let data: Data
-        let response: HTTPURLResponse
         func failed(_ message: String) -> EndpointRecording {
             EndpointRecording(
                 name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .failed,
                 message: "\(endpoint.name): \(message)")
         }
-        let attempt = await Self.send(request, endpoint: endpoint, loader: loader, deadline: deadline, limiter: limiter)
-        if let error = attempt.error {
-            if let tooLarge = error as? BodyTooLarge {
+        // Sent as `run` sends it: the same client and the same retry rule (RetryRule), spaced by the limiter.
+        let response: ProbeResponse
+        switch await loader.send(request, deadline: deadline, limiter: limiter) {
+        case .success(let answer):
+            response = answer
+        case .failure(let error):
+            switch error.code {
+            case .bodyTooLarge(let limit):
                 return failed(
-                    "\(shownURL): the body is larger than maxBodySize \(formatSize(tooLarge.limit)); "
+                    "\(shownURL): the body is larger than maxBodySize \(formatSize(limit)); "
                         + "reading stopped there and nothing was written")
-            }
-            if attempt.cutByDeadline {
+            case .cutByDeadline, .notSent:
                 return failed(
                     "\(shownURL): cut off by the deadline (\(formatDuration(config.deadline))); nothing was written")
-            }
-            if attempt.timedOut {
+            case .timedOut:
                 return failed(
                     "\(shownURL): no complete response within \(formatDuration(endpoint.timeout)); nothing was written")
+            default:
+                return failed("cannot reach \(shownURL): \(error)")
             }
-            return failed("cannot reach \(shownURL): \(FailureClassification.describe(error))")
         }
-        guard let http = attempt.response else {
+        guard let status = response.status else {
             return failed("\(shownURL) did not answer with an HTTP response")
         }
         // A fixture holds what the readers accept: a status outside 100–599 is bad data, not a response.
-        guard (100...599).contains(http.statusCode) else {
-            return failed(
-                "\(shownURL): expected an HTTP status from 100 to 599, found \(http.statusCode); nothing was written")
+        guard (100...599).contains(status) else {
+            return failed("\(shownURL): expected an HTTP status from 100 to 599, found \(status); nothing was written")
         }
-        data = attempt.body
-        response = http
-
         let recorded = redactor.redact(
             Self.exchange(
-                request: request, status: response.statusCode, headers: attempt.headers, body: data, recordedAt: now(),
+                request: request, status: status, headers: response.headers, body: response.body, recordedAt: now(),
                 source: "record"))
         var result = EndpointRecording(
-            name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .new, status: response.statusCode,
+            name: endpoint.name, url: shownURL, fixturePath: fixturePath, outcome: .new, status: status,
             redactions: recorded.metadata.redactions)
-        if !(200..<300).contains(response.statusCode) {
-            result.warnings.append("HTTP status \(response.statusCode) (recorded as it is)")
+        if !(200..<300).contains(status) {
+            result.warnings.append(
+                "HTTP status \(status) (recorded as it is"
+                    + (response.rateLimited ? "; still rate limited after waiting out Retry-After)" : ")"))
         }
         if case .json = recorded.response.body {
         } else {
@@ -194,48 +191,23 @@ package struct Recorder: Sendable {
         return result
     }
 
-    /// Sends `request` as `run` does (the endpoint's timeout and body limit, the recording's deadline),
-    /// retrying after a transport error (never after an HTTP status, a timeout or a body too large) with a
-    /// doubling pause that never passes the deadline.
-    private static func send(
-        _ request: URLRequest, endpoint: EndpointConfig, loader: HTTPLoader, deadline: ContinuousClock.Instant,
-        limiter: RateLimiter?
-    ) async -> Attempt {
-        var retries = 0
-        while true {
-            if let limiter, await !limiter.acquire(host: request.url?.host ?? "", deadline: deadline) {
-                return .notSentBeforeDeadline
-            }
-            let attempt = await loader.send(
-                request, timeout: endpoint.timeout, deadline: deadline,
-                maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRecordBodyLimit,
-                followsRedirects: endpoint.followsRedirects, tls: endpoint.tls)
-            guard attempt.error != nil, !attempt.timedOut, !(attempt.error is BodyTooLarge), retries < endpoint.retries
-            else { return attempt }
-            let pause = Duration.milliseconds(100 << min(retries, 6))
-            guard ContinuousClock.now + pause < deadline else { return attempt }
-            try? await Task.sleep(for: pause)
-            retries += 1
-        }
-    }
-
     /// A live exchange as a fixture stores it, before redaction: the request as sent (at `recordedURL` when
     /// given: the origin the fixtures answer for, not the one the request went to), the response without the
     /// headers of one transfer (``volatileHeaders``). The one rule of `record` and `serve --proxy`.
     package static func exchange(
-        request: URLRequest, status: Int, headers: HeaderFields, body: Data, recordedAt: Date, source: String,
+        request: ProbeRequest, status: Int, headers: HeaderFields, body: Data, recordedAt: Date, source: String,
         recordedURL: String? = nil
     ) -> Exchange {
         var requestBody: FixtureBody?
-        if let sent = request.httpBody, !sent.isEmpty {
-            requestBody = FixtureBody(bytes: sent, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+        if let sent = request.body, !sent.isEmpty {
+            requestBody = FixtureBody(bytes: sent, contentType: request.headers["Content-Type"])
         }
         let responseHeaders = HeaderFields(headers.filter { !Self.volatileHeaders.contains($0.name.lowercased()) })
         let contentType = responseHeaders["Content-Type"]
         return Exchange(
             request: RecordedRequest(
-                method: request.httpMethod ?? "GET", url: recordedURL ?? request.url?.absoluteString ?? "",
-                headers: HeaderFields(request.allHTTPHeaderFields ?? [:]), body: requestBody),
+                method: request.method, url: recordedURL ?? request.url.absoluteString, headers: request.headers,
+                body: requestBody),
             response: RecordedResponse(
                 status: status, headers: responseHeaders,
                 body: body.isEmpty ? nil : FixtureBody(bytes: body, contentType: contentType)),

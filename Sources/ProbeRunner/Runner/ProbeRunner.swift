@@ -4,10 +4,6 @@ package import HTTPFixtures
 import JSONShape
 import ProbeClient
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Runs the probes of a config: samples every endpoint, times them and checks the expectations.
 ///
 /// - Concurrency: up to `config.concurrency` endpoints are probed at once; an endpoint's samples go one
@@ -103,14 +99,10 @@ private struct Context: Sendable {
     /// Bodies up to this size are read for credentials (`{"access_token": …}`) to mask in messages.
     static let largestBodyLearnedFrom = 4 << 20
 
-    static let maximumRetryAfter: Duration = .seconds(30)
-
     func probe(_ endpoint: EndpointConfig) async -> (EndpointResult, Bool) {
-        var request: URLRequest
+        let request: ProbeRequest
         do {
-            request = try endpoint.makeRequest(baseURL: config.baseURL, file: config.file)
-            // The loader's backstop timeout (see HTTPLoader.send), set once here rather than on every attempt.
-            request.timeoutInterval = (endpoint.timeout.timeInterval + 1).rounded(.up)
+            request = try endpoint.probeRequest(baseURL: config.baseURL, file: config.file)
         } catch {
             let check = CheckResult(name: "reachable", passed: false, message: "\(error)", category: .other)
             return (
@@ -120,7 +112,7 @@ private struct Context: Sendable {
                 false
             )
         }
-        var url = request.url.map { redactor.redactURL($0.absoluteString) } ?? endpoint.path
+        var url = redactor.redactURL(request.url.absoluteString)
         if let query = endpoint.dns { url += " \(query)" }
         var samples: [Sample] = []
         var responses: [ReceivedResponse?] = []
@@ -141,7 +133,7 @@ private struct Context: Sendable {
             tls = report
         }
         let evaluator = ExpectationEvaluator(endpoint: endpoint, directory: directory)
-        let isTLS = ["https", "tls"].contains(request.url?.scheme?.lowercased() ?? "")
+        let isTLS = ["https", "tls"].contains(request.url.scheme?.lowercased() ?? "")
         let (checks, changes) = evaluator.checks(
             samples: samples, responses: responses, tls: isTLS ? .some(tls) : .none, now: now())
         let answered = samples.filter(\.answered)
@@ -153,123 +145,40 @@ private struct Context: Sendable {
         return (result, cut)
     }
 
-    /// One sample: an attempt, retried after transport errors and waited out after rate limiting.
-    func takeSample(_ request: URLRequest, endpoint: EndpointConfig, url: String) async -> (
+    /// One sample: the request sent by the one client, which retries and waits out rate limits by the request's
+    /// ``RetryRule``.
+    func takeSample(_ request: ProbeRequest, endpoint: EndpointConfig, url: String) async -> (
         Sample, ReceivedResponse?, Bool, TLSReport?
     ) {
-        var retries = 0
-        var rateLimitRetries = 0
-        var wasRateLimited = false
-        let host = request.url?.host ?? ""
-        while true {
-            if ContinuousClock.now >= deadline {
-                return deadlineSample(url: url, retries: retries, wasRateLimited: wasRateLimited)
-            }
-            if let limiter, await !limiter.acquire(host: host, deadline: deadline) {
-                return deadlineSample(url: url, retries: retries, wasRateLimited: wasRateLimited)
-            }
-            let attempt: Attempt
-            if let query = endpoint.dns, let server = request.url {
-                attempt = await DNSProbe.ask(query, server: server, timeout: endpoint.timeout, deadline: deadline)
-            } else {
-                attempt = await loader.send(
-                    request, timeout: endpoint.timeout, deadline: deadline,
-                    maxBodySize: endpoint.maxBodySize ?? ProbeConfig.defaultRunBodyLimit,
-                    followsRedirects: endpoint.followsRedirects, tls: endpoint.tls)
-            }
-            if let error = attempt.error {
-                let failure = FailureClassification.classify(
-                    error, timedOut: attempt.timedOut, byDeadline: attempt.cutByDeadline, url: url,
-                    timeout: endpoint.timeout)
-                // A body too large is the answer, not a transient error: retrying would read it again.
-                if retries < endpoint.retries && !attempt.cutByDeadline && failure.category != .bodyTooLarge,
-                    await sleep(backoff(retries), orGiveUpAt: deadline)
-                {
-                    retries += 1
-                    continue
-                }
+        switch await loader.send(request, deadline: deadline, limiter: limiter) {
+        case .failure(let error):
+            let failure = FailureClassification.classify(error, url: url, timeout: endpoint.timeout)
+            let sample = Sample(
+                status: nil, latency: error.latency, timeToFirstByte: error.timeToFirstByte, retries: error.retries,
+                wasRateLimited: error.wasRateLimited, failure: failure, phases: error.phases)
+            return (sample, nil, [.cutByDeadline, .notSent].contains(error.code), error.tls)
+        case .success(let response):
+            guard let status = response.status else {
+                // `tcp://` and `tls://`: the connection opened (its handshake made); `dns://`: the server answered.
                 let sample = Sample(
-                    status: nil, latency: attempt.latency, timeToFirstByte: attempt.timeToFirstByte,
-                    retries: retries, wasRateLimited: wasRateLimited, failure: failure, phases: attempt.phases)
-                return (sample, nil, attempt.cutByDeadline, attempt.tls)
+                    status: nil, latency: response.latency, retries: response.retries, phases: response.phases,
+                    dns: response.dns)
+                return (sample, nil, false, response.tls)
             }
-            guard let response = attempt.response else {
-                if endpoint.kind != .http {
-                    // The connection opened (its handshake made), or the DNS server answered.
-                    let sample = Sample(
-                        status: nil, latency: attempt.latency, retries: retries, phases: attempt.phases,
-                        dns: attempt.dns)
-                    return (sample, nil, false, attempt.tls)
-                }
-                let failure = ProbeFailure(category: .connection, message: "no HTTP response (\(url))")
-                return (
-                    Sample(status: nil, latency: attempt.latency, retries: retries, failure: failure), nil, false,
-                    attempt.tls
-                )
-            }
-            let status = response.statusCode
-            let retryAfter = status == 429 || status == 503 ? Self.retryAfter(response) : nil
-            let limited = status == 429 || (status == 503 && retryAfter != nil)
-            if limited {
-                wasRateLimited = true
-                let wait = min(retryAfter ?? .seconds(1), Self.maximumRetryAfter)
-                if rateLimitRetries < max(1, endpoint.retries), ContinuousClock.now + wait < deadline,
-                    await sleep(wait, orGiveUpAt: deadline)
-                {
-                    rateLimitRetries += 1
-                    continue
-                }
-            }
-            redactor.learnHeaders(attempt.headers)
-            if attempt.body.count <= Self.largestBodyLearnedFrom {
-                redactor.learnBody(attempt.body, contentType: attempt.headers["Content-Type"])
+            redactor.learnHeaders(response.headers)
+            if response.body.count <= Self.largestBodyLearnedFrom {
+                redactor.learnBody(response.body, contentType: response.headers["Content-Type"])
             }
             // Only header expectations read the headers.
-            let headers = endpoint.expectations.headers.isEmpty ? HeaderFields() : attempt.headers
-            let redirects = attempt.redirects.map { redactor.redactURL($0.absoluteString) }
+            let headers = endpoint.expectations.headers.isEmpty ? HeaderFields() : response.headers
+            let redirects = response.redirects.map { redactor.redactURL($0.absoluteString) }
             let sample = Sample(
-                status: status, latency: attempt.latency, timeToFirstByte: attempt.timeToFirstByte,
-                bytes: attempt.body.count, retries: retries, redirects: redirects,
-                wasRateLimited: limited, phases: attempt.phases)
-            return (sample, ReceivedResponse(status: status, headers: headers, body: attempt.body), false, attempt.tls)
+                status: status, latency: response.latency, timeToFirstByte: response.timeToFirstByte,
+                bytes: response.body.count, retries: response.retries, redirects: redirects,
+                wasRateLimited: response.rateLimited, phases: response.phases)
+            return (
+                sample, ReceivedResponse(status: status, headers: headers, body: response.body), false, response.tls
+            )
         }
-    }
-
-    private func deadlineSample(url: String, retries: Int, wasRateLimited: Bool) -> (
-        Sample, ReceivedResponse?, Bool, TLSReport?
-    ) {
-        let failure = ProbeFailure(category: .timeout, message: "not sent: the run's deadline was reached (\(url))")
-        return (
-            Sample(status: nil, latency: .zero, retries: retries, wasRateLimited: wasRateLimited, failure: failure),
-            nil, true, nil
-        )
-    }
-
-    /// 100 ms doubling per retry, at most 2 s, with ±50% jitter.
-    func backoff(_ retry: Int) -> Duration {
-        let base = min(0.1 * pow(2, Double(retry)), 2)
-        return .milliseconds(Int64(base * Double.random(in: 0.5...1.5) * 1_000))
-    }
-
-    /// Sleeps unless that would pass the deadline; `false` when it would.
-    func sleep(_ duration: Duration, orGiveUpAt deadline: ContinuousClock.Instant) async -> Bool {
-        guard ContinuousClock.now + duration < deadline else { return false }
-        if duration > .zero { try? await Task.sleep(for: duration) }
-        return true
-    }
-
-    /// `Retry-After` in seconds or as an HTTP date.
-    static func retryAfter(_ response: HTTPURLResponse) -> Duration? {
-        guard let text = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
-        else { return nil }
-        if let seconds = Double(text), seconds >= 0, seconds.isFinite {
-            return .milliseconds(Int64(min(seconds, 86_400) * 1_000))
-        }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
-        return .milliseconds(Int64(max(0, min(date.timeIntervalSinceNow, 86_400)) * 1_000))
     }
 }
