@@ -209,7 +209,7 @@ package struct HistoryFile: Sendable {
 /// checks (`failures`) and the first failed check (`message`, up to ``maximumMessageLength`` characters); when its
 /// snapshot drifted, the first ``maximumDriftLines`` changes (`drift`). Lines written before `p50`, `failures`,
 /// `message` and `drift` existed read with them empty.
-package struct HistoryRecord: Sendable, Hashable, Codable {
+package struct HistoryRecord: Sendable, Hashable {
     package var startedAt: Date
     package var passed: Bool
     /// Per endpoint: passed, p95 (ms, `nil` with no response).
@@ -220,7 +220,7 @@ package struct HistoryRecord: Sendable, Hashable, Codable {
     /// The most `drift` lines kept an endpoint.
     package static let maximumDriftLines = 5
 
-    package struct EndpointSummary: Sendable, Hashable, Codable {
+    package struct EndpointSummary: Sendable, Hashable {
         package var passed: Bool
         package var p95: Double?
         /// The median latency (ms), `nil` with no response or in a line written before it was recorded.
@@ -250,6 +250,48 @@ package struct HistoryRecord: Sendable, Hashable, Codable {
             self.message = message
             self.drift = drift
         }
+
+        /// The keys of ``members``: the names of the stored properties they write.
+        package static var memberKeys: Set<String> { Set(members.map(\.key)) }
+
+        /// Every member of an endpoint's summary in a line, each once (see ``HistoryRecord/members``).
+        static let members: [HistoryMember<EndpointSummary>] = [
+            HistoryMember(
+                "passed", write: { .bool($0.passed) },
+                read: { summary, value, pointer throws(LineProblem) in
+                    summary.passed = try HistoryMember<EndpointSummary>.bool(value, at: pointer)
+                }),
+            // Written as null with no response: a reader sees the round had none.
+            HistoryMember(
+                "p95", write: { HistoryMember<EndpointSummary>.milliseconds($0.p95) ?? .null },
+                read: { summary, value, pointer throws(LineProblem) in
+                    summary.p95 = try HistoryMember<EndpointSummary>.milliseconds(value, at: pointer)
+                }),
+            HistoryMember(
+                "p50", write: { HistoryMember<EndpointSummary>.milliseconds($0.p50) },
+                read: { summary, value, pointer throws(LineProblem) in
+                    summary.p50 = try HistoryMember<EndpointSummary>.milliseconds(value, at: pointer)
+                }),
+            HistoryMember(
+                "failures", write: { $0.failures.isEmpty ? nil : .array($0.failures.map(JSONValue.string)) },
+                read: { summary, value, pointer throws(LineProblem) in
+                    summary.failures = try HistoryMember<EndpointSummary>.strings(value, at: pointer)
+                }),
+            HistoryMember(
+                "message", write: { $0.message.map(JSONValue.string) },
+                read: { summary, value, pointer throws(LineProblem) in
+                    switch value {
+                    case nil, .null?: summary.message = nil
+                    case .string(let text)?: summary.message = text
+                    case let other?: throw LineProblem(pointer: pointer, expected: "a string", found: found(other))
+                    }
+                }),
+            HistoryMember(
+                "drift", write: { $0.drift.isEmpty ? nil : .array($0.drift.map(JSONValue.string)) },
+                read: { summary, value, pointer throws(LineProblem) in
+                    summary.drift = try HistoryMember<EndpointSummary>.strings(value, at: pointer)
+                }),
+        ]
     }
 
     package init(startedAt: Date, passed: Bool, endpoints: [String: EndpointSummary]) {
@@ -273,31 +315,60 @@ package struct HistoryRecord: Sendable, Hashable, Codable {
         self.init(startedAt: result.startedAt, passed: result.passed, endpoints: endpoints)
     }
 
-    /// The file's line for this record (no line feed): compact JSON, keys sorted, latencies to 0.001 ms.
+    /// The file's line for this record (no line feed): compact JSON, keys sorted, latencies to 0.001 ms, written
+    /// by the one codec (``members`` and ``EndpointSummary/members``).
     var line: String {
-        func milliseconds(_ value: Double?) -> JSONValue {
-            value.flatMap { $0.isFinite ? .number(DisplayText.trimmed($0)) : nil } ?? .null
-        }
-        let endpointMembers: [(key: String, value: JSONValue)] = endpoints.map { name, summary in
-            var members: [(key: String, value: JSONValue)] = [
-                ("passed", .bool(summary.passed)), ("p95", milliseconds(summary.p95)),
-            ]
-            if let p50 = summary.p50, p50.isFinite { members.append(("p50", milliseconds(p50))) }
-            if !summary.failures.isEmpty {
-                members.append(("failures", .array(summary.failures.map(JSONValue.string))))
-            }
-            if let message = summary.message { members.append(("message", .string(message))) }
-            if !summary.drift.isEmpty { members.append(("drift", .array(summary.drift.map(JSONValue.string)))) }
-            return (name, .object(members))
-        }
-        let document = JSONValue.object([
-            ("version", .number("1")),
-            ("startedAt", .string(DisplayText.timestamp(startedAt, milliseconds: true))),
-            ("passed", .bool(passed)),
-            ("endpoints", .object(endpointMembers)),
-        ])
-        return String(decoding: document.serialized(sortedKeys: true), as: UTF8.self)
+        var document: [(key: String, value: JSONValue)] = [("version", .number("1"))]
+        for member in Self.members { if let value = member.write(self) { document.append((member.key, value)) } }
+        return String(decoding: JSONValue.object(document).serialized(sortedKeys: true), as: UTF8.self)
     }
+
+    /// The keys of ``members``: the names of the stored properties they write.
+    package static var memberKeys: Set<String> { Set(members.map(\.key)) }
+
+    /// Every member of a line, each once: its key, how it is written and how it is read. A stored property without
+    /// its member here is caught by a test (HistoryCodecTests), so a field cannot compile and never reach the file.
+    static let members: [HistoryMember<HistoryRecord>] = [
+        HistoryMember(
+            "startedAt", write: { .string(DisplayText.timestamp($0.startedAt, milliseconds: true)) },
+            read: { record, value, pointer throws(LineProblem) in
+                guard case .string(let text)? = value, let date = DisplayText.parseTimestamp(text) else {
+                    throw LineProblem(
+                        pointer: pointer, expected: "an ISO 8601 time (2026-11-22T18:00:00Z)", found: found(value))
+                }
+                record.startedAt = date
+            }),
+        HistoryMember(
+            "passed", write: { .bool($0.passed) },
+            read: { record, value, pointer throws(LineProblem) in
+                record.passed = try HistoryMember<HistoryRecord>.bool(value, at: pointer)
+            }),
+        HistoryMember(
+            "endpoints",
+            write: { record in
+                .object(
+                    record.endpoints.map { name, summary in
+                        var members: [(key: String, value: JSONValue)] = []
+                        for member in EndpointSummary.members {
+                            if let value = member.write(summary) { members.append((member.key, value)) }
+                        }
+                        return (name, JSONValue.object(members))
+                    })
+            },
+            read: { record, value, pointer throws(LineProblem) in
+                guard case .object(let entries)? = value else {
+                    throw LineProblem(pointer: pointer, expected: "an object of endpoints", found: found(value))
+                }
+                for (name, entry) in entries {
+                    var summary = EndpointSummary(passed: false, p95: nil)
+                    let at = pointer + "/" + JSONPointer.escape(name)
+                    for member in EndpointSummary.members {
+                        try member.read(&summary, entry[member.key], at + "/" + member.key)
+                    }
+                    record.endpoints[name] = summary
+                }
+            }),
+    ]
 
     /// Reads a line; `nil` when it is not a whole record.
     init?(line: ArraySlice<UInt8>) {
@@ -314,7 +385,9 @@ package struct HistoryRecord: Sendable, Hashable, Codable {
         var syntax: InputError?
     }
 
-    /// Reads a line, or says what is wrong with it.
+    /// Reads a line, or says what is wrong with it: by the one codec (``members``); a member a line lacks reads as
+    /// empty (lines written before `p50`, `failures`, `message` and `drift` existed), except `startedAt`, `passed`
+    /// and each endpoint's `passed`.
     init(parsing line: ArraySlice<UInt8>) throws(LineProblem) {
         let document: JSONValue
         do {
@@ -322,65 +395,72 @@ package struct HistoryRecord: Sendable, Hashable, Codable {
         } catch {
             throw LineProblem(pointer: "", expected: error.expected, found: error.found, syntax: error)
         }
-        func found(_ value: JSONValue?) -> String { value?.briefDescription ?? "nothing" }
-        guard case .string(let started)? = document["startedAt"], let startedAt = DisplayText.parseTimestamp(started)
-        else {
-            throw LineProblem(
-                pointer: "/startedAt", expected: "an ISO 8601 time (2026-11-22T18:00:00Z)",
-                found: found(document["startedAt"]))
+        var record = HistoryRecord(startedAt: Date(timeIntervalSince1970: 0), passed: false, endpoints: [:])
+        for member in Self.members { try member.read(&record, document[member.key], "/" + member.key) }
+        self = record
+    }
+
+}
+
+/// What a value in a history line is, for a message: `a string`, `12`, `nothing`.
+private func found(_ value: JSONValue?) -> String { value?.briefDescription ?? "nothing" }
+
+/// One member of a history line: its key, how it is written (`nil`: left out) and how it is read into `Root` (a
+/// missing member, `nil`, reads as empty unless the reader requires it). The one codec of the history file.
+struct HistoryMember<Root>: Sendable {
+    let key: String
+    let write: @Sendable (Root) -> JSONValue?
+    let read: @Sendable (inout Root, JSONValue?, _ pointer: String) throws(HistoryRecord.LineProblem) -> Void
+
+    init(
+        _ key: String, write: @escaping @Sendable (Root) -> JSONValue?,
+        read: @escaping @Sendable (inout Root, JSONValue?, String) throws(HistoryRecord.LineProblem) -> Void
+    ) {
+        self.key = key
+        self.write = write
+        self.read = read
+    }
+
+    static func bool(_ value: JSONValue?, at pointer: String) throws(HistoryRecord.LineProblem) -> Bool {
+        guard case .bool(let flag)? = value else {
+            throw HistoryRecord.LineProblem(pointer: pointer, expected: "true or false", found: found(value))
         }
-        guard case .bool(let passed)? = document["passed"] else {
-            throw LineProblem(pointer: "/passed", expected: "true or false", found: found(document["passed"]))
-        }
-        guard case .object(let members)? = document["endpoints"] else {
-            throw LineProblem(
-                pointer: "/endpoints", expected: "an object of endpoints", found: found(document["endpoints"]))
-        }
-        var endpoints: [String: EndpointSummary] = [:]
-        for (name, value) in members {
-            let at = "/endpoints/" + JSONPointer.escape(name)
-            guard case .bool(let endpointPassed)? = value["passed"] else {
-                throw LineProblem(pointer: at + "/passed", expected: "true or false", found: found(value["passed"]))
+        return flag
+    }
+
+    /// Latencies to 0.001 ms; `nil` for none (or one that is not finite).
+    static func milliseconds(_ value: Double?) -> JSONValue? {
+        value.flatMap { $0.isFinite ? .number(DisplayText.trimmed($0)) : nil }
+    }
+
+    static func milliseconds(_ value: JSONValue?, at pointer: String) throws(HistoryRecord.LineProblem) -> Double? {
+        switch value {
+        case .number(let literal)?:
+            guard let number = Double(literal), number.isFinite else {
+                throw HistoryRecord.LineProblem(pointer: pointer, expected: "milliseconds", found: literal)
             }
-            func milliseconds(_ key: String) throws(LineProblem) -> Double? {
-                switch value[key] {
-                case .number(let literal)?:
-                    guard let number = Double(literal), number.isFinite else {
-                        throw LineProblem(pointer: at + "/" + key, expected: "milliseconds", found: literal)
-                    }
-                    return number
-                case .null?, nil: return nil
-                case let other?:
-                    throw LineProblem(pointer: at + "/" + key, expected: "milliseconds or null", found: found(other))
+            return number
+        case .null?, nil: return nil
+        case let other?:
+            throw HistoryRecord.LineProblem(pointer: pointer, expected: "milliseconds or null", found: found(other))
+        }
+    }
+
+    static func strings(_ value: JSONValue?, at pointer: String) throws(HistoryRecord.LineProblem) -> [String] {
+        switch value {
+        case nil, .null?: return []
+        case .array(let items)?:
+            var texts: [String] = []
+            for (index, item) in items.enumerated() {
+                guard case .string(let text) = item else {
+                    throw HistoryRecord.LineProblem(
+                        pointer: "\(pointer)/\(index)", expected: "a string", found: found(item))
                 }
+                texts.append(text)
             }
-            func strings(_ key: String) throws(LineProblem) -> [String] {
-                switch value[key] {
-                case nil, .null?: return []
-                case .array(let items)?:
-                    var texts: [String] = []
-                    for (index, item) in items.enumerated() {
-                        guard case .string(let text) = item else {
-                            throw LineProblem(
-                                pointer: "\(at)/\(key)/\(index)", expected: "a string", found: found(item))
-                        }
-                        texts.append(text)
-                    }
-                    return texts
-                case let other?:
-                    throw LineProblem(pointer: at + "/" + key, expected: "an array of strings", found: found(other))
-                }
-            }
-            var message: String?
-            switch value["message"] {
-            case nil, .null?: message = nil
-            case .string(let text)?: message = text
-            case let other?: throw LineProblem(pointer: at + "/message", expected: "a string", found: found(other))
-            }
-            endpoints[name] = EndpointSummary(
-                passed: endpointPassed, p95: try milliseconds("p95"), p50: try milliseconds("p50"),
-                failures: try strings("failures"), message: message, drift: try strings("drift"))
+            return texts
+        case let other?:
+            throw HistoryRecord.LineProblem(pointer: pointer, expected: "an array of strings", found: found(other))
         }
-        self.init(startedAt: startedAt, passed: passed, endpoints: endpoints)
     }
 }
