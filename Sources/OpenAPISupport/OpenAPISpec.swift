@@ -140,18 +140,23 @@ package struct OpenAPISpec: Sendable {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             switch error {
-            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-                .composer(_, let problem, let mark, _):
+            case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+                .composer(let context, let problem, let mark, _):
                 throw InputError(
                     file: file, position: .lineColumn(line: mark.line, column: mark.column),
-                    expected: "a YAML or JSON document", found: problem)
+                    expected: "a YAML or JSON document",
+                    found: YAMLProblemText.found(
+                        problem: problem, context: context?.text,
+                        character: YAMLProblemText.character(in: text, line: mark.line, column: mark.column)))
             case .duplicatedKeysInMapping(let duplicates, let context):
                 let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
                 throw InputError(
                     file: file, position: .lineColumn(line: context.mark.line, column: context.mark.column),
                     expected: "a mapping with unique keys", found: "\(keys) more than once")
             case .reader(let problem, _, _, _):
-                throw InputError(file: file, position: .file, expected: "a YAML or JSON document", found: problem)
+                throw InputError(
+                    file: file, position: .file, expected: "a YAML or JSON document",
+                    found: YAMLProblemText.found(problem: problem))
             default:
                 throw InputError(
                     file: file, position: .file, expected: "a YAML or JSON document", found: "text YAML cannot read")

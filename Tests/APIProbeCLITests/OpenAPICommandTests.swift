@@ -182,7 +182,11 @@ struct OpenAPICommandTests {
         ),
         (
             "broken.yaml", "openapi: 3.0.3\npaths: [1, 2\n",
-            "broken.yaml:3:1: expected a YAML or JSON document, found did not find expected ',' or ']'"
+            "broken.yaml:3:1: expected a YAML or JSON document, found no ',' or ']' where one was expected, while parsing a flow sequence"
+        ),
+        (
+            "token.yaml", "openapi: 3.0.3\ninfo:\n  title: @oops\n",
+            "token.yaml:3:10: expected a YAML or JSON document, found a character that cannot start any token (\"@\"), while scanning for the next token"
         ),
         (
             "duplicate.yaml",

@@ -257,8 +257,15 @@ struct ConfigLoaderTests {
         #expect(error.key == "endpoints (syntax)")
         #expect(
             error.description
-                == "apiprobe.yml:4:1: endpoints (syntax): expected valid YAML or JSON, found while parsing a flow mapping did not find expected ',' or '}'"
+                == "apiprobe.yml:4:1: endpoints (syntax): expected valid YAML or JSON, found no ',' or '}' where one was expected, while parsing a flow mapping"
         )
+        // libyaml's own words start with their verb: put after ours they read "found found character" (issue 37).
+        let character = try #require(parseError("api: x\nendpoints:\n  - name: a\n    path: `/x\n"))
+        #expect(
+            character.description
+                == "apiprobe.yml:4:11: endpoints.a.path (syntax): expected valid YAML or JSON, found a character that cannot start any token (\"`\"), while scanning for the next token"
+        )
+        #expect(!character.description.contains("found found"))
         let nested = try #require(
             parseError("api: x\nendpoints:\n  - name: search\n    url: http://h/x\n    expect: {status: [200\n"))
         #expect(nested.key == "endpoints.search.expect.status (syntax)", "\(nested)")

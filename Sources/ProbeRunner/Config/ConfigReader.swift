@@ -58,7 +58,9 @@ struct ConfigReader {
             return InputError(
                 file: file, position: .lineColumn(line: mark.line, column: mark.column), key: key ?? "(syntax)",
                 expected: "valid YAML or JSON",
-                found: (context.map { "\($0.text) " } ?? "") + problem)
+                found: YAMLProblemText.found(
+                    problem: problem, context: context?.text,
+                    character: YAMLProblemText.character(in: yaml, line: mark.line, column: mark.column)))
         }
         switch error {
         case .scanner(let context, let problem, let mark, let yaml): return make(mark, problem, context, yaml)
@@ -79,7 +81,7 @@ struct ConfigReader {
             let character = value >= 0 ? String(format: " (U+%04X)", value) : ""
             return InputError(
                 file: file, position: offset == nil ? .file : .lineColumn(line: line, column: column), key: "(syntax)",
-                expected: "valid YAML or JSON", found: problem + character)
+                expected: "valid YAML or JSON", found: YAMLProblemText.found(problem: problem) + character)
         case .duplicatedKeysInMapping(let duplicates, let context):
             return InputError(
                 file: file, position: .lineColumn(line: context.mark.line, column: context.mark.column),
