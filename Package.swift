@@ -168,7 +168,9 @@ let package = Package(
         .executableTarget(
             name: "StubsGlobalModeCheck", dependencies: ["HTTPStubs"], path: "Tests/StubsGlobalModeCheck"),
         .testTarget(
-            name: "HTTPFixturesTests", dependencies: ["FixtureImport", "HTTPFixtures", "APIProbeTestSupport"],
+            name: "HTTPFixturesTests", dependencies: ["HTTPFixtures", "APIProbeTestSupport"]),
+        .testTarget(
+            name: "FixtureImportTests", dependencies: ["FixtureImport", "HTTPFixtures", "APIProbeTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "HTTPStubsTests",
@@ -183,19 +185,47 @@ let package = Package(
             dependencies: ["JSONSchemaValidation", "HTTPFixtures", "APIProbeShared", "APIProbeTestSupport"]),
         .testTarget(
             name: "OpenAPISupportTests",
-            dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures", "APIProbeTestSupport"],
+            dependencies: ["OpenAPISupport", "JSONShape", "HTTPFixtures", "APIProbeTestSupport", "APIProbeShared"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "ContractTestingTests", dependencies: ["ContractTesting", "APIProbeTestSupport"]),
+        .testTarget(
+            name: "ContractTestingTests", dependencies: ["ContractTesting", "APIProbeTestSupport", "APIProbeShared"]),
+        // Helpers the probe's tests share: outside tools (promtool, the Pushgateway, Prometheus, openssl), sample
+        // runs, the Prometheus text reader, the Grafana dashboard, TLS servers and certificates made by openssl.
+        .target(
+            name: "ProbeTestSupport",
+            dependencies: [
+                "ProbeRunner", "ProbeClient", "JSONShape", "APIProbeTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/ProbeTestSupport"
+        ),
+        .testTarget(
+            name: "ProbeClientTests",
+            dependencies: [
+                "ProbeClient", "HTTPFixtures", "APIProbeTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "ProbeReportsTests",
+            dependencies: [
+                "ProbeReports", "ProbeRunner", "ProbeClient", "ProbeTestSupport", "APIProbeTestSupport",
+                "APIProbeShared",
+                "HTTPFixtures", "JSONShape",
+            ]
+        ),
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [
                 "FixtureImport",
                 "ProbeClient", "ProbeRunner", "ProbeReports", "RecipesServer", "APIProbeTestSupport",
+                "ProbeTestSupport",
                 "APIProbeEchoServer",
                 "APIProbeShared",
-                "HTTPFixtures",
+                "HTTPFixtures", "JSONShape",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(name: "RecipesAPITests", dependencies: ["RecipesAPI", "HTTPStubs", "ContractTesting"]),
@@ -205,6 +235,7 @@ let package = Package(
             dependencies: [
                 "FixtureImport",
                 "apiprobe", "HTTPFixtures", "HTTPStubs", "ContractTesting", "RecipesServer", "APIProbeTestSupport",
+                "APIProbeShared",
                 "APIProbeEchoServer",
                 "RecipesAPI",
             ],

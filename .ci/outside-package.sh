@@ -125,7 +125,7 @@ struct GitHubContractTests {
 SWIFT
 
 cd "$work"
-"$apiprobe" import postman "$repo/Tests/HTTPFixturesTests/Fixtures/github.postman_collection.json" \
+"$apiprobe" import postman "$repo/Tests/FixtureImportTests/Fixtures/github.postman_collection.json" \
     --into Stubs/github --template '/repos/{owner}/{repo}/issues' --template '/repos/{owner}/{repo}=repository' \
     --var githubToken=ghp_outsidePackage000000000000
 if grep -rq ghp_outsidePackage Stubs; then echo "a planted token reached the fixtures"; exit 1; fi

@@ -10,7 +10,7 @@ import Testing
 @Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct ImportPostmanSpecTests {
     static let collection = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("HTTPFixturesTests/Fixtures/stores.postman_collection.json")
+        .appendingPathComponent("FixtureImportTests/Fixtures/stores.postman_collection.json")
     static let spec = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/stores.yaml")
 

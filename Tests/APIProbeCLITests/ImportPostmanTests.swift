@@ -7,7 +7,7 @@ import Testing
 @Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
 struct ImportPostmanTests {
     static let collection = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("HTTPFixturesTests/Fixtures/github.postman_collection.json")
+        .appendingPathComponent("FixtureImportTests/Fixtures/github.postman_collection.json")
 
     func files(in folder: URL) -> [String] { Self.files(in: folder) }
 

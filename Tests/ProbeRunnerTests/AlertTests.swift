@@ -3,6 +3,7 @@ import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
 import ProbeRunner
+import ProbeTestSupport
 import Testing
 
 /// Alerts on state transitions only, against real receivers on loopback.

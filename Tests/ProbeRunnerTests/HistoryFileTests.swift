@@ -1,6 +1,7 @@
 import APIProbeTestSupport
 import Foundation
 import ProbeRunner
+import ProbeTestSupport
 import Testing
 
 @Suite(.temporaryFolder) struct HistoryFileTests {

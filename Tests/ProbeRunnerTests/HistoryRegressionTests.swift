@@ -1,5 +1,6 @@
 import Foundation
 import ProbeRunner
+import ProbeTestSupport
 import Testing
 
 @Suite struct HistoryRegressionTests {

@@ -1,6 +1,7 @@
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
+import ProbeTestSupport
 import Testing
 
 @testable import ProbeClient

@@ -4,6 +4,7 @@ import FixtureImport
 import Foundation
 import HTTPFixtures
 import JSONShape
+import ProbeTestSupport
 import Testing
 
 @testable import ProbeClient

@@ -3,7 +3,6 @@ import Foundation
 import HTTPFixtures
 import Hummingbird
 import JSONShape
-import Logging
 import NIOCore
 import ProbeRunner
 import RecipesServer
@@ -326,22 +325,10 @@ struct TextServer {
     let task: Task<Void, any Error>
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
+    /// Through the one launcher of the package's servers (quiet logger, its own threads).
     static func start(router: Router<BasicRequestContext>) async throws -> TextServer {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int?.self)
-        var logger = Logger(label: "TextServer")
-        logger.logLevel = .critical
-        let application = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port)
-                continuation.finish()
-            },
-            logger: logger
-        )
-        let task = Task { try await application.run() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next() ?? nil)
+        let (port, task) = try await LoopbackLaunch.start(
+            router.buildResponder(), host: "127.0.0.1", port: 0, name: "TextServer")
         return TextServer(port: port, task: task)
     }
 

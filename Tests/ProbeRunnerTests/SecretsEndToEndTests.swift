@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import ProbeTestSupport
 #endif
 
 /// Planted secrets go to a server that echoes every one of them back (headers, JSON, HTML, multipart, JSON

@@ -3,6 +3,7 @@ import Foundation
 import HTTPFixtures
 import NIOCore
 import NIOPosix
+import ProbeTestSupport
 import Testing
 
 @testable import ProbeClient

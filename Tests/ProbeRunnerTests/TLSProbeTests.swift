@@ -2,6 +2,7 @@ import APIProbeShared
 import APIProbeTestSupport
 import Foundation
 import HTTPFixtures
+import ProbeTestSupport
 import RecipesServer
 import Testing
 

@@ -8,32 +8,32 @@ import Foundation
 /// written as `_total`); metric and label names match the format's patterns; label values are quoted with
 /// only `\\`, `\"` and `\n` escapes; values parse as floats; no series (name plus label set) repeats; the
 /// text ends with a line feed.
-struct PrometheusText {
-    struct Sample: Hashable {
-        var name: String
-        var labels: [String: String]
-        var value: Double
+package struct PrometheusText {
+    package struct Sample: Hashable {
+        package var name: String
+        package var labels: [String: String]
+        package var value: Double
     }
 
-    struct Problem: Error, CustomStringConvertible {
-        var line: Int
-        var message: String
-        var description: String { "line \(line): \(message)" }
+    package struct Problem: Error, CustomStringConvertible {
+        package var line: Int
+        package var message: String
+        package var description: String { "line \(line): \(message)" }
     }
 
-    var samples: [Sample] = []
-    var types: [String: String] = [:]
-    var helps: [String: String] = [:]
+    package var samples: [Sample] = []
+    package var types: [String: String] = [:]
+    package var helps: [String: String] = [:]
 
     /// The value of the series `name{labels}`, or `nil`.
-    func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
+    package func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
         samples.first { $0.name == name && $0.labels == labels }?.value
     }
 
     /// The samples of one metric name.
-    func series(_ name: String) -> [Sample] { samples.filter { $0.name == name } }
+    package func series(_ name: String) -> [Sample] { samples.filter { $0.name == name } }
 
-    init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         guard text.isEmpty || text.hasSuffix("\n") else { throw Problem(line: 0, message: "no final line feed") }
         var seen: Set<String> = []
         var familiesWithSamples: Set<String> = []
@@ -83,14 +83,14 @@ struct PrometheusText {
         return nil
     }
 
-    static func isMetricName(_ name: some StringProtocol) -> Bool {
+    package static func isMetricName(_ name: some StringProtocol) -> Bool {
         guard let first = name.first, first.isASCII, first.isLetter || first == "_" || first == ":" else {
             return false
         }
         return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":") }
     }
 
-    static func isLabelName(_ name: some StringProtocol) -> Bool {
+    package static func isLabelName(_ name: some StringProtocol) -> Bool {
         guard let first = name.first, first.isASCII, first.isLetter || first == "_" else { return false }
         return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }

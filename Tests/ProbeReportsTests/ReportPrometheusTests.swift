@@ -3,6 +3,7 @@ import Foundation
 import ProbeClient
 import ProbeReports
 import ProbeRunner
+import ProbeTestSupport
 import Testing
 
 @Suite(.tags(.outsideTools), .temporaryFolder) struct ReportPrometheusTests {

@@ -1,6 +1,7 @@
 import Foundation
 import ProbeReports
 import ProbeRunner
+import ProbeTestSupport
 import Testing
 
 @Suite struct ReportConsoleTests {

@@ -1,6 +1,6 @@
 import APIProbeTestSupport
-import Foundation
-import Testing
+package import Foundation
+package import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -9,9 +9,9 @@ import Darwin
 #endif
 
 /// Finding and running the real tools some tests check against (Prometheus' `promtool`, the Pushgateway).
-enum ExternalTools {
+package enum ExternalTools {
     /// The executable `name` on `PATH`, or `nil`.
-    static func find(_ name: String) -> URL? {
+    package static func find(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for folder in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
@@ -21,11 +21,11 @@ enum ExternalTools {
     }
 
     /// The Pushgateway binary: `prometheus-pushgateway` (Debian) or `pushgateway` (Homebrew, release archives).
-    static var pushgateway: URL? { find("prometheus-pushgateway") ?? find("pushgateway") }
+    package static var pushgateway: URL? { find("prometheus-pushgateway") ?? find("pushgateway") }
 
     /// Records that `name` is missing: a failure under CI, a known issue elsewhere.
     /// `brewFormula` is what to install on macOS (default: `prometheus` or `pushgateway`).
-    static func recordMissing(
+    package static func recordMissing(
         _ name: String, package: String, brewFormula: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let formula = brewFormula ?? (package == "prometheus" ? "prometheus" : "pushgateway")
@@ -36,7 +36,7 @@ enum ExternalTools {
     }
 
     /// Runs `executable` with `input` on standard input; returns its status and combined output.
-    static func run(
+    package static func run(
         _ executable: URL, _ arguments: [String], input: String
     ) async throws -> (status: Int32, output: String) {
         let result = try await CommandLineRunner.runProcess(executable, arguments, input: Data(input.utf8))
@@ -44,7 +44,7 @@ enum ExternalTools {
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago (the system picked it).
-    static func freeLoopbackPort() throws -> Int {
+    package static func freeLoopbackPort() throws -> Int {
         #if canImport(Glibc)
         let socketType = Int32(SOCK_STREAM.rawValue)
         #else

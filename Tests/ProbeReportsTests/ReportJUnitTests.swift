@@ -6,6 +6,7 @@ import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
+import ProbeTestSupport
 #endif
 
 @Suite struct ReportJUnitTests {

@@ -1,5 +1,5 @@
 import APIProbeTestSupport
-import Foundation
+package import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -7,10 +7,10 @@ import FoundationNetworking
 
 /// A server from Debian's packages (the Pushgateway, Prometheus), started for one test on a free loopback port,
 /// with a temporary folder for its log and files, and stopped after it (by its own handle, nothing else).
-final class LoopbackServerProcess {
-    let process: Process
-    let baseURL: URL
-    let folder: URL
+package final class LoopbackServerProcess {
+    package let process: Process
+    package let baseURL: URL
+    package let folder: URL
 
     private init(process: Process, baseURL: URL, folder: URL) {
         self.process = process
@@ -20,7 +20,7 @@ final class LoopbackServerProcess {
 
     /// Starts `executable` with the arguments `arguments(port, folder)` gives and waits until `readyPath` answers
     /// 200 (up to 20 s); a port taken before the server binds it is tried again with another.
-    static func start(
+    package static func start(
         _ executable: URL, named name: String, readyPath: String = "/-/ready",
         arguments: (_ port: Int, _ folder: URL) throws -> [String]
     ) async throws -> LoopbackServerProcess {
@@ -47,8 +47,8 @@ final class LoopbackServerProcess {
         throw NotReady(description: "\(name) did not become ready: \(lastProblem)")
     }
 
-    struct NotReady: Error, CustomStringConvertible {
-        var description: String
+    package struct NotReady: Error, CustomStringConvertible {
+        package var description: String
     }
 
     private func waitUntilReady(_ path: String) async -> Bool {
@@ -61,7 +61,7 @@ final class LoopbackServerProcess {
     }
 
     /// `GET path`: the body and the status.
-    func get(_ path: String) async throws -> (String, Int) {
+    package func get(_ path: String) async throws -> (String, Int) {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         request.timeoutInterval = 5
         let session = URLSession(configuration: .ephemeral)
@@ -70,12 +70,12 @@ final class LoopbackServerProcess {
         return (String(decoding: data, as: UTF8.self), (response as? HTTPURLResponse)?.statusCode ?? 0)
     }
 
-    func logText() -> String {
+    package func logText() -> String {
         (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
     }
 
     /// Stops the process this test started, waits for it without blocking a thread, and removes its folder.
-    func stop() async {
+    package func stop() async {
         if process.isRunning {
             process.terminate()
             _ = await CommandLineRunner.waitForExit(process)
@@ -84,7 +84,7 @@ final class LoopbackServerProcess {
     }
 
     /// Runs `body` against `server`, and stops it afterwards, even when `body` throws.
-    static func with<R>(
+    package static func with<R>(
         _ server: @autoclosure () async throws -> LoopbackServerProcess,
         _ body: (LoopbackServerProcess) async throws -> R
     ) async throws -> R {
@@ -102,8 +102,9 @@ final class LoopbackServerProcess {
 
 /// The real `prometheus-pushgateway`, with no persistence file (Debian's build otherwise persists to
 /// /var/lib/prometheus/pushgateway.data, and series pushed by any earlier gateway reappear).
-enum PushgatewayProcess {
-    static func with<R>(_ executable: URL, _ body: (LoopbackServerProcess) async throws -> R) async throws -> R {
+package enum PushgatewayProcess {
+    package static func with<R>(_ executable: URL, _ body: (LoopbackServerProcess) async throws -> R) async throws -> R
+    {
         try await LoopbackServerProcess.with(
             await LoopbackServerProcess.start(executable, named: "pushgateway") { port, _ in
                 ["--web.listen-address=127.0.0.1:\(port)", "--log.level=warn", "--persistence.file="]
@@ -113,10 +114,10 @@ enum PushgatewayProcess {
 
 /// The real `prometheus` server, scraping one target every second with a config and storage of the test's own,
 /// honouring the target's labels (as a Pushgateway scrape must).
-enum PrometheusServerProcess {
-    static var executable: URL? { ExternalTools.find("prometheus") }
+package enum PrometheusServerProcess {
+    package static var executable: URL? { ExternalTools.find("prometheus") }
 
-    static func with<R>(
+    package static func with<R>(
         _ executable: URL, scraping target: String, _ body: (LoopbackServerProcess) async throws -> R
     ) async throws -> R {
         try await LoopbackServerProcess.with(
@@ -140,7 +141,7 @@ enum PrometheusServerProcess {
 
 extension LoopbackServerProcess {
     /// The value of an instant PromQL query that gives one sample, or `nil` when it gives none (Prometheus).
-    func query(_ promQL: String) async throws -> Double? {
+    package func query(_ promQL: String) async throws -> Double? {
         var components = URLComponents()
         components.queryItems = [URLQueryItem(name: "query", value: promQL)]
         let encoded = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")

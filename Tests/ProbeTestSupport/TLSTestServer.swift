@@ -1,5 +1,5 @@
-import Foundation
-import NIOCore
+package import Foundation
+package import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
@@ -8,16 +8,16 @@ import NIOSSL
 /// cooperative pool): TLS with a given certificate, optionally requiring a client certificate from a CA, or plain.
 /// It answers `200 {"ok":true}` with `X-Method: <method>` (no body for HEAD), keeps connections alive, and counts
 /// the connections it accepted.
-final class TLSTestServer: Sendable {
-    let channel: any Channel
-    let port: Int
+package final class TLSTestServer: Sendable {
+    package let channel: any Channel
+    package let port: Int
     private let counter: Counter
 
     /// Connections accepted so far.
-    var connections: Int { counter.value }
+    package var connections: Int { counter.value }
 
     /// - Parameter redirect: when given, every request is answered `302` with this `Location`.
-    static func start(
+    package static func start(
         certificate: URL? = nil, key: URL? = nil, clientCA: URL? = nil, redirect: String? = nil
     ) async throws -> TLSTestServer {
         let context: NIOSSLContext?
@@ -56,7 +56,7 @@ final class TLSTestServer: Sendable {
         self.counter = counter
     }
 
-    func stop() async { try? await channel.close() }
+    package func stop() async { try? await channel.close() }
 
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()

@@ -3,6 +3,7 @@ import HTTPFixtures
 import JSONShape
 import ProbeReports
 import ProbeRunner
+import ProbeTestSupport
 import Testing
 
 @Suite struct ReportJSONTests {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPFixtures
 import ProbeReports
 import ProbeRunner
+import ProbeTestSupport
 import Testing
 
 /// The generated page in a real browser: Debian's headless Chromium loads it from disk (no JavaScript on the

@@ -1,18 +1,18 @@
 import APIProbeTestSupport
-import Foundation
+package import Foundation
 import Testing
 
 /// Certificates made by `openssl` in a new temporary folder: a CA, leaves it signed (valid for localhost and
 /// 127.0.0.1; expiring in 3 days; expired; naming another host; a client certificate), and a self-signed one.
-struct TestCertificates: Sendable {
-    let folder: URL
-    static let openssl = ExternalTools.find("openssl")
+package struct TestCertificates: Sendable {
+    package let folder: URL
+    package static let openssl = ExternalTools.find("openssl")
 
     /// A file in the folder.
-    func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
+    package func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
 
     /// The folder, made once per test process (made again if the first try failed).
-    static func shared() async throws -> TestCertificates {
+    package static func shared() async throws -> TestCertificates {
         try await Cache.shared.certificates()
     }
 
@@ -34,7 +34,7 @@ struct TestCertificates: Sendable {
         }
     }
 
-    static func make() async throws -> TestCertificates {
+    package static func make() async throws -> TestCertificates {
         let openssl = try #require(openssl, "openssl is not on PATH (apt-get install -y openssl; .ci/run does)")
         let folder = try TemporaryFolder.makeUnscoped("tls-certificates")
         func run(_ arguments: [String]) async throws {
@@ -96,7 +96,7 @@ struct TestCertificates: Sendable {
     }
 
     /// The certificate's notAfter as openssl reads it (`notAfter=Nov 27 05:15:48 2026 GMT`).
-    func notAfter(_ name: String) async throws -> Date {
+    package func notAfter(_ name: String) async throws -> Date {
         let openssl = try #require(Self.openssl)
         let result = try await CommandLineRunner.runProcess(
             openssl, ["x509", "-in", "\(name).pem", "-noout", "-enddate"], in: folder)

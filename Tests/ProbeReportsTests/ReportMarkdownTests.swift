@@ -2,6 +2,7 @@ import APIProbeTestSupport
 import Foundation
 import ProbeReports
 import ProbeRunner
+import ProbeTestSupport
 import Testing
 
 @Suite(.temporaryFolder) struct ReportMarkdownTests {

@@ -1,19 +1,19 @@
-import Foundation
+package import Foundation
 import JSONShape
 import ProbeClient
-import ProbeRunner
+package import ProbeRunner
 
 /// Probe results built by hand, as the runner would produce them, for the report and history tests.
-enum SampleRuns {
+package enum SampleRuns {
     /// 2026-11-22T18:00:00Z.
-    static let startedAt = Date(timeIntervalSince1970: 1_795_370_400)
+    package static let startedAt = Date(timeIntervalSince1970: 1_795_370_400)
 
-    static func samples(_ milliseconds: [Double], status: Int = 200) -> [Sample] {
+    package static func samples(_ milliseconds: [Double], status: Int = 200) -> [Sample] {
         milliseconds.map { Sample(status: status, latency: .microseconds(Int64(($0 * 1_000).rounded())), bytes: 100) }
     }
 
     /// Passed: five 200s, two checks held.
-    static var search: EndpointResult {
+    package static var search: EndpointResult {
         let latencies = [11.2, 12.0, 12.5, 15.0, 16.0]
         return EndpointResult(
             name: "search", method: "GET", url: "http://127.0.0.1:8080/api/search?q=pasta&key=REDACTED",
@@ -26,7 +26,7 @@ enum SampleRuns {
     }
 
     /// Failed: two of five samples answered 503 (rate limited), and the body drifted from its snapshot.
-    static var detail: EndpointResult {
+    package static var detail: EndpointResult {
         let ok = [20.0, 22.5, 25.0]
         let limited = [5.0, 6.0].map {
             Sample(status: 503, latency: .microseconds(Int64($0 * 1_000)), wasRateLimited: true)
@@ -53,7 +53,7 @@ enum SampleRuns {
     }
 
     /// Failed and down: every sample refused after two retries.
-    static var offline: EndpointResult {
+    package static var offline: EndpointResult {
         let refused = ProbeFailure(category: .refused, message: "connection refused by 127.0.0.1:9")
         return EndpointResult(
             name: "offline", method: "POST", url: "http://127.0.0.1:9/api/ping",
@@ -68,7 +68,7 @@ enum SampleRuns {
     }
 
     /// Three endpoints, two failed, one latency regression.
-    static var mixed: ProbeRunResult {
+    package static var mixed: ProbeRunResult {
         ProbeRunResult(
             startedAt: startedAt, duration: .milliseconds(1_234), configFile: "apiprobe.yml",
             endpoints: [search, detail, offline],
@@ -77,13 +77,13 @@ enum SampleRuns {
     }
 
     /// One endpoint, everything held.
-    static var green: ProbeRunResult {
+    package static var green: ProbeRunResult {
         ProbeRunResult(
             startedAt: startedAt, duration: .milliseconds(250), configFile: "apiprobe.yml", endpoints: [search])
     }
 
     /// One endpoint whose name, check and message hold every character a report must escape.
-    static func hostile(name: String, check: String, message: String) -> ProbeRunResult {
+    package static func hostile(name: String, check: String, message: String) -> ProbeRunResult {
         let latencies = [10.0]
         let endpoint = EndpointResult(
             name: name, method: "GET", url: "http://127.0.0.1:8080/a?b=<c>&d=\"e\"",

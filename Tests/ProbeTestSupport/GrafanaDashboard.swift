@@ -1,20 +1,20 @@
-import Foundation
+package import Foundation
 import ProbeClient
 
 /// The Grafana dashboard the repository ships (`deploy/grafana/apiprobe.json`): its panels' PromQL, with the
 /// dashboard's variables given values, as Grafana would send the queries.
-struct GrafanaDashboard {
-    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("deploy/grafana/apiprobe.json")
+package struct GrafanaDashboard {
+    package static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("deploy/grafana/apiprobe.json")
 
-    struct Panel {
-        var title: String
-        var expressions: [String]
+    package struct Panel {
+        package var title: String
+        package var expressions: [String]
     }
 
-    var panels: [Panel]
+    package var panels: [Panel]
 
-    init() throws {
+    package init() throws {
         struct File: Decodable {
             struct Panel: Decodable {
                 struct Target: Decodable { var expr: String }
@@ -30,14 +30,14 @@ struct GrafanaDashboard {
 
     /// `expression` with the variables `$api` and `$instance` set (regular expressions, as Grafana's `All` sends
     /// them) and `$__rate_interval` as Grafana works it out for a one-second scrape.
-    static func resolve(_ expression: String, api: String = ".*", instance: String = ".*") -> String {
+    package static func resolve(_ expression: String, api: String = ".*", instance: String = ".*") -> String {
         expression.replacingOccurrences(of: "$__rate_interval", with: "1m")
             .replacingOccurrences(of: "$api", with: api)
             .replacingOccurrences(of: "$instance", with: instance)
     }
 
     /// The apiprobe metrics an expression names.
-    static func metrics(in expression: String) -> Set<String> {
+    package static func metrics(in expression: String) -> Set<String> {
         let pattern = try! NSRegularExpression(pattern: "apiprobe_[a-z_]+")  // a literal that compiles
         let range = NSRange(expression.startIndex..., in: expression)
         return Set(
