@@ -101,7 +101,7 @@ package struct FixtureNaming: Sendable {
 
     /// The name ``name``, a template or an operation gives one exchange; `nil` when none applies (the
     /// importer's default names it). `requestBasePath` is the base URL's path the request was built on.
-    package func explicitName(method: String, url: String, requestBasePath: String? = nil) -> String? {
+    func explicitName(method: String, url: String, requestBasePath: String? = nil) -> String? {
         if let name { return name }
         let path = HTTPFixtures.PathTemplate.path(of: url)
         let bases = basePaths + (requestBasePath.map { [$0] } ?? [])

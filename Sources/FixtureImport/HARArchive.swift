@@ -115,7 +115,7 @@ package struct HARArchive: Sendable {
     }
 
     /// Whether `method` is an HTTP method as RFC 9110 writes one: a token of at most 32 characters.
-    package static func isMethod(_ method: String) -> Bool {
+    static func isMethod(_ method: String) -> Bool {
         let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         return !method.isEmpty && method.count <= 32 && method.allSatisfy { tokenCharacters.contains($0) }
     }

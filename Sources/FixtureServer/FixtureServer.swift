@@ -50,7 +50,7 @@ package struct FixtureServer: Sendable {
     private let watcher: Task<Void, any Error>
 
     /// The largest request body read; a larger one is answered 413.
-    package static let maximumRequestBody = 16 << 20
+    static let maximumRequestBody = 16 << 20
 
     /// How the fixtures are served.
     package struct Options: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The stack of the thread that reads specs and checks fixtures: schemas nest up to 512 levels (each level a few
 /// frames through `$ref`, `allOf` and properties), deeper than the small stacks of the concurrency pool allow.
-package let specThreadStackSize = 256 << 20
+let specThreadStackSize = 256 << 20
 
 /// Runs `body` on a thread of its own with a ``specThreadStackSize`` stack and waits for it without blocking the
 /// caller's thread.

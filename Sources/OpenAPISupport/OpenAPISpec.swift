@@ -2,7 +2,7 @@ import APIProbeShared
 package import Foundation
 package import HTTPFixtures
 import JSONSchemaValidation
-package import JSONShape
+import JSONShape
 import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat
@@ -22,7 +22,7 @@ import Yams
 package struct OpenAPISpec: Sendable {
     /// The most YAML nodes read (aliases count each time they are used), so an alias bomb is an error, not a
     /// hang; a document may also hold no more nodes than it has bytes (or 100,000).
-    package static let maximumNodes = 50_000_000
+    static let maximumNodes = 50_000_000
 
     /// The file's name in messages.
     package var file: String
@@ -37,9 +37,9 @@ package struct OpenAPISpec: Sendable {
     /// What the snapshots approximate, sorted by place.
     package var notes: [SpecNote]
     /// The definitions (one per referenced schema) the operations' response shapes refer to.
-    package var responseDefinitions: ShapeDefinitions
+    var responseDefinitions: ShapeDefinitions
     /// The definitions the operations' request shapes (parameters and bodies) refer to.
-    package var requestDefinitions: ShapeDefinitions
+    var requestDefinitions: ShapeDefinitions
     /// The operations' schemas as the JSON Schema validator compiles them (on first use).
     let validators: SpecValidators
 

@@ -20,7 +20,7 @@ package struct ViolationKind: RawRepresentable, Sendable, Hashable, CustomString
     /// A string that does not fit the schema's `format`.
     package static let format = ViolationKind(rawValue: "format")
     /// The response status is not among the operation's responses.
-    package static let statusUndeclared = ViolationKind(rawValue: "status-undeclared")
+    static let statusUndeclared = ViolationKind(rawValue: "status-undeclared")
     /// A path, query or header parameter missing, undeclared (query), or of the wrong type.
     package static let parameter = ViolationKind(rawValue: "parameter")
     /// The request body is missing or does not fit its schema.

@@ -42,7 +42,7 @@ package struct SpecParameter: Sendable, Hashable {
     /// The parameter's schema as written (resolved when it was a `$ref`), or `nil`.
     package var schema: JSONValue?
     /// The JSON Pointer of the schema in the spec.
-    package var schemaPointer: String
+    var schemaPointer: String
     /// The schema as a shape.
     package var shape: ShapeNode
 }
@@ -51,11 +51,11 @@ package struct SpecParameter: Sendable, Hashable {
 package struct SpecRequestBody: Sendable, Hashable {
     package var isRequired: Bool
     package var schema: JSONValue?
-    package var schemaPointer: String
+    var schemaPointer: String
     /// The schema as a shape, `readOnly` properties left out.
     package var shape: ShapeNode
     /// Whether every media type the body may have is JSON (a body of other bytes cannot be right).
-    package var acceptsOnlyJSON = false
+    var acceptsOnlyJSON = false
 }
 
 /// A response: its status key and, for a JSON body, its schema.
@@ -63,7 +63,7 @@ package struct SpecResponse: Sendable, Hashable {
     /// `200`, `2XX` or `default`.
     package var status: String
     package var schema: JSONValue?
-    package var schemaPointer: String
+    var schemaPointer: String
     /// The schema as a shape, `writeOnly` properties left out; `nil` without a JSON body.
     package var shape: ShapeNode?
 

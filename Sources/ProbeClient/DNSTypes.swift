@@ -38,13 +38,13 @@ package struct DNSRecordType: RawRepresentable, Sendable, Hashable, CustomString
     package static let a = DNSRecordType(rawValue: 1)
     package static let ns = DNSRecordType(rawValue: 2)
     package static let cname = DNSRecordType(rawValue: 5)
-    package static let soa = DNSRecordType(rawValue: 6)
-    package static let ptr = DNSRecordType(rawValue: 12)
+    static let soa = DNSRecordType(rawValue: 6)
+    static let ptr = DNSRecordType(rawValue: 12)
     package static let mx = DNSRecordType(rawValue: 15)
     package static let txt = DNSRecordType(rawValue: 16)
     package static let aaaa = DNSRecordType(rawValue: 28)
     package static let srv = DNSRecordType(rawValue: 33)
-    package static let caa = DNSRecordType(rawValue: 257)
+    static let caa = DNSRecordType(rawValue: 257)
 
     static let named: [(String, DNSRecordType)] = [
         ("A", .a), ("NS", .ns), ("CNAME", .cname), ("SOA", .soa), ("PTR", .ptr), ("MX", .mx), ("TXT", .txt),
@@ -72,10 +72,10 @@ package struct DNSResponseCode: RawRepresentable, Sendable, Hashable, CustomStri
     package init(rawValue: UInt16) { self.rawValue = rawValue }
 
     package static let noError = DNSResponseCode(rawValue: 0)
-    package static let formatError = DNSResponseCode(rawValue: 1)
-    package static let serverFailure = DNSResponseCode(rawValue: 2)
+    static let formatError = DNSResponseCode(rawValue: 1)
+    static let serverFailure = DNSResponseCode(rawValue: 2)
     package static let nameError = DNSResponseCode(rawValue: 3)
-    package static let notImplemented = DNSResponseCode(rawValue: 4)
+    static let notImplemented = DNSResponseCode(rawValue: 4)
     package static let refused = DNSResponseCode(rawValue: 5)
 
     static let named: [(String, DNSResponseCode)] = [

@@ -19,7 +19,7 @@ package actor RateLimiter {
     }
 
     /// Waits for this host's next slot; `false` (without waiting for it) when that slot is after `deadline`.
-    package func acquire(host: String, deadline: ContinuousClock.Instant) async -> Bool {
+    func acquire(host: String, deadline: ContinuousClock.Instant) async -> Bool {
         while busy.contains(host) {
             await withCheckedContinuation { waiting[host, default: []].append($0) }
         }

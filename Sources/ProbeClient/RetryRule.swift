@@ -21,7 +21,7 @@ package struct RetryRule: Sendable, Hashable {
     package static let none = RetryRule(retries: 0)
 
     /// The longest `Retry-After` waited for.
-    package static let maximumRetryAfter: Duration = .seconds(30)
+    static let maximumRetryAfter: Duration = .seconds(30)
 
     /// Whether an attempt that failed so, after `retried` retries, is tried again.
     package func retries(after error: ProbeClientError, retried: Int) -> Bool {
@@ -41,7 +41,7 @@ package struct RetryRule: Sendable, Hashable {
     }
 
     /// Whether an answer with `status` and `headers` is a rate limit: 429, or 503 with `Retry-After`.
-    package static func isRateLimit(status: Int, headers: HeaderFields) -> Bool {
+    static func isRateLimit(status: Int, headers: HeaderFields) -> Bool {
         status == 429 || (status == 503 && retryAfter(headers["Retry-After"]) != nil)
     }
 

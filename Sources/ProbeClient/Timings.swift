@@ -104,7 +104,7 @@ package struct TLSFailureReason: RawRepresentable, Sendable, Hashable, CustomStr
     /// The server's certificate is past its notAfter.
     package static let expired = TLSFailureReason(rawValue: "expired")
     /// The server's certificate is not valid yet (notBefore in the future).
-    package static let notYetValid = TLSFailureReason(rawValue: "not-yet-valid")
+    static let notYetValid = TLSFailureReason(rawValue: "not-yet-valid")
     /// The server's certificate signs itself and is not trusted.
     package static let selfSigned = TLSFailureReason(rawValue: "self-signed")
     /// The chain leads to no trusted root (an unknown CA, a missing intermediate).
@@ -114,7 +114,7 @@ package struct TLSFailureReason: RawRepresentable, Sendable, Hashable, CustomStr
     /// The server asked for a client certificate and none was given.
     package static let clientCertificateRequired = TLSFailureReason(rawValue: "client-certificate-required")
     /// The server refused the client certificate given.
-    package static let clientCertificateRejected = TLSFailureReason(rawValue: "client-certificate-rejected")
+    static let clientCertificateRejected = TLSFailureReason(rawValue: "client-certificate-rejected")
     /// Any other handshake failure (no common protocol or cipher, not TLS at all).
     package static let handshake = TLSFailureReason(rawValue: "handshake")
 

@@ -99,10 +99,10 @@ package struct ECMARegex: Sendable, Hashable {
 
     /// How many backtracking states one `matches` call may save (see ``matches(_:timeLimit:)``): below the point
     /// where ICU gives up silently.
-    package static let backtrackingLimit = 30_000_000
+    static let backtrackingLimit = 30_000_000
 
     /// The ICU pattern the ECMA-262 pattern was translated to, for diagnostics.
-    package var translatedPattern: String { compiled.icuPattern }
+    var translatedPattern: String { compiled.icuPattern }
 
     package static func == (left: ECMARegex, right: ECMARegex) -> Bool {
         left.pattern == right.pattern

@@ -5,7 +5,7 @@ extension FormatChecker {
     /// The day must exist in its month (February has 29 days in Gregorian leap years), and a leap second
     /// (`:60`) is accepted only where the time, moved to UTC by its offset, is 23:59:60. The date of a leap second
     /// is not checked against the list of real leap seconds. A space in place of `T` is not accepted.
-    package static func isValidDateTime(_ value: String) -> Bool {
+    static func isValidDateTime(_ value: String) -> Bool {
         withBytes(value) { bytes in
             bytes.count >= 20 && scanFullDate(bytes, from: 0) && (bytes[10] | 0x20) == UInt8(ascii: "t")
                 && scanFullTime(bytes, from: 11)
@@ -13,13 +13,13 @@ extension FormatChecker {
     }
 
     /// Whether `value` is an RFC 3339 `full-date` (`YYYY-MM-DD`), with the day existing in its month.
-    package static func isValidDate(_ value: String) -> Bool {
+    static func isValidDate(_ value: String) -> Bool {
         withBytes(value) { bytes in bytes.count == 10 && scanFullDate(bytes, from: 0) }
     }
 
     /// Whether `value` is an RFC 3339 `full-time`: `HH:MM:SS`, an optional fraction, and a required offset (`Z`,
     /// `z`, or `+HH:MM`/`-HH:MM`); the leap-second rule is that of ``isValidDateTime(_:)``.
-    package static func isValidTime(_ value: String) -> Bool {
+    static func isValidTime(_ value: String) -> Bool {
         withBytes(value) { bytes in scanFullTime(bytes, from: 0) }
     }
 
@@ -29,7 +29,7 @@ extension FormatChecker {
     ///
     /// Numbers are whole (no fraction, no sign, any count of digits). The designators are matched without regard to
     /// case, as RFC 5234 defines quoted ABNF strings (so `p1d` is accepted as RFC 3339 itself does for `t` and `z`).
-    package static func isValidDuration(_ value: String) -> Bool {
+    static func isValidDuration(_ value: String) -> Bool {
         withBytes(value) { bytes in scanDuration(bytes) }
     }
 

@@ -20,7 +20,7 @@ extension FormatChecker {
     /// - Parameter requiringNFC: Whether a U-label must already be in Normalization Form C (true, as RFC 5890
     ///   defines U-labels); false for a name whose caller has normalized it or will have it normalized on use, as an
     ///   internationalized e-mail address's domain is. A-labels must always decode to NFC.
-    package static func isValidIDNHostname(_ value: String, requiringNFC: Bool = true) -> Bool {
+    static func isValidIDNHostname(_ value: String, requiringNFC: Bool = true) -> Bool {
         // The whole name is in NFC exactly when each label is: the dots are starters that compose with nothing.
         guard !requiringNFC || IDNA.isNFC(value) else { return false }
         var bidi = IDNA.DomainBidi()
@@ -99,9 +99,9 @@ extension FormatChecker {
         package struct LabelVerdict: Sendable {
             /// Whether the label contains a character of Bidi class R, AL or AN (an "RTL label", which makes its
             /// domain name a "Bidi domain name").
-            package var isRightToLeft: Bool
+            var isRightToLeft: Bool
             /// Whether the label satisfies the six conditions of the Bidi rule (RFC 5893 section 2).
-            package var satisfiesBidiRule: Bool
+            var satisfiesBidiRule: Bool
         }
 
         /// The Bidi rule over a whole domain name: when one label is right-to-left, all must satisfy the rule.
@@ -122,7 +122,7 @@ extension FormatChecker {
 
             /// Adds a label of ASCII letters, digits and hyphens that is not an A-label: it satisfies the Bidi rule
             /// exactly when it starts with a letter (class L), as its digits are EN and its hyphens ES.
-            package mutating func addLDHLabel(startsWithLetter: Bool) {
+            mutating func addLDHLabel(startsWithLetter: Bool) {
                 allSatisfyRule = allSatisfyRule && startsWithLetter
             }
 
@@ -131,7 +131,7 @@ extension FormatChecker {
         }
 
         /// Whether `bytes[start..<end]` starts with the ACE prefix `xn--`, in any case.
-        package static func hasACEPrefix(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        static func hasACEPrefix(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
             end - start >= 4 && bytes[start] | 0x20 == UInt8(ascii: "x") && bytes[start + 1] | 0x20 == UInt8(ascii: "n")
                 && bytes[start + 2] == UInt8(ascii: "-") && bytes[start + 3] == UInt8(ascii: "-")
         }
@@ -141,7 +141,7 @@ extension FormatChecker {
         /// a valid U-label and that encodes back to the same Punycode. The caller checks the length (at most 63).
         ///
         /// - Returns: what the label contributes to the Bidi rule, or `nil` when it is not an A-label.
-        package static func checkALabel(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
+        static func checkALabel(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
             -> LabelVerdict?
         {
             let punycode = bytes[(start + 4)..<end].map { isAlpha($0) ? $0 | 0x20 : $0 }
@@ -157,7 +157,7 @@ extension FormatChecker {
         /// - Parameter requiringNFC: Whether the label must be in Normalization Form C (false only for a label that
         ///   its caller has normalized, or that will be normalized on use).
         /// - Returns: what the label contributes to the Bidi rule, or `nil` when it is not a valid U-label.
-        package static func checkULabel(_ label: [Unicode.Scalar], requiringNFC: Bool = true) -> LabelVerdict? {
+        static func checkULabel(_ label: [Unicode.Scalar], requiringNFC: Bool = true) -> LabelVerdict? {
             guard let first = label.first, let last = label.last, !requiringNFC || isNFC(label) else { return nil }
             if label.count >= 4 && label[2] == "-" && label[3] == "-" { return nil }
             if first == "-" || last == "-" { return nil }
@@ -209,7 +209,7 @@ extension FormatChecker {
         /// whichever of B–E holds, and for one inside it B and C come down to `Changes_When_NFKC_Casefolded`
         /// (which is B's `toNFKC(toCaseFold(toNFKC(cp))) != cp`, and holds for every default-ignorable code point
         /// too, while no white space or noncharacter is a letter, mark or digit).
-        package static func derivedProperty(_ scalar: Unicode.Scalar) -> DerivedProperty {
+        static func derivedProperty(_ scalar: Unicode.Scalar) -> DerivedProperty {
             let value = scalar.value
             if value < 0x80 {
                 let isLDH = value == 0x2D || (0x30...0x39).contains(value) || (0x61...0x7A).contains(value)
@@ -269,7 +269,7 @@ extension FormatChecker {
         ///
         /// The standard library's check (Unicode data of the Swift runtime, the same as the derived property's) is
         /// used where it exists; elsewhere Foundation's normalization, whose Unicode data may be older.
-        package static func isNFC(_ text: String) -> Bool {
+        static func isNFC(_ text: String) -> Bool {
             // UTF-8 bytes below 0xCC are ASCII, continuation bytes, or lead bytes of code points below U+0300.
             if text.utf8.allSatisfy({ $0 < 0xCC }) { return true }
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
@@ -435,7 +435,7 @@ extension FormatChecker {
         /// after it are the insertions. Digits are read in lower case (the caller lower-cases the label).
         ///
         /// - Returns: the decoded code points, or `nil` when the text is not valid Punycode.
-        package static func punycodeDecode(_ input: [UInt8]) -> [Unicode.Scalar]? {
+        static func punycodeDecode(_ input: [UInt8]) -> [Unicode.Scalar]? {
             var output: [Unicode.Scalar] = []
             var digitsStart = 0
             if let delimiter = input.lastIndex(of: UInt8(ascii: "-")) {
@@ -485,7 +485,7 @@ extension FormatChecker {
         /// Encodes `input` as Punycode (RFC 3492 section 6.3), in lower case, without the ACE prefix.
         ///
         /// - Returns: the Punycode, or `nil` when a value would overflow (never for a label of a valid length).
-        package static func punycodeEncode(_ input: [Unicode.Scalar]) -> [UInt8]? {
+        static func punycodeEncode(_ input: [Unicode.Scalar]) -> [UInt8]? {
             var output: [UInt8] = input.compactMap { $0.value < 0x80 ? UInt8($0.value) : nil }
             let basicCount = output.count
             var handled = basicCount

@@ -66,7 +66,7 @@ extension FormatChecker.IDNA {
 
     /// The Bidi class of `scalar`, a code point IDNA2008 permits: ASCII letters, digits and the hyphen directly,
     /// others from the table, else NSM for a nonspacing or enclosing mark and L for anything else.
-    package static func bidiClass(of scalar: Unicode.Scalar) -> BidiClass {
+    static func bidiClass(of scalar: Unicode.Scalar) -> BidiClass {
         switch scalar.value {
         case 0x30...0x39: return .europeanNumber
         case 0x2D: return .europeanSeparator
@@ -79,7 +79,7 @@ extension FormatChecker.IDNA {
 
     /// The Bidi class of `scalar`, a code point IDNA2008 permits, whose General_Category the caller has read already
     /// (`category`).
-    package static func bidiClass(of scalar: Unicode.Scalar, category: Unicode.GeneralCategory) -> BidiClass {
+    static func bidiClass(of scalar: Unicode.Scalar, category: Unicode.GeneralCategory) -> BidiClass {
         if scalar.value < 0x80 { return bidiClass(of: scalar) }
         return lookUp(scalar.value, in: bidiClasses) ?? defaultBidiClass(category)
     }
@@ -94,7 +94,7 @@ extension FormatChecker.IDNA {
 
     /// The joining type of `scalar`, a code point IDNA2008 permits: from the table, else T (transparent) for a
     /// nonspacing or enclosing mark or a format character, and U (non-joining) for anything else.
-    package static func joiningType(of scalar: Unicode.Scalar) -> JoiningType {
+    static func joiningType(of scalar: Unicode.Scalar) -> JoiningType {
         if let value = lookUp(scalar.value, in: joiningTypes) { return value }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return .transparent

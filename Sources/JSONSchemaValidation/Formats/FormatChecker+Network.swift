@@ -4,14 +4,14 @@ import Foundation
 extension FormatChecker {
     /// Whether `value` is an IPv4 address in dotted-quad form: `dec-octet` of RFC 3986 section 3.2.2, four times
     /// (each 0–255, ASCII digits, no leading zero, nothing before or after).
-    package static func isValidIPv4(_ value: String) -> Bool {
+    static func isValidIPv4(_ value: String) -> Bool {
         withBytes(value) { bytes in scanIPv4(bytes, from: 0, to: bytes.count) }
     }
 
     /// Whether `value` is an IPv6 address in the text form of RFC 4291 section 2.2, as RFC 3986's `IPv6address`
     /// writes it: eight groups of one to four hex digits, at most one `::`, and optionally a dotted-quad IPv4
     /// address as the last 32 bits. Zone identifiers (`%eth0`), prefixes (`/64`) and brackets are not part of it.
-    package static func isValidIPv6(_ value: String) -> Bool {
+    static func isValidIPv6(_ value: String) -> Bool {
         withBytes(value) { bytes in scanIPv6(bytes, from: 0, to: bytes.count) }
     }
 
@@ -22,7 +22,7 @@ extension FormatChecker {
     /// Punycode must decode to a valid U-label (see ``isValidIDNHostname(_:requiringNFC:)``) that encodes back to
     /// the same text. When one of them decodes to right-to-left text, every label must satisfy the Bidi rule of
     /// RFC 5893. Other labels may have hyphens in their third and fourth positions (`ab--cd`), as RFC 1123 allows.
-    package static func isValidHostname(_ value: String) -> Bool {
+    static func isValidHostname(_ value: String) -> Bool {
         withBytes(value) { bytes in scanHostname(bytes, from: 0, to: bytes.count) }
     }
 
@@ -32,7 +32,7 @@ extension FormatChecker {
     /// The domain is a host name as ``isValidHostname(_:)`` checks it (at most 253 octets), or an address literal:
     /// `[` an IPv4 address `]` or `[IPv6:` an IPv6 address `]`. RFC 5322's comments and folding white space are not
     /// part of an address.
-    package static func isValidEmail(_ value: String) -> Bool {
+    static func isValidEmail(_ value: String) -> Bool {
         withBytes(value) { bytes in scanMailbox(bytes, international: false) }
     }
 
@@ -42,13 +42,13 @@ extension FormatChecker {
     ///
     /// The domain is brought to Unicode Normalization Form C first (as RFC 5891 section 5.2 asks of a domain name
     /// before it is looked up) and must then be valid as ``isValidIDNHostname(_:requiringNFC:)`` says.
-    package static func isValidIDNEmail(_ value: String) -> Bool {
+    static func isValidIDNEmail(_ value: String) -> Bool {
         withBytes(value) { bytes in scanMailbox(bytes, international: true) }
     }
 
     /// Whether `value` is a UUID in the hyphenated form of RFC 4122 section 3 (`8-4-4-4-12` hex digits, in any
     /// case). Any version and variant nibble is accepted.
-    package static func isValidUUID(_ value: String) -> Bool {
+    static func isValidUUID(_ value: String) -> Bool {
         withBytes(value) { bytes in
             guard bytes.count == 36 else { return false }
             for index in 0..<36 {
@@ -65,7 +65,7 @@ extension FormatChecker {
     // MARK: - Scanners shared with the URI formats
 
     /// Whether `bytes[start..<end]` is an RFC 3986 `IPv4address` (four `dec-octet`s).
-    package static func scanIPv4(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    static func scanIPv4(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
         var index = start
         for part in 0..<4 {
             if part > 0 {
@@ -85,7 +85,7 @@ extension FormatChecker {
     }
 
     /// Whether `bytes[start..<end]` is an RFC 3986 `IPv6address`.
-    package static func scanIPv6(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    static func scanIPv6(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
         guard end - start >= 2 else { return false }
         var index = start
         var groups = 0
@@ -121,7 +121,7 @@ extension FormatChecker {
     }
 
     /// Whether `bytes[start..<end]` is a host name as ``isValidHostname(_:)`` says.
-    package static func scanHostname(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    static func scanHostname(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
         guard end > start, end - start <= 253 else { return false }
         var labelStart = start
         var bidi = IDNA.DomainBidi()

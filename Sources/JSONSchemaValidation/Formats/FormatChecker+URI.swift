@@ -6,7 +6,7 @@ extension FormatChecker {
     ///
     /// The check is syntactic, by the ABNF: a host is an IP literal (`[` IPv6 or IPvFuture `]`) or a `reg-name`, so
     /// `http://999.999.999.999/` is valid (a registered name), and IPv6 zone identifiers (RFC 6874) are not accepted.
-    package static func isValidURI(_ value: String) -> Bool {
+    static func isValidURI(_ value: String) -> Bool {
         withBytes(value) { bytes in
             var scanner = URIScanner(bytes: bytes, international: false)
             return scanner.scanReference(requireScheme: true)
@@ -15,7 +15,7 @@ extension FormatChecker {
 
     /// Whether `value` is an RFC 3986 `URI-reference`: a `URI`, or a relative reference (whose first path segment
     /// has no colon unless a slash comes before it). The empty string is a valid reference.
-    package static func isValidURIReference(_ value: String) -> Bool {
+    static func isValidURIReference(_ value: String) -> Bool {
         withBytes(value) { bytes in
             var scanner = URIScanner(bytes: bytes, international: false)
             return scanner.scanReference(requireScheme: false)
@@ -24,7 +24,7 @@ extension FormatChecker {
 
     /// Whether `value` is an RFC 3987 `IRI`: a ``isValidURI(_:)`` in which the characters of `ucschar` may appear
     /// unencoded wherever unreserved ones may, and those of `iprivate` in the query.
-    package static func isValidIRI(_ value: String) -> Bool {
+    static func isValidIRI(_ value: String) -> Bool {
         withBytes(value) { bytes in
             var scanner = URIScanner(bytes: bytes, international: true)
             return scanner.scanReference(requireScheme: true)
@@ -32,7 +32,7 @@ extension FormatChecker {
     }
 
     /// Whether `value` is an RFC 3987 `IRI-reference`: an IRI or a relative IRI reference.
-    package static func isValidIRIReference(_ value: String) -> Bool {
+    static func isValidIRIReference(_ value: String) -> Bool {
         withBytes(value) { bytes in
             var scanner = URIScanner(bytes: bytes, international: true)
             return scanner.scanReference(requireScheme: false)
@@ -47,13 +47,13 @@ extension FormatChecker {
     /// controls, space, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|` and `}`, percent-encoded octets, and the
     /// `ucschar` and `iprivate` characters of RFC 3987. The apostrophe is accepted, as the text of RFC 6570 section
     /// 2.1 and its ABNF disagree about it (Errata ID 6937) and the JSON Schema Test Suite expects it.
-    package static func isValidURITemplate(_ value: String) -> Bool {
+    static func isValidURITemplate(_ value: String) -> Bool {
         withBytes(value) { bytes in scanURITemplate(bytes) }
     }
 
     /// Whether `value` is a JSON Pointer (RFC 6901 section 3): empty, or `/`-prefixed reference tokens in which
     /// every `~` is followed by `0` or `1`.
-    package static func isValidJSONPointer(_ value: String) -> Bool {
+    static func isValidJSONPointer(_ value: String) -> Bool {
         withBytes(value) { bytes in scanJSONPointer(bytes, from: 0) }
     }
 
@@ -62,7 +62,7 @@ extension FormatChecker {
     /// positive integer), then either `#` alone or a JSON Pointer.
     ///
     /// The index adjustment is accepted for every draft; the earlier draft that draft-07 cites had no such part.
-    package static func isValidRelativeJSONPointer(_ value: String) -> Bool {
+    static func isValidRelativeJSONPointer(_ value: String) -> Bool {
         withBytes(value) { bytes in
             let count = bytes.count
             guard count > 0, isDigit(bytes[0]) else { return false }

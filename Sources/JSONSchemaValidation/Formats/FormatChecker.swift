@@ -66,7 +66,7 @@ package enum FormatChecker {
     }
 
     /// The formats `isValid` knows.
-    package static let knownFormats: Set<String> = [
+    static let knownFormats: Set<String> = [
         "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
         "uri", "uri-reference", "iri", "iri-reference", "uri-template", "json-pointer", "relative-json-pointer",
         "uuid", "regex",
@@ -74,7 +74,7 @@ package enum FormatChecker {
 
     /// Calls `body` with the UTF-8 bytes of `value` in contiguous memory (a native string's own storage, without a
     /// copy).
-    package static func withBytes<Result>(_ value: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    static func withBytes<Result>(_ value: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         var value = value
         return value.withUTF8(body)
     }

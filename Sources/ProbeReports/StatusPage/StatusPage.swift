@@ -37,11 +37,11 @@ package struct StatusPage: Sendable {
         /// Passing rounds in a row that bring it back (the config's `successThreshold`).
         package var successThreshold: Int
         /// How many buckets the latency chart has at most (fewer for an endpoint with fewer rounds).
-        package var chartBuckets: Int
+        var chartBuckets: Int
         /// The time windows are measured back from; rounds after it are left out. `nil`: the newest entry's start.
         package var reference: Date?
         /// The most incidents and drift events kept (the newest).
-        package var maximumEvents: Int
+        var maximumEvents: Int
         /// The config's maintenance windows, shown in a section of their own (``Maintenance/all(in:)``). A round
         /// inside one did not probe its endpoints, so it counts towards no uptime.
         package var maintenance: [Maintenance] = []
@@ -135,7 +135,7 @@ package struct StatusPage: Sendable {
         package var name: String
         package var state: State
         /// Its newest round.
-        package var lastSeen: Date
+        var lastSeen: Date
         package var uptime: [Window: Uptime]
         /// Over the last 24 hours.
         package var latency: Latency
@@ -210,7 +210,7 @@ package struct StatusPage: Sendable {
     /// The time windows are measured back from.
     package var reference: Date
     /// The oldest round read.
-    package var firstRound: Date
+    var firstRound: Date
     package var rounds: Int
     /// Lines skipped as damaged, and the first of their numbers.
     package var damagedLines: Int
@@ -227,9 +227,9 @@ package struct StatusPage: Sendable {
     package var olderIncidents: Int
     /// Newest first, at most ``Options/maximumEvents``.
     package var driftEvents: [DriftEvent]
-    package var olderDriftEvents: Int
+    var olderDriftEvents: Int
     /// The latest report's start, when one was given.
-    package var reportStartedAt: Date?
+    var reportStartedAt: Date?
 
     /// Whether `endpoint` has had a round in the 24 hours before the reference time. One that has not (removed
     /// from the config, say) keeps its numbers on the page but no longer counts for the overall state.

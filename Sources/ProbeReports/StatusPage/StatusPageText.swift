@@ -27,7 +27,7 @@ package enum StatusPageText {
     }
 
     /// `2026-11-22T18:05:00Z`, for `<time datetime>`.
-    package static func machineTime(_ date: Date) -> String { DisplayText.timestamp(date) }
+    static func machineTime(_ date: Date) -> String { DisplayText.timestamp(date) }
 
     /// `3 d 4 h`, `2 h 15 min`, `45 min`, `30 s`: the two largest units; under 10 s to a tenth (`1.5 s`), so a
     /// short incident of rounds a second apart never reads `0 s`.

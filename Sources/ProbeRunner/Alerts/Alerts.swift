@@ -76,7 +76,7 @@ package enum AlertTransitions {
         }
 
         /// Whether both are as new: nothing to keep.
-        package var isSettled: Bool { answer.isSettled && checks.isSettled }
+        var isSettled: Bool { answer.isSettled && checks.isSettled }
 
         /// Adds a round (`answered`: a usable answer; `passed`: every check held); returns the change to announce.
         @discardableResult
@@ -123,7 +123,7 @@ package enum AlertTransitions {
 
         /// Whether the tracker is as a new one: up, and no failure in a row (the passes in a row of an endpoint
         /// that is up change nothing to come). A file of states keeps only the others.
-        package var isSettled: Bool { !isDown && failuresInARow == 0 }
+        var isSettled: Bool { !isDown && failuresInARow == 0 }
 
         /// Adds a round; returns the state change it makes, if any.
         @discardableResult

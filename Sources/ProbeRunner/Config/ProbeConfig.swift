@@ -16,7 +16,7 @@ package struct ProbeConfig: Sendable, Hashable {
     package var baseURL: URL?
     /// The folders of fixtures and snapshots, relative to the config file's folder.
     package var stubsDirectory: String
-    package var snapshotsDirectory: String
+    var snapshotsDirectory: String
     /// Values every endpoint starts from.
     package var defaults: EndpointDefaults
     package var endpoints: [EndpointConfig]
@@ -41,7 +41,7 @@ package struct ProbeConfig: Sendable, Hashable {
     /// JSON body fields redacted when recording, beside the default header and query redactions.
     package var redactBodyFields: [String]
     /// The values substituted from the environment, each with its variable's name: the run's secrets.
-    package var environmentSecrets: [String: String] = [:]
+    var environmentSecrets: [String: String] = [:]
 
     package init(
         file: String = "apiprobe.yml",
@@ -74,14 +74,14 @@ package struct ProbeConfig: Sendable, Hashable {
     }
 
     /// The rates `rateLimit` accepts, in requests per second per host.
-    package static let rateLimitRange: ClosedRange<Double> = 0.001...100_000
+    static let rateLimitRange: ClosedRange<Double> = 0.001...100_000
 
     /// The largest response body `apiprobe run` reads when the config names none (8 MiB); a larger one fails
     /// the sample as `body-too-large`.
-    package static let defaultRunBodyLimit = 8 << 20
+    static let defaultRunBodyLimit = 8 << 20
 
     /// The largest response body `apiprobe record` reads when the config names none (64 MiB).
-    package static let defaultRecordBodyLimit = 64 << 20
+    static let defaultRecordBodyLimit = 64 << 20
 }
 
 /// What every endpoint starts from unless it says otherwise.
@@ -302,7 +302,7 @@ package struct Expectations: Sendable, Hashable {
     package var schema: SchemaExpectation?
     package var latency: [LatencyBudget]
     /// A `dns://` endpoint's accepted response codes (`rcode:`; default `NOERROR`).
-    package var rcodes: [DNSResponseCode]
+    var rcodes: [DNSResponseCode]
     /// Values a `dns://` endpoint's answer must hold, each among its records (`answers:`), as `dig +short`
     /// writes them: `127.0.0.1`, `10 mail.example.com`, `v=spf1 -all`.
     package var answers: [String]

@@ -147,7 +147,7 @@ package enum AppendOnlyFile {
     /// - Returns: the bytes removed (0 when nothing was).
     /// - Throws: ``HistoryFileError`` naming the file; `cut`'s errors.
     @discardableResult
-    package static func keepTail(
+    static func keepTail(
         of url: URL, from cut: (_ descriptor: Int32, _ size: Int64) throws -> Int64?
     ) throws -> Int64 {
         let name = url.relativePath

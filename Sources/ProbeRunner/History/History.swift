@@ -216,9 +216,9 @@ package struct HistoryRecord: Sendable, Hashable {
     package var endpoints: [String: EndpointSummary]
 
     /// The longest `message` kept, in characters.
-    package static let maximumMessageLength = 200
+    static let maximumMessageLength = 200
     /// The most `drift` lines kept an endpoint.
-    package static let maximumDriftLines = 5
+    static let maximumDriftLines = 5
 
     package struct EndpointSummary: Sendable, Hashable {
         package var passed: Bool

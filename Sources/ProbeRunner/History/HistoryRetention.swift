@@ -29,7 +29,7 @@ package struct HistoryRetention: Sendable, Hashable {
     }
 
     /// Whether any limit is set.
-    package var isLimited: Bool { keep != nil || maxBytes != nil }
+    var isLimited: Bool { keep != nil || maxBytes != nil }
 }
 
 extension HistoryFile {

@@ -14,7 +14,7 @@ package final class LiveForwarder: Sendable {
     /// later recording too.
     package let redactor: Redactor
     package let timeout: Duration
-    package let maximumBodySize: Int
+    let maximumBodySize: Int
     private let loader: HTTPLoader
 
     /// Request headers of one hop, not passed on: the loader sets its own `Host` and `Content-Length`, and a

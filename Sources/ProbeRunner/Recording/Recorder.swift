@@ -40,7 +40,7 @@ package struct Recorder: Sendable {
     }
 
     /// The policy applied to every exchange before it is written.
-    package var redactionPolicy: RedactionPolicy {
+    var redactionPolicy: RedactionPolicy {
         redactor.policy
     }
 
@@ -48,7 +48,7 @@ package struct Recorder: Sendable {
     package var stubsDirectory: URL { resolve(config.stubsDirectory) }
 
     /// `<directory>/<snapshots>`.
-    package var snapshotsDirectory: URL { resolve(config.snapshotsDirectory) }
+    var snapshotsDirectory: URL { resolve(config.snapshotsDirectory) }
 
     /// Calls each endpoint once (those in `only`, or all) and writes its fixture; with `snapshots`, also the
     /// endpoint's schema snapshot. Up to `config.concurrency` endpoints are called at once, and
@@ -393,7 +393,7 @@ package struct RecordError: Error, Sendable, CustomStringConvertible {
     package var message: String
     /// The error this one wraps (a ``InputError`` for a file, a `InputError` for a snapshot, a
     /// ``InputError`` for a URL), when there is one; `nil` for an unknown endpoint name.
-    package var underlying: (any Error & Sendable)?
+    var underlying: (any Error & Sendable)?
 
     package init(message: String, underlying: (any Error & Sendable)? = nil) {
         self.message = message

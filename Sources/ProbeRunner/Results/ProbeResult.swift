@@ -106,7 +106,7 @@ package struct EndpointResult: Sendable, Hashable {
     package var answered: Bool { !checks.contains { !$0.passed && $0.category?.meansDown == true } }
     /// Whether every failed check is rate limiting (429, or 503 with `Retry-After`): a round that counts neither
     /// way.
-    package var onlyRateLimited: Bool {
+    var onlyRateLimited: Bool {
         !passed && checks.filter { !$0.passed }.allSatisfy { $0.category == .rateLimited }
     }
     /// Samples that ended in a transport error (no response, connection or answer).

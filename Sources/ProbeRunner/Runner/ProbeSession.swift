@@ -27,7 +27,7 @@ package struct ProbeSession: Sendable {
     private var pendingAlerts: [AlertOutbox.Item] = []
 
     /// How many of the history's last rounds are read when a session starts: a day of rounds a minute apart.
-    package static let historyMemory = 2_000
+    static let historyMemory = 2_000
 
     package init(
         runner: ProbeRunner, only: [String] = [], history: HistoryFile? = nil, pushGateway: PushgatewayClient? = nil

@@ -26,8 +26,8 @@ package struct SnapshotWorkspace {
     }
 
     package let store: FixtureStore
-    package let snapshotsDirectory: URL
-    package let snapshotsArgument: String
+    let snapshotsDirectory: URL
+    let snapshotsArgument: String
     package private(set) var endpoints: [Endpoint] = []
     /// Fixtures that are not samples, with the reason: `Stubs/recipes/missing.json: status 404`.
     package private(set) var skipped: [String] = []
@@ -125,7 +125,7 @@ package struct SnapshotWorkspace {
     }
 
     /// The snapshot of an endpoint, or `nil` when there is none.
-    package func existingSnapshot(for key: String) throws(InputError) -> SchemaSnapshot? {
+    func existingSnapshot(for key: String) throws(InputError) -> SchemaSnapshot? {
         let url = snapshotURL(for: key)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try SchemaSnapshot(
@@ -142,7 +142,7 @@ package struct SnapshotWorkspace {
 
     /// Snapshots whose endpoint has no fixture, as paths. A snapshot that `openapi import` wrote from a spec
     /// (listed in the `operations.json` beside it) is not an orphan: it comes from the spec, not from fixtures.
-    package func orphanedSnapshots() -> [String] {
+    func orphanedSnapshots() -> [String] {
         if isSelection { return [] }
         let keys = Set(endpoints.map(\.key))
         let (candidates, specDerived) = snapshotKeys()
@@ -150,7 +150,7 @@ package struct SnapshotWorkspace {
     }
 
     /// Every snapshot's key (`api/name`), and those an `operations.json` lists (written from a spec).
-    package func snapshotKeys() -> (all: [String], specDerived: Set<String>) {
+    func snapshotKeys() -> (all: [String], specDerived: Set<String>) {
         guard let enumerator = FileManager.default.enumerator(at: snapshotsDirectory, includingPropertiesForKeys: nil)
         else { return ([], []) }
         let base = snapshotsDirectory.path
