@@ -23,6 +23,34 @@ struct ImportPostmanTests {
         return names.sorted()
     }
 
+    /// `--quiet` (issue 37, item 5): no skipped, note or progress lines on standard error, warnings and errors
+    /// still, and the summary line on standard output still counts what was skipped. For `import`, `snapshot
+    /// update` and `snapshot check` alike (they share the option).
+    @Test func quietLeavesOutSkippedLinesButTheSummaryCountsThem() async throws {
+        let folder = try TemporaryFolder.make()
+        let quiet = try await CommandLineRunner.run(
+            ["import", "postman", Self.collection.path, "--var", "githubToken=t", "--quiet"], in: folder)
+        #expect(quiet.status == 0, "\(quiet)")
+        #expect(quiet.standardError.isEmpty, "\(quiet.standardError)")
+        #expect(
+            quiet.standardOutput.hasSuffix("3 requests, 4 fixtures (4 written, 0 unchanged), 1 skipped, 0 warnings\n"))
+
+        // An endpoint with no 2xx JSON sample: update and check skip it, say so, and count it.
+        try Data(
+            #"{"request": {"method": "GET", "url": "https://api.github.com/gone"}, "response": {"status": 404, "body": {"message": "Not Found"}}}"#
+                .utf8
+        ).write(to: folder.appendingPathComponent("Stubs/github-rest-sample/gone.json"))
+        _ = try await CommandLineRunner.run(["snapshot", "update"], in: folder)
+        for command in [["snapshot", "update"], ["snapshot", "check"]] {
+            let loud = try await CommandLineRunner.run(command, in: folder)
+            let hushed = try await CommandLineRunner.run(command + ["-q"], in: folder)
+            #expect(loud.standardError.contains("skipped"), "\(command): \(loud)")
+            #expect(!hushed.standardError.contains("skipped"), "\(command): \(hushed)")
+            #expect(hushed.standardOutput == loud.standardOutput, "\(command): the results and counts do not change")
+            #expect(hushed.standardOutput.contains("skipped"), "\(command): the summary counts it: \(hushed)")
+        }
+    }
+
     @Test func examplesBecomeSamplesOfTheirEndpointAndFeedSnapshotUpdate() async throws {
         let folder = try TemporaryFolder.make()
         let result = try await CommandLineRunner.run(

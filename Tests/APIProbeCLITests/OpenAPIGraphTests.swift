@@ -129,18 +129,15 @@ struct OpenAPIGraphTests {
         var verdicts: [String: String] = [:]
         for (name, body) in bodies {
             try Data(body.utf8).write(to: directory.appendingPathComponent("\(name).json"))
-            let process = Process()
-            process.executableURL = python
-            process.arguments = [
-                oracle.path, directory.appendingPathComponent("Snapshots/graph/getThing0.schema.json").path,
-                directory.appendingPathComponent("\(name).json").path,
-            ]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(output)")
+            // Waited for off Swift's cooperative pool, as every outside program the tests start.
+            let run = try await CommandLineRunner.runProcess(
+                python,
+                [
+                    oracle.path, directory.appendingPathComponent("Snapshots/graph/getThing0.schema.json").path,
+                    directory.appendingPathComponent("\(name).json").path,
+                ])
+            let output = run.standardOutput
+            #expect(run.status == 0, "\(output)")
             verdicts[name] = output.components(separatedBy: ": ").last?.trimmingCharacters(in: .whitespacesAndNewlines)
 
             // apiprobe: the same body as the endpoint's one fixture, checked against the same snapshot.

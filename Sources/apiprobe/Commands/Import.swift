@@ -16,6 +16,8 @@ struct ImportCommand: AsyncParsableCommand {
 
 /// The options every import shares: how fixtures are named, which part is imported, what more is redacted.
 struct ImportOptions: ParsableArguments {
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     @Option(
         name: .customLong("name"),
         help: "Name every fixture NAME (NAME, NAME.2, …: samples of one endpoint) instead of after its request.")
@@ -151,7 +153,7 @@ struct ImportOptions: ParsableArguments {
         for warning in summary.warnings {
             diagnostics += err.styled("warning: \(file): \(warning)", .yellow) + "\n"
         }
-        if !diagnostics.isEmpty { err.write(diagnostics) }
+        self.diagnostics.emit(diagnostics)
         let written = outcomes.filter(\.isChanged).count
         var line =
             "\(file): \(summary.read), \(fixtures.count) fixture\(fixtures.count == 1 ? "" : "s") (\(written) written, \(fixtures.count - written) unchanged)"

@@ -45,6 +45,8 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Fail (exit status 2, nothing written) when a snapshot approximates the description.")
     var strict = false
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     @Option(name: .long, help: "The folder of schema snapshots.")
     var snapshots = "Snapshots"
 
@@ -99,7 +101,7 @@ struct OpenAPIImportCommand: AsyncParsableCommand {
                 diagnostics += "… and \(result.notes.count - shown) more in operations.json\n"
             }
         }
-        Terminal.standardError.write(diagnostics)
+        self.diagnostics.emit(diagnostics)
         let snapshotCount = result.files.count { $0.name.hasSuffix(".schema.json") }
         text +=
             "\(description.operations.count) operations, \(snapshotCount) snapshots, \(result.notes.count) approximation"

@@ -33,6 +33,8 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Record only this endpoint (repeatable).")
     var only: [String] = []
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     @Flag(name: .long, help: "Also write the schema snapshot of each endpoint.")
     var snapshots = false
 
@@ -43,7 +45,7 @@ struct RecordCommand: AsyncParsableCommand {
         var recorder = Recorder(config: loaded, directory: url.deletingLastPathComponent())
         recorder.redactor = loaded.makeRedactor(secrets: Terminal.secrets)
         let result = try await recorder.record(only: only, snapshots: snapshots)
-        Terminal.standardError.write(Self.diagnostics(for: result, on: .standardError))
+        diagnostics.emit(Self.diagnostics(for: result, on: .standardError))
         Terminal.standardOutput.write(Self.text(for: result, on: .standardOutput))
         if result.hasFailures { throw ChecksFailed() }
     }

@@ -59,6 +59,8 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Fail (exit 2) when a snapshot holds keywords its dialect does not define.")
     var strict = false
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func validate() throws {
         for selection in only where ImportSelection(selection) == nil {
             throw ValidationError(
@@ -88,8 +90,7 @@ struct SnapshotCheckCommand: AsyncParsableCommand {
                     decoding: result.report.jsonReport(adding: lists, extra: Self.jsonMembers(of: result)),
                     as: UTF8.self))
         case .text:
-            let err = Terminal.standardError
-            err.write(Self.diagnostics(for: result, on: err))
+            diagnostics.emit(Self.diagnostics(for: result, on: Terminal.standardError))
             out.write(Self.text(for: result, on: out))
         }
         if result.failed { throw ChecksFailed() }
@@ -204,6 +205,8 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Record the string values of fields with few distinct values as enums.")
     var enums = false
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() async throws {
         let workspace = try SnapshotWorkspace(stubs: folders.stubs, snapshots: folders.snapshots)
         let result = try workspace.update(dryRun: dryRun, recordingEnums: enums)
@@ -242,7 +245,7 @@ struct SnapshotUpdateCommand: AsyncParsableCommand {
         let written = result.written
         text += dryRun ? "Dry run: nothing written" : "\(written) snapshot\(written == 1 ? "" : "s") written"
         text += skipped > 0 ? ", \(skipped) skipped.\n" : ".\n"
-        err.write(diagnostics)
+        self.diagnostics.emit(diagnostics)
         out.write(text)
     }
 }
