@@ -20,6 +20,13 @@ package protocol DeclaredParameter {
 ///   which the Postman import keeps for a variable with no value).
 /// - A required request body that is not sent is missing.
 package enum RequestRule {
+    /// Whether a header parameter named so is one OpenAPI ignores (`Accept`, `Content-Type`, `Authorization`: the
+    /// media types and the security scheme say them): never checked as a parameter, and never a change in
+    /// `openapi diff`.
+    package static func ignores(headerParameter name: String) -> Bool {
+        ["accept", "content-type", "authorization"].contains(name.lowercased())
+    }
+
     package struct Problem: Sendable, Equatable {
         package enum Kind: Sendable, Equatable {
             case parameter, requestBody
@@ -64,9 +71,7 @@ package enum RequestRule {
             case "query":
                 values = query.filter { $0.name == parameter.name }.map(\.value)
             case "header":
-                guard !["accept", "content-type", "authorization"].contains(parameter.name.lowercased()) else {
-                    continue
-                }
+                guard !ignores(headerParameter: parameter.name) else { continue }
                 guard let value = header(parameter.name) else {
                     values = []
                     break

@@ -289,8 +289,13 @@ package struct SpecDiff: Sendable, Hashable {
                 "response \(response.status)",
                 SchemaChange(path: "", kind: .added, severity: .info, before: nil, after: "status"))
         }
-        // Parameters (path parameters are matched by position, so only query, header and cookie by name).
-        let named = { (operation: SpecOperation) in operation.parameters.filter { $0.location != "path" } }
+        // Parameters (path parameters are matched by position, so only query, header and cookie by name). A header
+        // parameter OpenAPI ignores (Content-Type, Accept, Authorization) is not one: the check ignores it too.
+        let named = { (operation: SpecOperation) in
+            operation.parameters.filter {
+                $0.location != "path" && !($0.location == "header" && RequestRule.ignores(headerParameter: $0.name))
+            }
+        }
         for parameter in named(old) {
             let place = "\(parameter.location) parameter \(parameter.name)"
             guard
@@ -304,6 +309,13 @@ package struct SpecDiff: Sendable, Hashable {
                     place,
                     SchemaChange(
                         path: "", kind: .becameRequired, severity: .breaking, before: "optional", after: "required"))
+            } else if parameter.isRequired && !after.isRequired {
+                // The client may now leave it out: nothing it sends breaks, but a server that relied on it should
+                // know (oasdiff's request-parameter-became-optional, info).
+                add(
+                    place,
+                    SchemaChange(
+                        path: "", kind: .becameOptional, severity: .info, before: "required", after: "optional"))
             }
             for change in requestChanges(from: parameter.shape, to: after.shape, units: units) { add(place, change) }
         }
@@ -323,6 +335,11 @@ package struct SpecDiff: Sendable, Hashable {
                     "request body",
                     SchemaChange(
                         path: "", kind: .becameRequired, severity: .breaking, before: "optional", after: "required"))
+            } else if before.isRequired && !after.isRequired {
+                add(
+                    "request body",
+                    SchemaChange(
+                        path: "", kind: .becameOptional, severity: .info, before: "required", after: "optional"))
             }
             for change in requestChanges(from: before.shape, to: after.shape, units: units) {
                 add("request body", change)
