@@ -1,3 +1,5 @@
+import Foundation
+
 /// What libyaml (through Yams) says about text it cannot read, in the words of our messages: the `found` of
 /// "expected valid YAML or JSON, found …". libyaml's own words start with their verb (`found character that cannot
 /// start any token`, `did not find expected key`), so put after our "found" they read "found found character"
@@ -7,7 +9,7 @@ package enum YAMLProblemText {
     /// context (`while parsing a block mapping`) after it: `a character that cannot start any token ("@"), while
     /// scanning for the next token`.
     package static func found(problem: String, context: String? = nil, character: Character? = nil) -> String {
-        var text = problem.trimmingWhitespace
+        var text = problem.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("found ") {
             text = String(text.dropFirst("found ".count))
             // "found character …" → "a character …"; "found unexpected end of stream" → "an unexpected end of stream".
@@ -22,7 +24,9 @@ package enum YAMLProblemText {
         if let character, !character.isNewline {
             text += " (\"" + String(character) + "\")"
         }
-        if let context = context?.trimmingWhitespace, !context.isEmpty { text += ", " + context }
+        if let context = context?.trimmingCharacters(in: .whitespacesAndNewlines), !context.isEmpty {
+            text += ", " + context
+        }
         return text
     }
 
@@ -34,11 +38,5 @@ package enum YAMLProblemText {
         let row = lines[line - 1]
         guard column <= row.count else { return nil }
         return row[row.index(row.startIndex, offsetBy: column - 1)]
-    }
-}
-
-extension String {
-    fileprivate var trimmingWhitespace: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

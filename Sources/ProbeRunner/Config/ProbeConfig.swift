@@ -266,10 +266,9 @@ package struct EndpointConfig: Sendable, Hashable {
         case nil:
             break
         }
-        var fields = HeaderFields()
-        for (name, value) in named.sorted(by: { $0.key < $1.key }) { fields.append(name: name, value: value) }
         return ProbeRequest(
-            method: method.uppercased(), url: try url(baseURL: baseURL, file: file), headers: fields, body: payload,
+            method: method.uppercased(), url: try url(baseURL: baseURL, file: file), headers: HeaderFields(named),
+            body: payload,
             timeout: timeout, maxBodySize: maxBodySize ?? defaultBodyLimit, followsRedirects: followsRedirects,
             tls: tls, retry: RetryRule(retries: retries), dns: dns)
     }
