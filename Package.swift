@@ -66,9 +66,16 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // Consumer contracts: what an app reads, exported (apiprobe's format, Pact v4) and verified against a running
+        // provider or a new description, by the one JSON Schema validator.
+        .target(
+            name: "ConsumerContracts",
+            dependencies: ["ProbeClient", "HTTPFixtures", "JSONShape", "JSONSchemaValidation", "APIProbeShared"]),
         .target(
             name: "ProbeReports",
-            dependencies: ["ProbeRunner", "ProbeClient", "HTTPFixtures", "JSONShape", "APIProbeShared"]),
+            dependencies: [
+                "ProbeRunner", "ProbeClient", "ConsumerContracts", "HTTPFixtures", "JSONShape", "APIProbeShared",
+            ]),
         // OpenAPISupport reads OpenAPI 3.0 and 3.1 documents (JSON or YAML) into JSONShape snapshots and checks
         // fixtures against them. Only the command-line tool uses it: no product depends on OpenAPIKit.
         .target(
@@ -105,7 +112,7 @@ let package = Package(
             dependencies: [
                 "FixtureImport",
                 "HTTPFixtures", "JSONShape", "JSONSchemaValidation", "ProbeRunner", "ProbeReports", "RecipesServer",
-                "APIProbeShared", "OpenAPISupport", "FixtureServer",
+                "APIProbeShared", "OpenAPISupport", "FixtureServer", "ConsumerContracts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -237,7 +244,7 @@ let package = Package(
                 "apiprobe", "HTTPFixtures", "HTTPStubs", "ContractTesting", "RecipesServer", "APIProbeTestSupport",
                 "APIProbeShared",
                 "APIProbeEchoServer",
-                "RecipesAPI",
+                "RecipesAPI", "ConsumerContracts", "JSONShape",
             ],
             exclude: ["Fixtures"]
         ),

@@ -24,6 +24,7 @@ struct APIProbe: AsyncParsableCommand {
             OpenAPICommand.self,
             StatusPageCommand.self,
             ServeCommand.self,
+            ContractCommand.self,
         ]
     )
 
