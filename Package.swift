@@ -70,7 +70,9 @@ let package = Package(
         // provider or a new description, by the one JSON Schema validator.
         .target(
             name: "ConsumerContracts",
-            dependencies: ["ProbeClient", "HTTPFixtures", "JSONShape", "JSONSchemaValidation", "APIProbeShared"]),
+            dependencies: [
+                "ProbeClient", "OpenAPISupport", "HTTPFixtures", "JSONShape", "JSONSchemaValidation", "APIProbeShared",
+            ]),
         .target(
             name: "ProbeReports",
             dependencies: [

@@ -9,6 +9,8 @@ package struct ContractBuilder {
     /// What the export could not put in the contract, one line each (`Stubs/recipes/x.json: …`), counted in the
     /// summary; `--strict` makes them an error.
     package private(set) var notes: [String] = []
+    /// The endpoints the last contract was made from (`recipes/search`), with a manifest or without.
+    package private(set) var endpointNames: [String] = []
     private let store: FixtureStore
     private let usage: (String) throws(InputError) -> UsageManifest?
     private var readsEverything: Bool
@@ -42,7 +44,9 @@ package struct ContractBuilder {
     {
         let shown = FolderDisplayPath(store.directory)
         var interactions: [ContractInteraction] = []
-        for endpoint in try store.endpoints(in: api) {
+        let endpoints = try store.endpoints(in: api)
+        endpointNames = endpoints.map(\.name)
+        for endpoint in endpoints {
             let shape = try SchemaSnapshot(samples: endpoint.samples.map { ($0.json, $0.file) }, previous: nil).shape
             let manifest: UsageManifest
             if let read = try usage(endpoint.name) {
@@ -79,6 +83,15 @@ package struct ContractBuilder {
             }
         }
         return ConsumerContract(consumer: consumer, consumerVersion: version, provider: api, interactions: interactions)
+    }
+
+    /// Notes for usage manifests whose endpoint has no fixture any more (`manifests`: endpoint names such as
+    /// `recipes/old`, from the manifests' files): what the app read there is in no contract.
+    package mutating func noteManifests(withoutFixtures manifests: [String]) {
+        let known = Set(endpointNames)
+        for manifest in manifests.sorted() where !known.contains(manifest) {
+            notes.append("\(manifest).usage.json: its endpoint has no fixture (gone from the fixtures?): left out")
+        }
     }
 
     // MARK: - What is read, as a JSON Schema

@@ -148,6 +148,18 @@ struct ContractCommandTests {
         result = try await Self.export(in: folder)
         #expect(result.status == 0)
         #expect(result.standardOutput.hasSuffix("; 1 left out\n"), "\(result)")
+        // A manifest whose endpoint's fixtures are gone: said, counted, and an error with --strict.
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("Snapshots/recipes/search.usage.json"),
+            to: folder.appendingPathComponent("Snapshots/recipes/retired.usage.json"))
+        result = try await Self.export(in: folder)
+        #expect(result.status == 0)
+        #expect(
+            result.standardError.contains(
+                "note: recipes/retired.usage.json: its endpoint has no fixture (gone from the fixtures?): left out"),
+            "\(result)")
+        #expect(result.standardOutput.hasSuffix("; 2 left out\n"), "\(result)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Snapshots/recipes/retired.usage.json"))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Snapshots/recipes/search.usage.json"))
         result = try await Self.export(in: folder)
         #expect(result.status == 2)
@@ -188,7 +200,21 @@ struct ContractCommandTests {
                     )
                 }
             }
-            // The state change: the echo server answers any POST 200, a path of the recipes server 404.
+            // The state change, set up before the request: Pact's body, POSTed to the URL given.
+            let states = try RawHTTPServer { _ in .respond(status: 200, headers: [:], body: "{}") }
+            defer { states.stop() }
+            let withState = try await CommandLineRunner.run(
+                [
+                    "contract", "verify", "--provider", echo.baseURL.absoluteString, "--provider-states-url",
+                    states.baseURL.appendingPathComponent("_pact/state").absoluteString, "app.json",
+                ], in: folder)
+            #expect(withState.status == 1, "\(withState)")  // the state was set up; the answer still breaks
+            #expect(!withState.standardOutput.contains("state change"), "\(withState)")
+            #expect(
+                states.requests.map { "\($0.method) \($0.path) \($0.body)" }
+                    == [#"POST /_pact/state {"action":"setup","params":{},"state":"a signed-in user"}"#])
+
+            // A state change that fails: a path of the recipes server answers 404.
             try await RecipesServer.with { recipes in
                 let failed = try await CommandLineRunner.run(
                     [

@@ -19,8 +19,16 @@ struct DemoCommandTests {
         #expect(output.contains("ok      Snapshots/recipes/search.schema.json (2 samples)"), "\(result)")
         #expect(output.contains("breaking /recipes/*/social_rank removed: was number"), "\(result)")
         #expect(
-            output.contains("Drift caught by the probe: yes; by the snapshot check: yes; by the OpenAPI check: yes"),
+            output.contains(
+                "Drift caught by the probe: yes; by the snapshot check: yes; by the OpenAPI check: yes; "
+                    + "by the app's contract: yes"),
             "\(result)")
+        // The backend's side: the app's contract passes the API, then names what the drift breaks.
+        #expect(
+            output.contains("RecipesApp demo (Contracts/RecipesApp/demo.json): can deploy: 3 of 3 interactions pass"))
+        #expect(
+            output.contains("RecipesApp demo (Contracts/RecipesApp/demo.json): would break: 1 of 3 interactions pass"))
+        #expect(output.contains("      /recipe/social_rank: missing: the consumer reads it\n"), "\(result)")
         #expect(
             output.contains(
                 "violation Stubs/recipes/get.json: GET /api/get: /recipe/social_rank: required: required property "
@@ -35,6 +43,7 @@ struct DemoCommandTests {
             "apiprobe.yml", "openapi/recipes.yaml", "Stubs/recipes/search.json", "Stubs/recipes/search.empty.json",
             "Stubs/recipes/get.json",
             "Snapshots/recipes/search.schema.json", "Snapshots/recipes/get.schema.json",
+            "Contracts/RecipesApp/demo.json", "pacts/RecipesApp-recipes.json",
         ] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
         }
@@ -48,6 +57,14 @@ struct DemoCommandTests {
             in: temporary)
         #expect(check.status == 1, "\(check)")
         #expect(check.standardOutput.contains("breaking"), "\(check)")
+
+        // The usage manifests the demo wrote are the sample app's, as its contract tests recorded them.
+        for endpoint in ["search", "get"] {
+            let name = "Snapshots/recipes/\(endpoint).usage.json"
+            #expect(
+                (try Data(contentsOf: folder.appendingPathComponent(name)))
+                    == (try Data(contentsOf: OpenAPICommandTests.repository.appendingPathComponent(name))), "\(name)")
+        }
 
         // The description the demo wrote is the repository's, and the drifted fixtures violate it.
         let written = try Data(contentsOf: folder.appendingPathComponent("openapi/recipes.yaml"))

@@ -4,6 +4,7 @@ import ConsumerContracts
 import Foundation
 import HTTPFixtures
 import JSONShape
+import OpenAPISupport
 import ProbeClient
 import ProbeReports
 import ProbeRunner
@@ -115,6 +116,7 @@ struct ContractExportCommand: AsyncParsableCommand {
         }
         if readsEverything { builder = builder.readingEverything() }
         let contract = try builder.contract(consumer: consumerName, version: version, api: api)
+        builder.noteManifests(withoutFixtures: Self.usageManifests(in: snapshotsFolder, api: api))
         let pactFile = pact.map { _ in PactFile(contract) }
         let notes = builder.notes.map { "note: \($0)" } + (pactFile?.approximations ?? []).map { "note: Pact: \($0)" }
         if strict, !notes.isEmpty {
@@ -146,12 +148,33 @@ struct ContractExportCommand: AsyncParsableCommand {
             written.append(path)
         }
         diagnostics.emit(notes.joined(separator: "\n") + (notes.isEmpty ? "" : "\n"))
-        let left = builder.notes.count
-        let approximated = pactFile?.approximations.count
         Terminal.standardOutput.write(
-            "Exported \(contract.interactions.count) interactions of \(consumerName) \(version) with \(api): "
-                + written.joined(separator: ", ") + "; \(left) left out"
-                + (approximated.map { "; \($0) Pact approximations" } ?? "") + "\n")
+            Self.summary(
+                contract, written: written, leftOut: builder.notes.count,
+                approximations: pactFile?.approximations.count))
+    }
+
+    /// The endpoints that have a usage manifest in `snapshots/<api>`: `recipes/search` for
+    /// `Snapshots/recipes/search.usage.json`.
+    static func usageManifests(in snapshots: URL, api: String) -> [String] {
+        let folder = snapshots.appendingPathComponent(api, isDirectory: true).standardizedFileURL
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        var names: [String] = []
+        for case let url as URL in enumerator where url.lastPathComponent.hasSuffix(".usage.json") {
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(folder.path + "/") else { continue }
+            names.append(api + "/" + path.dropFirst(folder.path.count + 1).dropLast(".usage.json".count))
+        }
+        return names
+    }
+
+    /// The summary line: what was exported, where, and how much was left out or approximated.
+    static func summary(_ contract: ConsumerContract, written: [String], leftOut: Int, approximations: Int?) -> String {
+        "Exported \(contract.interactions.count) interactions of \(contract.consumer) \(contract.consumerVersion) "
+            + "with \(contract.provider): " + written.joined(separator: ", ") + "; \(leftOut) left out"
+            + (approximations.map { "; \($0) Pact approximations" } ?? "") + "\n"
     }
 }
 
@@ -159,15 +182,19 @@ struct ContractExportCommand: AsyncParsableCommand {
 struct ContractVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Replay contracts against a running provider; exit 1 when an answer breaks what a consumer reads.",
+        abstract:
+            "Judge contracts against a running provider or a description; exit 1 when one breaks what a consumer reads.",
         discussion: """
             Each contract (a file, or a folder such as Contracts/ holding <consumer>/<version>.json) is replayed \
             interaction by interaction: the provider state set up first when --provider-states-url is given (a POST \
             of {"action":"setup","params":{},"state":NAME}), then the request sent to --provider, and the answer \
             judged: the status, and one JSON Schema validation of the body against what the consumer reads. A member \
             the consumer does not read may change freely. The verdict is per consumer version: whether this \
-            provider can deploy without breaking it. Exit status: 0 every consumer version passes, 1 one would \
-            break, 2 a contract that cannot be read.
+            provider can deploy without breaking it. With --spec instead of --provider, each interaction is \
+            matched to the description's operation and what the consumer reads is compared with the declared \
+            response schema: a read member removed, retyped, made optional or nullable breaks; an unread one may \
+            change. Exit status: 0 every consumer version passes, 1 one would break, 2 a contract or description \
+            that cannot be read.
             """
     )
 
@@ -175,7 +202,10 @@ struct ContractVerifyCommand: AsyncParsableCommand {
     var contracts: [String]
 
     @Option(name: .long, help: "The provider's base URL (http://127.0.0.1:8080).")
-    var provider: String
+    var provider: String?
+
+    @Option(name: .long, help: "An OpenAPI description (JSON or YAML) to judge instead of a running provider.")
+    var spec: String?
 
     @Option(
         name: .customLong("provider-states-url"), help: "Where provider states are set up (Pact's state-change URL).")
@@ -195,7 +225,17 @@ struct ContractVerifyCommand: AsyncParsableCommand {
 
     func validate() throws {
         if contracts.isEmpty { throw ValidationError("Give at least one contract file or folder.") }
-        for url in [provider] + (providerStatesURL.map { [$0] } ?? []) {
+        switch (provider, spec) {
+        case (nil, nil):
+            throw ValidationError("Give --provider URL (a running provider) or --spec FILE (a description).")
+        case (.some, .some): throw ValidationError("Give --provider or --spec, not both.")
+        case (nil, .some):
+            if providerStatesURL != nil || !headers.isEmpty {
+                throw ValidationError("--provider-states-url and --header go with --provider, not --spec.")
+            }
+        default: break
+        }
+        for url in (provider.map { [$0] } ?? []) + (providerStatesURL.map { [$0] } ?? []) {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
                 parsed.host != nil
             else { throw ValidationError("\(url): expected an http or https URL") }
@@ -226,7 +266,18 @@ struct ContractVerifyCommand: AsyncParsableCommand {
                     file.shown
                 ))
         }
-        guard let providerURL = URL(string: provider) else { throw ValidationError("\(provider): expected a URL") }
+        if let spec {
+            let description = try OpenAPISpec(contentsOf: URL(fileURLWithPath: spec), displayName: spec)
+            let verifier = SpecVerifier(spec: description)
+            var verdicts: [ContractVerdict] = []
+            for (contract, file) in loaded { verdicts.append(try verifier.verify(contract, file: file)) }
+            Terminal.standardOutput.write(ContractReport.render(verdicts, as: format, against: spec))
+            if !verdicts.allSatisfy(\.passed) { throw ChecksFailed() }
+            return
+        }
+        guard let provider, let providerURL = URL(string: provider) else {
+            throw ValidationError("Give --provider URL or --spec FILE.")
+        }
         let verifier = ProviderVerifier(
             provider: providerURL, stateChange: providerStatesURL.flatMap(URL.init(string:)), headers: fields,
             timeout: timeout)

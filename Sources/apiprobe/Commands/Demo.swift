@@ -186,7 +186,7 @@ struct DemoRun {
         }
         await server.stop()
 
-        heading("6. Where things are")
+        heading("7. Where things are")
         let seconds = (ContinuousClock.now - started).timeInterval
         let path = folder.path
         guard keepsFolder else {
@@ -200,10 +200,12 @@ struct DemoRun {
         text += "  Stubs/recipes/*.json             the fixtures, re-recorded from the drifted API\n"
         text += "  Snapshots/recipes/*.schema.json  the schemas recorded from the contract\n"
         text += "  openapi/recipes.yaml             the API's OpenAPI description\n"
+        text += "  Contracts/RecipesApp/demo.json   the app's contract (pacts/: the same as a Pact file)\n"
         text += "Next, try:\n"
         text += "  apiprobe snapshot check --stubs \(path)/Stubs --snapshots \(path)/Snapshots\n"
         text += "  apiprobe openapi check \(path)/openapi/recipes.yaml --stubs \(path)/Stubs\n"
         text += "  apiprobe demo --serve                     (prints its port; --drifted for the drifted API)\n"
+        text += "  apiprobe contract verify --provider http://127.0.0.1:<port> \(path)/Contracts\n"
         text += "  RECIPES_PORT=<port> apiprobe run --config \(path)/apiprobe.yml\n"
         text += "  apiprobe record --config \(path)/apiprobe.yml --snapshots   (with RECIPES_PORT set)\n"
         text += verdict(caught, seconds: seconds)
@@ -237,20 +239,29 @@ struct DemoRun {
         guard !recorded.hasFailures else { return false }
 
         heading("3. Check the snapshots (apiprobe snapshot check)")
-        let contractHolds = try snapshotCheck()
+        let snapshotsHold = try snapshotCheck()
 
         heading("4. Probe the live API (apiprobe run)")
         let runner = ProbeRunner(config: config, directory: folder)
         let healthy = await runner.run()
         out.write(Report.render(healthy, as: .console, options: ReportOptions(usesColor: out.usesColor)))
 
-        heading("5. The API drifts: probe and re-record")
+        heading("5. The backend's side: the app's contract (apiprobe contract export, contract verify)")
+        out.write(
+            "What the app's models read (their usage manifests) and the requests it makes (the fixtures), as a "
+                + "contract the backend's CI verifies:\n")
+        let contract = try exportContract()
+        let contractHolds = try await verifyContract(contract, against: server)
+
+        heading("6. The API drifts: probe, verify the contract, re-record")
         server.setDrifted(true)
         out.write(
             "The server now renames social_rank to rank, sends recipe_id as a number and adds cook_time_minutes.\n\n"
         )
         let drifted = await runner.run()
         out.write(Report.render(drifted, as: .console, options: ReportOptions(usesColor: out.usesColor)))
+        out.write("\n" + out.styled("Verifying the app's contract (apiprobe contract verify):", .bold) + "\n")
+        let contractBroken = try await !verifyContract(contract, against: server)
         out.write("\n" + out.styled("Re-recording (apiprobe record):", .bold) + "\n")
         let rerecorded = try await recorder.record()
         out.write(RecordCommand.diagnostics(for: rerecorded, on: out) + RecordCommand.text(for: rerecorded, on: out))
@@ -262,13 +273,15 @@ struct DemoRun {
         let specHolds = try await openAPICheck()
 
         let probeCaught = healthy.passed && !drifted.passed
-        let checkCaught = contractHolds && !driftHolds
+        let checkCaught = snapshotsHold && !driftHolds
+        let contractCaught = contractHolds && contractBroken
         let fixturesChanged = rerecorded.endpoints.contains { $0.outcome == .changed }
         out.write(
             "\nDrift caught by the probe: \(probeCaught ? "yes" : "no"); by the snapshot check: "
                 + "\(checkCaught ? "yes" : "no"); by the OpenAPI check: \(specHolds ? "no" : "yes"); "
+                + "by the app's contract: \(contractCaught ? "yes" : "no"); "
                 + "re-recorded fixtures changed: \(fixturesChanged ? "yes" : "no").\n")
-        return probeCaught && checkCaught && !specHolds && fixturesChanged
+        return probeCaught && checkCaught && !specHolds && contractCaught && fixturesChanged
     }
 
     /// What `apiprobe openapi check openapi/recipes.yaml --stubs Stubs` does, on the demo's folder (the
