@@ -22,12 +22,16 @@ package struct SpecChange: Sendable, Hashable, CustomStringConvertible {
 
 /// What changed between two versions of a spec, judged from a client's side.
 ///
-/// - A removed operation or response status is breaking; an added one is info.
-/// - A response body: as ``SchemaDiff`` judges drift (a field removed, retyped, made optional or nullable is
-///   breaking; an enum that changed is a warning; additions are info).
+/// - A removed operation or success status is breaking; a removed error status, and an added operation or status,
+///   is info.
+/// - A response body: as ``SchemaDiff`` judges drift (a required field removed, a field retyped, made optional or
+///   nullable is breaking; an optional field removed, an enum that gained values and a changed format are
+///   warnings; additions are info).
 /// - A request (parameters and body), where the client is the sender: a new required parameter or body field,
-///   one that became required, a changed type or a value that can no longer be `null` is breaking; a removed
-///   parameter or field and a changed enum or format are warnings; the rest is info.
+///   one that became required, a narrowed type, a value that can no longer be `null`, or an enum that lost values
+///   is breaking; a removed parameter or field and a changed format are warnings; the rest is info.
+///
+/// The DocC article's table ("oasdiff's checks") maps oasdiff's rules onto these, each with its test.
 ///
 /// ```swift
 /// let diff = SpecDiff(from: try OpenAPISpec(contentsOf: old), to: try OpenAPISpec(contentsOf: new))
@@ -273,13 +277,17 @@ package struct SpecDiff: Sendable, Hashable {
         // Responses.
         for response in old.responses {
             guard let after = new.responses.first(where: { $0.status == response.status }) else {
+                // A success the client relied on is gone; an error it handled no longer comes, which breaks
+                // nothing (oasdiff's response-success-status-removed, error; -non-success-, info).
                 add(
                     "response \(response.status)",
-                    SchemaChange(path: "", kind: .removed, severity: .breaking, before: "status", after: nil))
+                    SchemaChange(
+                        path: "", kind: .removed, severity: response.isSuccess ? .breaking : .info, before: "status",
+                        after: nil))
                 continue
             }
             if let before = response.shape, let now = after.shape {
-                for change in SchemaDiff(from: before, to: now, units: units).changes {
+                for change in responseChanges(from: before, to: now, units: units) {
                     add("response \(response.status)", change)
                 }
             }
@@ -359,22 +367,72 @@ package struct SpecDiff: Sendable, Hashable {
         return changes
     }
 
-    /// Changes to a schema the client sends, judged from the sender's side.
+    /// Changes to a schema the client receives, as ``SchemaDiff`` judges drift, and as oasdiff's response rules do
+    /// where the two differ: a property removed that was optional is a warning (the client could not count on it);
+    /// an enum that gained values is a warning (a value the client does not know may come), one that only lost
+    /// values or became a list is info.
+    static func responseChanges(from old: ShapeNode, to new: ShapeNode, units: SchemaDiff.Units) -> [SchemaChange] {
+        SchemaDiff(from: old, to: new, units: units).changes.map { change in
+            var change = change
+            switch change.kind {
+            case .removed where !change.path.isEmpty && !isRequired(change.path, in: old):
+                change.severity = .warning
+            case .enumChanged:
+                let (added, _) = enumDifference(change)
+                change.severity = (added.map { !$0.isEmpty } ?? true) ? .warning : .info
+            default:
+                break
+            }
+            return change
+        }
+    }
+
+    /// Changes to a schema the client sends, judged from the sender's side: a new required member, one that became
+    /// required, a narrowed type, a value that can no longer be `null`, an enum that lost values or became one:
+    /// breaking; a removed member and a changed format: warnings; a widened type (`integer` → `number`) and the rest:
+    /// info (oasdiff's request rules).
     static func requestChanges(from old: ShapeNode, to new: ShapeNode, units: SchemaDiff.Units) -> [SchemaChange] {
         SchemaDiff(from: old, to: new, units: units).changes.map { change in
             var change = change
             switch change.kind {
             case .added:
                 change.severity = isRequired(change.path, in: new) ? .breaking : .info
-            case .removed, .enumChanged, .formatChanged:
+            case .removed, .formatChanged:
                 change.severity = .warning
-            case .becameRequired, .becameNonNullable, .typeChanged:
+            case .enumChanged:
+                let (_, removed) = enumDifference(change)
+                change.severity = (removed.map { !$0.isEmpty } ?? true) ? .breaking : .info
+            case .typeChanged:
+                change.severity = isWidening(from: change.before, to: change.after) ? .info : .breaking
+            case .becameRequired, .becameNonNullable:
                 change.severity = .breaking
             default:
                 change.severity = .info
             }
             return change
         }
+    }
+
+    /// The values an enum change added and removed; `nil` for "every value" (no list on that side: a list that
+    /// appeared removed every other value, one that went away added them).
+    static func enumDifference(_ change: SchemaChange) -> (added: [String]?, removed: [String]?) {
+        let old = change.before.map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        let new = change.after.map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        switch (old, new) {
+        case (let old?, let new?): return (new.filter { !old.contains($0) }, old.filter { !new.contains($0) })
+        case (nil, _?): return ([], nil)
+        case (_?, nil): return (nil, [])
+        case (nil, nil): return ([], [])
+        }
+    }
+
+    /// Whether every type of `before` is one of `after`'s (`integer` one of `number`): `integer` → `number`,
+    /// `string` → `string|integer`.
+    static func isWidening(from before: String?, to after: String?) -> Bool {
+        guard let before, let after else { return false }
+        let old = before.split(separator: "|").map(String.init)
+        let new = Set(after.split(separator: "|").map(String.init))
+        return old.allSatisfy { new.contains($0) || ($0 == "integer" && new.contains("number")) }
     }
 
     /// Whether the property at `path` (no `*` steps into maps) is required by its parent in `shape`.
