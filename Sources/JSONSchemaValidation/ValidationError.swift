@@ -63,6 +63,10 @@ package struct SchemaOptions: Sendable {
     package var unreadableReferenceAdvice: String?
     /// How long one `pattern` match may run before validation stops with ``ValidationLimitError``.
     package var patternTimeLimit: Duration = .seconds(1)
+    /// A pattern that is not valid with the `u` flag but is in ECMA-262's Annex B (the syntax real descriptions'
+    /// patterns are written and tested in, without the flag) is compiled by Annex B instead of refused. Whoever sets
+    /// this says so: ``legacyPattern(in:)`` tells which patterns need it. Off for JSON Schema as such.
+    package var acceptsAnnexBPatterns = false
 
     package init() {}
 }
@@ -93,4 +97,18 @@ package struct IgnoredKeyword: Sendable, Hashable, CustomStringConvertible {
 extension ValidationLimitError: ExitStatusReporting {
     /// A schema or document beyond the validator's limits (its nesting, its size): bad input, status 2.
     package var exitStatus: ExitStatus { .badInput }
+}
+
+extension SchemaOptions {
+    /// Why `pattern` needs ``acceptsAnnexBPatterns``: the `u` flag's error, when the pattern is valid in Annex B and
+    /// not with the flag; `nil` otherwise (valid with the flag, or valid in neither).
+    package static func legacyPattern(_ pattern: String) -> String? {
+        do {
+            _ = try ECMARegex(pattern)
+            return nil
+        } catch {
+            guard (try? ECMARegex(pattern, annexB: true)) != nil else { return nil }
+            return "\(error)"
+        }
+    }
 }

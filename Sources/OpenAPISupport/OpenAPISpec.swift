@@ -100,6 +100,7 @@ package struct OpenAPISpec: Sendable {
                 var options = SchemaOptions()
                 options.defaultDialect = .openAPI30
                 options.checksAgainstMetaschema = false
+                options.acceptsAnnexBPatterns = true
                 options.unreadableReferenceAdvice = SpecValidators.unreadableReferenceAdvice
                 _ = try JSONSchema.compile(document: root, pointers: schemaPointers, options: options)
             } else {
@@ -115,7 +116,20 @@ package struct OpenAPISpec: Sendable {
 
         var reader = OperationReader(root: root, file: file)
         operations = try reader.readOperations()
-        notes = reader.converter.sortedNotes
+        // A pattern valid only in ECMA-262's Annex B (how browsers and Python's jsonschema read a description's
+        // patterns) is compiled that way, and said: one note each, counted where notes are.
+        let legacy = SchemaLocations.patterns(in: root, at: schemaPointers).compactMap { found -> SpecNote? in
+            SchemaOptions.legacyPattern(found.pattern).map { reason in
+                SpecNote(
+                    pointer: found.pointer,
+                    message:
+                        "the pattern is not valid ECMA-262 with the u flag (\(reason)); compiled by Annex B's syntax, "
+                        + "as browsers and Python's jsonschema read it")
+            }
+        }
+        notes = (reader.converter.sortedNotes + legacy).sorted {
+            $0.pointer.utf8.lexicographicallyPrecedes($1.pointer.utf8)
+        }
         responseDefinitions = reader.converter.responseDefinitions
         requestDefinitions = reader.converter.requestDefinitions
         basePaths = Self.basePaths(of: root)

@@ -16,6 +16,54 @@ enum SchemaLocations {
         return found
     }
 
+    /// Every `pattern` (and `patternProperties` name) of the schemas at `pointers` and the subschemas inside them,
+    /// with its JSON Pointer, in document order.
+    static func patterns(in root: JSONValue, at pointers: [String]) -> [(pointer: String, pattern: String)] {
+        var found: [(pointer: String, pattern: String)] = []
+        func walk(_ schema: JSONValue, _ pointer: String, depth: Int) {
+            guard depth < 512, case .object(let members) = schema else { return }
+            for (key, value) in members {
+                let here = pointer + "/" + JSONPointer.escape(key)
+                switch key {
+                case "pattern":
+                    if case .string(let text) = value { found.append((here, text)) }
+                case "patternProperties":
+                    guard case .object(let entries) = value else { continue }
+                    for (name, subschema) in entries {
+                        let entry = here + "/" + JSONPointer.escape(name)
+                        found.append((entry, name))
+                        walk(subschema, entry, depth: depth + 1)
+                    }
+                case "properties", "$defs", "definitions", "dependentSchemas":
+                    guard case .object(let entries) = value else { continue }
+                    for (name, subschema) in entries {
+                        walk(subschema, here + "/" + JSONPointer.escape(name), depth: depth + 1)
+                    }
+                case "allOf", "anyOf", "oneOf", "prefixItems":
+                    guard case .array(let list) = value else { continue }
+                    for (index, subschema) in list.enumerated() {
+                        walk(subschema, here + "/\(index)", depth: depth + 1)
+                    }
+                case "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+                    "unevaluatedItems", "unevaluatedProperties", "additionalItems":
+                    if case .array(let list) = value {
+                        for (index, subschema) in list.enumerated() {
+                            walk(subschema, here + "/\(index)", depth: depth + 1)
+                        }
+                    } else {
+                        walk(value, here, depth: depth + 1)
+                    }
+                default:
+                    continue
+                }
+            }
+        }
+        for pointer in pointers {
+            if let schema = root.value(at: pointer) { walk(schema, pointer, depth: 0) }
+        }
+        return found
+    }
+
     /// The document with every schema replaced by `{}`, for a reader that checks only the rest.
     static func settingSchemasAside(in root: JSONValue) -> JSONValue {
         var found: [String] = []

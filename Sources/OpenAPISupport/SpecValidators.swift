@@ -67,6 +67,7 @@ final class SpecValidators: Sendable {
         // OpenAPIKit has checked the description's structure; the schemas' own errors (a bad pattern, a reference
         // that leads nowhere) are the compiler's.
         options.checksAgainstMetaschema = false
+        options.acceptsAnnexBPatterns = true  // said as a note of the description (OpenAPISpec.notes)
         options.baseURI = "apiprobe:///openapi.json"
         options.unreadableReferenceAdvice = Self.unreadableReferenceAdvice
         let list: [JSONSchema]

@@ -12,7 +12,8 @@ import Testing
 /// exact changes `openapi diff` must give for it on the operation it targets (place, path, kind, severity and the
 /// component the change belongs to), or none where the rule is one apiprobe does not report. The table in
 /// `Sources/apiprobe/Documentation.docc/OpenAPI.md` ("oasdiff's checks") is checked against this list, row by row.
-@Suite(.timeLimit(.minutes(3)))
+// One rule at a time: each reads a large description twice, and the machine has two cores.
+@Suite(.timeLimit(.minutes(3)), .serialized)
 struct SpecDiffRuleTests {
     /// One rule of oasdiff's, and what `openapi diff` says of a mutation that breaks it.
     struct Rule: Sendable, CustomStringConvertible {
@@ -306,6 +307,46 @@ struct SpecDiffRuleTests {
             },
             expected: ["info [response 200] /_links/extra added {components/schemas/PaginationLinks}"]),
         Rule(
+            id: "(attribution) a property added to the inline part of an allOf", level: "-",
+            operation: "GET /companies",
+            base: {
+                try set(
+                    &$0, "/components/schemas/Paging",
+                    ["type": "object", "properties": ["itemsTotal": ["type": "integer"]]])
+                try set(
+                    &$0, list,
+                    [
+                        "type": "object", "description": "As PayPal writes one (vault_response and its wallet's).",
+                        "allOf": [
+                            ["$ref": "#/components/schemas/Paging"],
+                            ["type": "object", "properties": ["pagesTotal": ["type": "integer"]]],
+                        ],
+                    ])
+            },
+            mutation: { try set(&$0, list + "/allOf/1/properties/region", ["type": "string"]) },
+            expected: ["info [response 200] /region added \(listComponent)"]),
+        Rule(
+            id: "(attribution) a reference moved to a new component that adds a property", level: "-",
+            operation: "GET /companies",
+            mutation: {
+                // PayPal's orders description between two commits: `vault` went from `vault_response` to a new
+                // `paypal_wallet_vault_response` = allOf [vault_response, {owner_id}]; `owner_id added` was
+                // attributed to `vault_response`, which did not change.
+                try set(
+                    &$0, "/components/schemas/CompanyPage",
+                    [
+                        "type": "object",
+                        "allOf": [
+                            ["$ref": "#/components/schemas/ListCompanyResponse"],
+                            ["properties": ["region": ["type": "string"]]],
+                        ],
+                    ])
+                try set(
+                    &$0, companies + "/responses/200/content/application~1json/schema",
+                    ["$ref": "#/components/schemas/CompanyPage"])
+            },
+            expected: ["info [response 200] /region added {components/schemas/CompanyPage}"]),
+        Rule(
             id: "(attribution) a property removed from one alternative of a oneOf", level: "-",
             operation: "POST /terminals/scheduleActions",
             mutation: {
@@ -352,18 +393,21 @@ struct SpecDiffRuleTests {
             }
             return
         }
-        var old = try Self.load(url)
-        try rule.base?(&old)
-        var new = old
-        try rule.mutation(&new)
-        let oldData = try JSONSerialization.data(withJSONObject: old)
-        let newData = try JSONSerialization.data(withJSONObject: new)
-        // The description as it is, read once for every rule that needs no change before.
-        let before =
-            try rule.hasBase
-            ? await onLargeStack { try OpenAPISpec(data: oldData, file: "old.json") } : Self.original.get()
-        let after = try await onLargeStack { try OpenAPISpec(data: newData, file: "new.json") }
-        let changes = SpecDiff(from: before, to: after).changes
+        // Every step on a thread of its own (reading the description takes a debug build a third of a second):
+        // Swift's cooperative pool, two threads here, stays free for the other tests.
+        let changes = try await onLargeStack {
+            var old = try Self.load(url)
+            try rule.base?(&old)
+            var new = old
+            try rule.mutation(&new)
+            // The description as it is, read once for every rule that needs no change before.
+            let before =
+                rule.hasBase
+                ? try OpenAPISpec(data: try JSONSerialization.data(withJSONObject: old), file: "old.json")
+                : try Self.original.get()
+            let after = try OpenAPISpec(data: try JSONSerialization.data(withJSONObject: new), file: "new.json")
+            return SpecDiff(from: before, to: after).changes
+        }
         let signature = { (change: SpecChange) in
             "\(change.change.severity) [\(change.place)] \(change.change.path.isEmpty ? "/" : change.change.path) "
                 + "\(change.change.kind) {\(change.component ?? "-")}"

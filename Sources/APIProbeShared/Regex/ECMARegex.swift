@@ -28,11 +28,16 @@ package struct ECMARegex: Sendable, Hashable {
 
     /// Compiles `pattern`; throws when it is not a valid ECMA-262 pattern (with the `u` flag semantics JSON Schema
     /// 2020-12 asks for), naming what is wrong and where, or when it is valid but beyond what the ICU engine runs.
-    package init(_ pattern: String) throws(ECMARegexError) {
+    ///
+    /// With `annexB`, the pattern is read by the syntax of ECMA-262's Annex B (a pattern without the `u` flag, as
+    /// browsers and Python's `jsonschema` read the patterns of real descriptions: a lone `]`, `\x` without digits,
+    /// any character escaped). It still matches by code point, as with the `u` flag (Annex B proper matches UTF-16
+    /// code units: the two differ only for characters above U+FFFF).
+    package init(_ pattern: String, annexB: Bool = false) throws(ECMARegexError) {
         self.pattern = pattern
         let tree: ECMARegexSyntaxTree
         do {
-            tree = try ECMARegexParser.parse(pattern)
+            tree = try ECMARegexParser.parse(pattern, annexB: annexB)
         } catch {
             throw ECMARegexError(
                 pattern: pattern,

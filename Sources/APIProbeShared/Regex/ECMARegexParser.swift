@@ -88,15 +88,19 @@ struct ECMARegexSyntaxError: Error, Sendable {
     var isNestingLimit = false
 }
 
-/// Parses an ECMA-262 pattern with the `u` flag into an ``ECMARegexSyntaxTree``.
+/// Parses an ECMA-262 pattern with the `u` flag into an ``ECMARegexSyntaxTree``; with `annexB`, by the syntax of
+/// ECMA-262's Annex B (B.1.2, the web's legacy syntax, which a pattern without the `u` flag has): a lone `]`, `{` or
+/// `}` is a literal, any character but `c` may be escaped, `\c`, `\x` and `\u` without what they need stand for
+/// themselves, `\0` starts an octal escape, `\p` is `p`, and a class escape may end a range (`[\w-]`).
 struct ECMARegexParser {
     /// How deeply groups and lookarounds may nest. The parser and the translator recurse once per level, so a bound
     /// keeps them within the smallest thread stacks; real patterns stay far below it.
     static let maximumDepth = 256
 
     /// Parses `pattern`, throwing the first syntax error.
-    static func parse(_ pattern: String) throws(ECMARegexSyntaxError) -> ECMARegexSyntaxTree {
+    static func parse(_ pattern: String, annexB: Bool = false) throws(ECMARegexSyntaxError) -> ECMARegexSyntaxTree {
         var parser = ECMARegexParser(scalars: Array(pattern.unicodeScalars))
+        parser.annexB = annexB
         return try parser.parsePattern()
     }
 
@@ -108,6 +112,7 @@ struct ECMARegexParser {
     }
 
     private let scalars: [Unicode.Scalar]
+    private var annexB = false
     private var position = 0
     private var captureCount = 0
     private var depth = 0
@@ -210,11 +215,16 @@ struct ECMARegexParser {
             if let _ = try scanBraceQuantifier() {
                 throw failure("the quantifier '{' has nothing to repeat")
             }
-            throw failure("a lone '{' is not allowed with the u flag; write \\{")
-        case "}":
-            throw failure("a lone '}' is not allowed with the u flag; write \\}")
-        case "]":
-            throw failure("a lone ']' is not allowed with the u flag; write \\]")
+            guard annexB else { throw failure("a lone '{' is not allowed with the u flag; write \\{") }
+            atom = .character(scalars[position].value)
+            position += 1
+        case "}", "]":
+            guard annexB else {
+                throw failure(
+                    "a lone '\(scalars[position])' is not allowed with the u flag; write \\\(scalars[position])")
+            }
+            atom = .character(scalars[position].value)
+            position += 1
         default:
             atom = .character(scalars[position].value)
             position += 1
@@ -240,6 +250,8 @@ struct ECMARegexParser {
             bounds = (0, 1)
         case "{":
             guard let quantifier = try scanBraceQuantifier() else {
+                // Annex B: a `{` that does not start a quantifier is the next atom, a literal.
+                if annexB { return atom }
                 throw failure("incomplete quantifier: '{' must be followed by digits and '}' (or write \\{)")
             }
             position = quantifier.end
@@ -505,6 +517,7 @@ struct ECMARegexParser {
         case "s", "S": kind = .space
         case "w", "W": kind = .word
         case "p", "P":
+            if annexB { return nil }
             position += 1
             return ECMARegexClassEscape(
                 kind: .property(try parseUnicodeProperty(escapeStart: escapeStart)), negated: next == "P")
@@ -528,11 +541,27 @@ struct ECMARegexParser {
         case "v": return 0x0B
         case "c":
             guard let letter = peek(), ("a"..."z").contains(letter) || ("A"..."Z").contains(letter) else {
+                if annexB {
+                    // Annex B: the backslash is itself, and the `c` the next atom.
+                    position -= 1
+                    return 0x5C
+                }
                 throw failure("\\c must be followed by an ASCII letter", at: escapeStart)
             }
             position += 1
             return letter.value % 32
         case "0":
+            if annexB, let digit = peek(), ("0"..."7").contains(digit) {
+                // Annex B's LegacyOctalEscapeSequence: up to three octal digits, at most 0o377.
+                var value: UInt32 = 0
+                var count = 0
+                while let next = peek(), ("0"..."7").contains(next), count < 2, value * 8 + (next.value - 48) <= 0o377 {
+                    value = value * 8 + (next.value - 48)
+                    position += 1
+                    count += 1
+                }
+                return value
+            }
             if let digit = peek(), ("0"..."9").contains(digit) {
                 throw failure(
                     "\\0 followed by a digit (a legacy octal escape) is not allowed with the u flag", at: escapeStart)
@@ -540,11 +569,13 @@ struct ECMARegexParser {
             return 0
         case "x":
             guard let high = peek().flatMap(Self.hexValue), let low = peek(1).flatMap(Self.hexValue) else {
+                if annexB { return next.value }
                 throw failure("\\x must be followed by two hexadecimal digits", at: escapeStart)
             }
             position += 2
             return high * 16 + low
         case "u":
+            if annexB, fourHexDigits(at: position) == nil { return next.value }
             return try parseUnicodeEscape(escapeStart: escapeStart)
         case "^", "$", "\\", ".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "/":
             return next.value
@@ -554,6 +585,8 @@ struct ECMARegexParser {
             if ("1"..."9").contains(next) {
                 throw failure("a backreference cannot appear in a character class", at: escapeStart)
             }
+            // Annex B's IdentityEscape: any character but `c` (handled above) stands for itself.
+            if annexB { return next.value }
             throw failure(
                 "\\\(next.escaped(asASCII: false)) is not a valid escape with the u flag "
                     + "(only syntax characters and '/' may be escaped)", at: escapeStart)
@@ -696,6 +729,11 @@ struct ECMARegexParser {
             position += 1
             let second = try parseClassAtom()
             guard case .character(let low) = first, case .character(let high) = second else {
+                if annexB {
+                    // Annex B: a class escape at either end makes the `-` a literal.
+                    items += [first, .character(0x2D), second]
+                    continue
+                }
                 throw failure(
                     "a class escape such as \\d cannot be the end of a range in a character class with the u flag",
                     at: firstStart)

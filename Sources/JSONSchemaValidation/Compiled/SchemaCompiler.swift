@@ -395,6 +395,9 @@ struct SchemaCompiler {
             do {
                 return PatternMatcher(try ECMARegex(text), storage: storage)
             } catch {
+                if options.acceptsAnnexBPatterns, let legacy = try? ECMARegex(text, annexB: true) {
+                    return PatternMatcher(legacy, storage: storage)
+                }
                 throw self.error(
                     at: location, keyword: keyword, expected: "an ECMA-262 regular expression", found: "\(error)")
             }

@@ -349,7 +349,9 @@ public struct SchemaDiff: Sendable, Hashable {
                 unit = known
             } else {
                 var walk = Walk(conformance: units.conformance)
-                walk.definition = edge.old.referenceName ?? edge.new.referenceName
+                // The definition the changes belong to: the new side's when the reference now leads elsewhere (a
+                // property that names another component: its changes are that component's, not the one it left).
+                walk.definition = edge.new.referenceName ?? edge.old.referenceName
                 compareResolved(edge.old.resolved, key.old, edge.new.resolved, key.new, path: "", &walk)
                 unit = Unit(changes: walk.changes, edges: walk.edges)
                 if shared { units.compared[key] = unit }
