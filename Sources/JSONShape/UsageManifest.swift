@@ -88,6 +88,18 @@ public struct UsageManifest: Sendable, Hashable {
         return JSONValue.object(members).fileData
     }
 
+    /// The manifest of `endpoint` (`recipes/search`) in a snapshots folder, `<folder>/<endpoint>.usage.json`, or
+    /// `nil` when there is none: the one lookup of `snapshot check`, `contract export` and the demo.
+    ///
+    /// - Parameter label: how messages write the folder (`Snapshots`).
+    /// - Throws: ``InputError`` naming `<label>/<endpoint>.usage.json` for a file that cannot be read.
+    package static func inFolder(_ folder: URL, label: String, endpoint: String) throws(InputError) -> UsageManifest? {
+        let url = folder.appendingPathComponent(endpoint + ".usage.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let shown = "\(label.hasSuffix("/") ? String(label.dropLast()) : label)/\(endpoint).usage.json"
+        return try UsageManifest(decoding: try InputError.contents(of: url, displayName: shown), file: shown)
+    }
+
     /// Reads a manifest file.
     ///
     /// - Throws: `InputError` with line and column, or the JSON Pointer of a wrong value.

@@ -134,10 +134,7 @@ package struct SnapshotWorkspace {
 
     /// The usage manifest beside an endpoint's snapshot, when there is one.
     package func usage(for key: String) throws(InputError) -> UsageManifest? {
-        let url = snapshotsDirectory.appendingPathComponent(key + ".usage.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let base = snapshotsArgument.hasSuffix("/") ? String(snapshotsArgument.dropLast()) : snapshotsArgument
-        return try UsageManifest(decoding: Self.read(url.path), file: "\(base)/\(key).usage.json")
+        try UsageManifest.inFolder(snapshotsDirectory, label: snapshotsArgument, endpoint: key)
     }
 
     /// Snapshots whose endpoint has no fixture, as paths. A snapshot that `openapi import` wrote from a spec

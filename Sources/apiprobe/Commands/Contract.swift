@@ -108,11 +108,7 @@ struct ContractExportCommand: AsyncParsableCommand {
         let snapshotsFolder = URL(fileURLWithPath: snapshots, isDirectory: true)
         let snapshotsLabel = snapshots.hasSuffix("/") ? String(snapshots.dropLast()) : snapshots
         var builder = ContractBuilder(store: store) { (key: String) throws(InputError) -> UsageManifest? in
-            let url = snapshotsFolder.appendingPathComponent(key + ".usage.json")
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            return try UsageManifest(
-                decoding: try InputError.contents(of: url, displayName: "\(snapshotsLabel)/\(key).usage.json"),
-                file: "\(snapshotsLabel)/\(key).usage.json")
+            try UsageManifest.inFolder(snapshotsFolder, label: snapshotsLabel, endpoint: key)
         }
         if readsEverything { builder = builder.readingEverything() }
         let contract = try builder.contract(consumer: consumerName, version: version, api: api)

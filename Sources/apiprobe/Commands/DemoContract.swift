@@ -68,11 +68,7 @@ extension DemoRun {
         }
         let store = FixtureStore(directory: folder.appendingPathComponent("Stubs"))
         var builder = ContractBuilder(store: store) { (key: String) throws(InputError) -> UsageManifest? in
-            let url = snapshots.appendingPathComponent(key + ".usage.json")
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            return try UsageManifest(
-                decoding: try InputError.contents(of: url, displayName: "Snapshots/\(key).usage.json"),
-                file: "Snapshots/\(key).usage.json")
+            try UsageManifest.inFolder(snapshots, label: "Snapshots", endpoint: key)
         }
         let contract = try builder.contract(consumer: "RecipesApp", version: "demo", api: "recipes")
         let pact = PactFile(contract)
