@@ -151,7 +151,9 @@ public struct RedactionPolicy: Sendable, Hashable {
 ///
 /// The exchange's `metadata.redactions` lists each place once, in a fixed order: `request.url`,
 /// `request.query.key`, `request.headers.Authorization`, `request.form.password`, `request.body/password`,
-/// `response.headers.Set-Cookie`, `response.body/user/token`, `response.body` (a value masked in a body).
+/// `response.headers.Set-Cookie`, `response.body/user/token`, `response.body/links/1/href` (a value masked inside
+/// a string of a JSON body), `response.body` (a value masked in a text or binary body, or a JSON body that is one
+/// string).
 ///
 /// ```swift
 /// let redactor = Redactor(.default.redactingBodyKeys(["email"]))
@@ -537,8 +539,8 @@ public struct Redactor: Sendable {
             var found: [String] = []
             var masked = false
             let redacted = redactJSON(value, pointer: "", places: &found, masked: &masked)
+            // Each place by its JSON Pointer, a value masked inside a string too (`response.body/links/1/href`).
             places.append(contentsOf: found.map { "\(side).body\($0)" })
-            if masked { places.append("\(side).body") }
             return .json(redacted)
         case .text(let text):
             var redacted = text
@@ -606,7 +608,10 @@ public struct Redactor: Sendable {
                 })
         case .string(let text):
             let redacted = redact(text: text)
-            if redacted != text { masked = true }
+            if redacted != text {
+                masked = true
+                places.append(pointer)
+            }
             return .string(redacted)
         default:
             return value

@@ -23,8 +23,29 @@ struct SecretRedactionTests {
         #expect(redacted.response.headers["X-Note"] == "you sent REDACTED")
         #expect(
             redacted.metadata.redactions == [
-                "request.headers.Authorization", "response.headers.X-Note", "response.body",
+                "request.headers.Authorization", "response.headers.X-Note", "response.body/echo/auth",
+                "response.body/seen",
             ])
+    }
+
+    /// Issue 37, item 5: a redaction inside a JSON body is named by its JSON Pointer (it read `response.body`, which
+    /// did not say that the token was inside `links[1].href`).
+    @Test func aCredentialInsideABodyStringIsNamedByItsPointer() {
+        let exchange = Exchange(
+            request: RecordedRequest(url: "https://api.example.com/v1/items"),
+            response: RecordedResponse(
+                body: .json(
+                    Self.json(
+                        #"{"links": [{"href": "https://a/"}, {"href": "https://api.example.com/next?access_token=tok-LINK-7"}]}"#
+                    ))))
+        let redacted = exchange.redacted()
+        #expect(redacted.metadata.redactions == ["response.body/links/1/href"])
+        #expect(
+            redacted.response.body
+                == .json(
+                    Self.json(
+                        #"{"links": [{"href": "https://a/"}, {"href": "https://api.example.com/next?access_token=REDACTED"}]}"#
+                    )))
     }
 
     /// Plaid's transfer `"authorization": {"id": …, "proposed_transfer": {"type": "credit"}}` is a resource named
