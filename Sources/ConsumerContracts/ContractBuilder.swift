@@ -99,14 +99,14 @@ package struct ContractBuilder {
     /// A JSON Schema (2020-12) of the members `usage` reads, typed by `shape`, with the values of `example` as
     /// `examples`: what a provider's answer must have for the consumer to decode it, and nothing it does not read.
     package static func readSchema(of shape: ShapeNode, usage: UsageManifest, example: JSONValue?) -> JSONValue {
-        var members = schema(of: shape, at: "", usage: usage, example: example, optional: false).members
+        var members = schema(of: shape, at: "", usage: usage, example: example, optional: false)
         members.insert(("$schema", .string("https://json-schema.org/draft/2020-12/schema")), at: 0)
         return .object(members)
     }
 
     private static func schema(
         of shape: ShapeNode, at path: String, usage: UsageManifest, example: JSONValue?, optional: Bool
-    ) -> (members: [(key: String, value: JSONValue)], isEmpty: Bool) {
+    ) -> [(key: String, value: JSONValue)] {
         var types = shape.types
         let childKeys = Self.childKeys(of: path, in: usage)
         if types.subtracting(.null).isEmpty {
@@ -120,13 +120,13 @@ package struct ContractBuilder {
             let item = schema(
                 of: shape.items ?? .empty, at: path + "/*", usage: usage, example: example?.firstItem,
                 optional: false)
-            members.append(("items", .object(item.members)))
+            members.append(("items", .object(item)))
         }
         if types.contains(.object) {
             if shape.isMap, let values = shape.additionalProperties, !childKeys.isEmpty {
                 let value = schema(
                     of: values, at: path + "/*", usage: usage, example: example?.firstMemberValue, optional: false)
-                members.append(("additionalProperties", .object(value.members)))
+                members.append(("additionalProperties", .object(value)))
             } else {
                 var names = shape.orderedPropertyNames.filter { childKeys.contains(JSONPointer.escape($0)) }
                 let known = Set(names.map(JSONPointer.escape))
@@ -139,7 +139,7 @@ package struct ContractBuilder {
                     let child = schema(
                         of: shape.properties[name] ?? .empty, at: childPath, usage: usage, example: example?[name],
                         optional: isOptional)
-                    properties.append((name, .object(child.members)))
+                    properties.append((name, .object(child)))
                     if !isOptional { required.append(name) }
                 }
                 if !properties.isEmpty { members.append(("properties", .object(properties))) }
@@ -157,7 +157,7 @@ package struct ContractBuilder {
             members.append(("type", .array(names.map(JSONValue.string))))
         }
         members.sort { $0.key < $1.key }
-        return (members, members.isEmpty)
+        return members
     }
 
     /// The tokens right below `path` in the manifest's paths (`*` for array items), escaped as in a pointer.

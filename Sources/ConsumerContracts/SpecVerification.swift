@@ -70,41 +70,12 @@ package struct SpecVerifier: Sendable {
             if case .jsonPointer(let inner) = error.position { moved.position = .jsonPointer(pointer + inner) }
             throw moved
         }
-        let diff = SchemaDiff(from: reading, to: declared, usage: Self.usage(of: reads))
+        // The reading is its own usage manifest: every member read, optional where it is not required.
+        let diff = SchemaDiff(from: reading, to: declared, usage: ContractBuilder.wholeReading(of: reading))
         return diff.changes.filter { $0.severity == .breaking }.map { change in
             var summary = change.summary
             if summary.hasPrefix(change.path + " ") { summary.removeFirst(change.path.count + 1) }
             return ContractBreak(member: change.path, message: "\(operation.name) \(response.status): \(summary)")
         }
-    }
-
-    /// The reading as a usage manifest: every member of `reads`, optional where it is not `required`.
-    static func usage(of reads: JSONValue) -> UsageManifest {
-        var paths: [String] = []
-        var optional: [String] = []
-        func walk(_ schema: JSONValue, _ path: String) {
-            if let items = schema["items"] {
-                paths.append(path + "/*")
-                walk(items, path + "/*")
-            }
-            if let values = schema["additionalProperties"] {
-                paths.append(path + "/*")
-                walk(values, path + "/*")
-            }
-            var required = Set<String>()
-            if case .array(let names) = schema["required"] {
-                for case .string(let name) in names { required.insert(name) }
-            }
-            if case .object(let properties) = schema["properties"] {
-                for (name, child) in properties {
-                    let childPath = path + "/" + JSONPointer.escape(name)
-                    paths.append(childPath)
-                    if !required.contains(name) { optional.append(childPath) }
-                    walk(child, childPath)
-                }
-            }
-        }
-        walk(reads, "")
-        return UsageManifest(paths: paths, optionalPaths: optional)
     }
 }

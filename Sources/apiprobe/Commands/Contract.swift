@@ -251,16 +251,10 @@ struct ContractVerifyCommand: AsyncParsableCommand {
         }
         // Credentials given here never reach a report.
         for field in fields { Terminal.redactor.learn(field.value) }
-        var files: [(url: URL, shown: String)] = []
-        for argument in contracts { files += try Self.contractFiles(argument) }
         var loaded: [(ConsumerContract, String)] = []
-        for file in files {
-            loaded.append(
-                (
-                    try ConsumerContract(
-                        decoding: try InputError.contents(of: file.url, displayName: file.shown), file: file.shown),
-                    file.shown
-                ))
+        for file in try SchemaInput.files(contracts, endingIn: [".json"], kind: "contract files (*.json)") {
+            let data = try InputError.contents(of: URL(fileURLWithPath: file), displayName: file)
+            loaded.append((try ConsumerContract(decoding: data, file: file), file))
         }
         if let spec {
             let description = try OpenAPISpec(contentsOf: URL(fileURLWithPath: spec), displayName: spec)
@@ -285,32 +279,6 @@ struct ContractVerifyCommand: AsyncParsableCommand {
         }
         Terminal.standardOutput.write(ContractReport.render(verdicts, as: format, against: provider))
         if !verdicts.allSatisfy(\.passed) { throw ChecksFailed() }
-    }
-
-    /// A contract file, or every `.json` file below a folder, in byte order of their paths.
-    static func contractFiles(_ argument: String) throws(InputError) -> [(url: URL, shown: String)] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
-            throw InputError(
-                file: argument, position: .file, expected: "a contract file or a folder of them", found: "nothing")
-        }
-        guard isFolder.boolValue else { return [(URL(fileURLWithPath: argument), argument)] }
-        let folder = URL(fileURLWithPath: argument, isDirectory: true)
-        let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
-        var found: [String] = []
-        if let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) {
-            let prefix = folder.standardizedFileURL.path + "/"
-            for case let url as URL in enumerator where url.pathExtension == "json" {
-                let path = url.standardizedFileURL.path
-                if path.hasPrefix(prefix) { found.append(String(path.dropFirst(prefix.count))) }
-            }
-        }
-        guard !found.isEmpty else {
-            throw InputError(file: argument, position: .file, expected: "contract files (*.json)", found: "none")
-        }
-        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
-            (folder.appendingPathComponent($0), "\(base)/\($0)")
-        }
     }
 }
 

@@ -15,6 +15,13 @@ enum SchemaInput {
     /// `paths` with each folder replaced by the sample files below it (`.json`, `.jsonl`, `.ndjson`), sorted in
     /// byte order; a folder with none is an error, since inferring from nothing would look like an empty API.
     static func sampleFiles(_ paths: [String]) throws(InputError) -> [String] {
+        try files(paths, endingIn: [".json", ".jsonl", ".ndjson"], kind: "JSON samples (.json, .jsonl, .ndjson)")
+    }
+
+    /// `paths` with each folder replaced by the files below it whose names end in one of `suffixes`, sorted in
+    /// byte order: the one reading of "a file, or a folder of them" (`schema infer`, `contract verify`). A folder
+    /// with none is an error naming `kind`.
+    static func files(_ paths: [String], endingIn suffixes: [String], kind: String) throws(InputError) -> [String] {
         var files: [String] = []
         for path in paths {
             var isFolder: ObjCBool = false
@@ -27,17 +34,13 @@ enum SchemaInput {
             if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
                 for case let url as URL in walker {
                     let name = url.lastPathComponent.lowercased()
-                    guard name.hasSuffix(".json") || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") else {
-                        continue
-                    }
+                    guard suffixes.contains(where: { name.hasSuffix($0) }) else { continue }
                     let relative = String(url.path.dropFirst(root.path.count)).drop { $0 == "/" }
                     found.append((path.hasSuffix("/") ? path : path + "/") + relative)
                 }
             }
             guard !found.isEmpty else {
-                throw InputError(
-                    file: path, position: .file, expected: "a folder of JSON samples (.json, .jsonl, .ndjson)",
-                    found: "none")
+                throw InputError(file: path, position: .file, expected: "a folder of \(kind)", found: "none")
             }
             files += found.sorted(by: precedesInByteOrder)
         }
