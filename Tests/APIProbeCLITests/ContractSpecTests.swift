@@ -76,6 +76,16 @@ struct ContractSpecTests {
     /// seeded sample of interactions is renamed in the contract, and the verdicts must change exactly there: one
     /// `removed` break at the new name, the breaks below the old name gone, every other interaction unchanged.
     @Test(.tags(.realMaterial)) func realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAre() async throws {
+        // Reading and rewriting hundreds of fixtures and contracts is synchronous work: on threads of its own, so
+        // that Swift's cooperative pool (two threads here) stays free for the other suites' servers and timers.
+        try await withTaskExecutorPreference(
+            DedicatedExecutor(label: "apiprobe.realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAre")
+        ) {
+            try await self.realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAreBody()
+        }
+    }
+
+    private func realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAreBody() async throws {
         let vendors = RealCollections.vendors.filter { $0.collection != nil && $0.specs.count == 1 }
         guard !vendors.isEmpty else {
             withKnownIssue("the vendors' files are not here: put them in shared/real-collections beside the checkout") {
