@@ -1,4 +1,4 @@
-import Dispatch
+package import Dispatch
 
 /// Runs the jobs of the tasks that prefer it on a dispatch queue of its own (its own threads), not on Swift's
 /// cooperative pool: the in-process servers of the demo and the tests keep answering a child process whatever the
@@ -17,8 +17,11 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
 
     private let queue: DispatchQueue
 
-    package init(label: String) {
-        queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
+    /// An executor whose jobs run on `qos`'s threads. Dispatch keeps a pool of threads for each quality of service
+    /// (as many as the machine has cores, more while some block), apart from the cooperative pool's: executors of
+    /// different qualities never wait for each other's threads, executors of the same one share them.
+    package init(label: String, qos: DispatchQoS = .userInitiated) {
+        queue = DispatchQueue(label: label, qos: qos, attributes: .concurrent)
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {

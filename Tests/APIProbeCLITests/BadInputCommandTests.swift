@@ -5,7 +5,7 @@ import Testing
 
 /// Inputs that used to crash a command, hang it or end it with the wrong status or message: each now gets
 /// exit status 2 and a message that names the file and place, or is skipped and counted.
-@Suite("Bad input, as the built binary", .tags(.commandLine), .serialized, .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite("Bad input, as the built binary", .tags(.commandLine), .serialized, .hangGuard, .temporaryFolder)
 struct BadInputCommandTests {
     func folder(_ files: [String: String]) throws -> URL {
         let directory = try TemporaryFolder.make("bad-input")

@@ -7,7 +7,7 @@ import Testing
 /// lists runs once, on inputs that make it warn or note where it can, with the streams apart. No line of its
 /// standard output is a warning, a note, an error or a skipped item, and the diagnostics the inputs cause are on
 /// standard error. A command added to the tool without a case here fails the test.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(3)), .temporaryFolder, .serialized)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder, .serialized)
 struct CommandStreamsTests {
     /// How a line of diagnostics begins; none may be on standard output.
     static let diagnosticPrefixes = ["warning:", "note:", "error:", "Error:", "skipped"]

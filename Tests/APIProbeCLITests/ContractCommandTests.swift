@@ -7,7 +7,7 @@ import Testing
 /// `apiprobe contract export` and `verify` as the docs show them: the sample app's contract against the recipes
 /// server and its drifted variant, every kind of bad input, a provider that does not answer, a failing state
 /// change, and credentials that never reach a report.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(3)), .temporaryFolder, .serialized)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder, .serialized)
 struct ContractCommandTests {
     /// A folder holding a copy of the repository's `Stubs/` and `Snapshots/` (the sample app's usage manifests).
     static func project() throws -> URL {

@@ -10,7 +10,7 @@ import Testing
 /// Rust `pact_ffi` core) verifies the exported Pact files against the same loopback provider, `apiprobe serve`
 /// answering from fixtures that drift in chosen ways (a read member removed or retyped, an unread one removed, a
 /// member added, the status changed). For every interaction, its verdict and apiprobe's agree.
-@Suite(.tags(.commandLine, .outsideTools, .realMaterial), .timeLimit(.minutes(5)), .temporaryFolder, .serialized)
+@Suite(.tags(.commandLine, .outsideTools, .realMaterial), .hangGuard, .temporaryFolder, .serialized)
 struct ContractOracleTests {
     static let oracle = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Contracts/pact_verify.py")
@@ -32,16 +32,7 @@ struct ContractOracleTests {
         return found ? python : nil
     }
 
-    @Test func pactVerifierAgreesOnEveryInteraction() async throws {
-        // Reading and rewriting hundreds of fixtures and contracts is synchronous work: on threads of its own, so
-        // that Swift's cooperative pool (two threads here) stays free for the other suites' servers and timers.
-        try await withTaskExecutorPreference(DedicatedExecutor(label: "apiprobe.pactVerifierAgreesOnEveryInteraction"))
-        {
-            try await self.pactVerifierAgreesOnEveryInteractionBody()
-        }
-    }
-
-    private func pactVerifierAgreesOnEveryInteractionBody() async throws {
+    @Test(.offThePool) func pactVerifierAgreesOnEveryInteraction() async throws {
         guard let curl = ServeSecurityTests.curl else {
             TestEnvironment.recordMissing("curl is not installed (apt-get install -y curl; .ci/run does)")
             return

@@ -7,7 +7,7 @@ import Testing
 /// `contract verify --spec`: the sample app's contract against the recipes description and edits of it, and every
 /// real vendor's collection against its own description, where the contract is then edited in chosen ways and
 /// the verdicts must change exactly there.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(3)), .temporaryFolder, .serialized)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder, .serialized)
 struct ContractSpecTests {
     static let recipesSpec = OpenAPICommandTests.repository.appendingPathComponent("openapi/recipes.yaml")
 
@@ -75,17 +75,9 @@ struct ContractSpecTests {
     /// examples of Postman and of the description disagree in places); then one top-level member read by each of a
     /// seeded sample of interactions is renamed in the contract, and the verdicts must change exactly there: one
     /// `removed` break at the new name, the breaks below the old name gone, every other interaction unchanged.
-    @Test(.tags(.realMaterial)) func realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAre() async throws {
-        // Reading and rewriting hundreds of fixtures and contracts is synchronous work: on threads of its own, so
-        // that Swift's cooperative pool (two threads here) stays free for the other suites' servers and timers.
-        try await withTaskExecutorPreference(
-            DedicatedExecutor(label: "apiprobe.realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAre")
-        ) {
-            try await self.realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAreBody()
-        }
-    }
-
-    private func realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAreBody() async throws {
+    @Test(.offThePool, .tags(.realMaterial)) func realDescriptionsJudgeEditsOfTheContractExactlyWhereTheyAre()
+        async throws
+    {
         let vendors = RealCollections.vendors.filter { $0.collection != nil && $0.specs.count == 1 }
         guard !vendors.isEmpty else {
             withKnownIssue("the vendors' files are not here: put them in shared/real-collections beside the checkout") {

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// `apiprobe demo` and `apiprobe demo --serve`, run as the built binary.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct DemoCommandTests {
     @Test func theDemoCatchesTheDriftExitsZeroAndLeavesItsFilesWhereItSays() async throws {
         let temporary = try TemporaryFolder.make("demo-command")

@@ -7,7 +7,7 @@ import Testing
 /// deploy/kubernetes: the manifests are valid Kubernetes objects (PyPI's `kubernetes-validate --strict`, offline,
 /// against the Kubernetes schemas it carries), and the containers' arguments are a valid `apiprobe run` of the
 /// ConfigMap's config (`--dry-run`: the config is read, its variables resolved, nothing sent).
-@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine, .outsideTools), .hangGuard, .temporaryFolder)
 struct DeploymentManifestTests {
     static let folder = OpenAPICommandTests.repository.appendingPathComponent("deploy/kubernetes")
     static let manifests = ["base/configmap.yaml", "cronjob/cronjob.yaml", "every/deployment.yaml", "base/pvc.yaml"]

@@ -4,7 +4,7 @@ import HTTPFixtures
 import Testing
 
 /// `import har` never writes outside its folder; `--report KIND=PATH` never replaces what is not a regular file.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct FileSafetyCommandTests {
     static func har(method: String, url: String) -> String {
         """

@@ -7,7 +7,7 @@ import Testing
 /// `apiprobe import postman` on a collection whose variables are empty and whose titles do not follow endpoints,
 /// beside the API's OpenAPI description: naming by operation, the summary line, `--strict`, `--only`, and
 /// `snapshot check --only` over the spec's snapshots.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct ImportPostmanSpecTests {
     static let collection = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("FixtureImportTests/Fixtures/stores.postman_collection.json")

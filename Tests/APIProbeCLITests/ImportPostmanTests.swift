@@ -4,7 +4,7 @@ import HTTPFixtures
 import Testing
 
 /// `apiprobe import postman`, as the built binary, on a collection of GitHub requests with saved examples.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct ImportPostmanTests {
     static let collection = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("FixtureImportTests/Fixtures/github.postman_collection.json")

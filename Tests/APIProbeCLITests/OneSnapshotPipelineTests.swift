@@ -8,7 +8,7 @@ import Testing
 /// `apiprobe record --snapshots`, `apiprobe snapshot update` and ContractTesting's record mode write the
 /// snapshot of the same fixtures byte for byte alike: one grouping rule (HTTPFixtures), one snapshot rule
 /// (JSONShape).
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct OneSnapshotPipelineTests {
     @Test func recordUpdateAndContractTestingWriteByteIdenticalSnapshots() async throws {
         try await RecipesServer.with { server in

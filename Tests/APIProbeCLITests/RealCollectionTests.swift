@@ -13,7 +13,7 @@ import Testing
 /// `APIPROBE_REAL_COLLECTIONS`, or `shared/real-collections` beside the checkout (Fixtures/RealCollections/README.md
 /// lists each file's source, commit and licence). Without them, the test is a known issue that says where to put
 /// them.
-@Suite(.tags(.commandLine, .outsideTools, .realMaterial), .timeLimit(.minutes(3)), .temporaryFolder)
+@Suite(.tags(.commandLine, .outsideTools, .realMaterial), .hangGuard, .temporaryFolder)
 struct RealCollectionTests {
     static let oracle = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/RealCollections/oracle.py")

@@ -5,7 +5,7 @@ import RecipesServer
 import Testing
 
 /// `apiprobe record` end to end: the built binary against the recipes server on loopback.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct RecordCommandTests {
     /// A config with `${RECIPES_PORT}` in its base URL, so it holds no port and no secret.
     static let config = """

@@ -6,7 +6,7 @@ import Testing
 
 /// Known secrets go through `apiprobe record` (against the recipes server, which checks the API key) and
 /// through `apiprobe import har`; not one byte of them may reach any written file.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct RedactionEndToEndTests {
     static let apiKey = "sk-live-E2E-KEY-7777"
     static let bearer = "bearer-E2E-SECRET-3131"

@@ -13,7 +13,7 @@ import Darwin
 
 /// `apiprobe run` and `apiprobe init`, as the built binary, against the recipes server on loopback.
 @Suite(
-    "apiprobe run and init", .tags(.commandLine, .outsideTools), .serialized, .timeLimit(.minutes(2)), .temporaryFolder)
+    "apiprobe run and init", .tags(.commandLine, .outsideTools), .serialized, .hangGuard, .temporaryFolder)
 struct RunCommandTests {
     /// The alerts waiting in an outbox file (which stays, with the endpoints' alert states, once written).
     func waitingAlerts(in outbox: URL) throws -> Int {
@@ -459,6 +459,7 @@ struct RunCommandTests {
             process.standardError = try FileHandle(forWritingTo: errorLog)
             process.standardInput = FileHandle.nullDevice
             try process.run()
+            ChildProcesses.started(process)
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             func endpoints() -> Int? {
                 guard let data = FileManager.default.contents(atPath: reportPath),
@@ -507,6 +508,7 @@ struct RunCommandTests {
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
+            ChildProcesses.started(process)
             // A round is two searches (counted by the server on arrival, answered 400 ms later) and a health
             // check. Signal once the second round's first search has arrived: a round is in flight then,
             // whatever the machine's load, and no wall-clock guess decides it.

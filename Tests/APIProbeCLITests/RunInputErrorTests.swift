@@ -5,7 +5,7 @@ import Testing
 /// `apiprobe run`'s messages for a config it cannot use, in our words with the file and the key (issue 38,
 /// item 11): a missing config was Foundation's "The operation could not be completed", and `tpc://` was told only
 /// about http(s).
-@Suite(.tags(.commandLine), .timeLimit(.minutes(1)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct RunInputErrorTests {
     @Test func aMissingConfigOrAFolderIsNamedAsSuch() async throws {
         let folder = try TemporaryFolder.make("run-input")

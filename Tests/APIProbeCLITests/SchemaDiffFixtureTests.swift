@@ -5,7 +5,7 @@ import Testing
 
 /// `apiprobe schema diff` given fixture files compares their response bodies, not the files (whose envelope of
 /// request, response and metadata is no part of the API's answer).
-@Suite(.tags(.commandLine), .timeLimit(.minutes(1)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct SchemaDiffFixtureTests {
     @Test func aFixtureIsReadAsItsResponseBody() async throws {
         let folder = try TemporaryFolder.make()

@@ -20,7 +20,7 @@ import Darwin
 
 /// `apiprobe serve` driven as another process would drive it: the built binary on loopback, asked by URLSession and
 /// by curl, stopped by SIGTERM.
-@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine, .outsideTools), .hangGuard, .temporaryFolder)
 struct ServeCommandTests {
     static let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Stubs/recipes")

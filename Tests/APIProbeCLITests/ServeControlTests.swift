@@ -11,7 +11,7 @@ import FoundationNetworking
 
 /// `apiprobe serve` steered as a UI test steers it: sequences, scenarios, faults with delays and verification through
 /// the admin API and its Swift client; and `--proxy`, recording what the fixtures lack from a live server on loopback.
-@Suite(.tags(.commandLine), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine), .hangGuard, .temporaryFolder)
 struct ServeControlTests {
     /// The built binary serving `folder`, and its base URL.
     static func serve(_ folder: URL, _ extra: [String] = []) async throws -> (RunningCommand, String, String) {
@@ -206,7 +206,7 @@ struct ServeControlTests {
                 "proxy 200 get-json-items",
                 "fixture 200 get-json-items", "proxy 502 -",
             ])
-        #expect(try await command.stop() == 0)
+        #expect(try await command.stop() == 0, "\(command.outcome)")
         for secret in [token, serverToken, serverCookie, "qk-PROXY-QUERY-7731"] {
             #expect(!command.standardError.contains(secret), "\(secret) on the console")
             #expect(!command.standardOutput.contains(secret), "\(secret) on the console")

@@ -11,7 +11,7 @@ import FoundationNetworking
 
 /// `apiprobe serve` keeps what a client sent and what it recorded faithful (issue 35, items 2, 4, 5, 10, 11): run by
 /// curl and URLSession from other processes, against the built binary.
-@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine, .outsideTools), .hangGuard, .temporaryFolder)
 struct ServeFidelityTests {
     /// Starts `serve` with `arguments` that must be refused: its exit status and standard error; a server that
     /// starts instead is a failure (stopped), never a wait without end.

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// that restarts only the sequences that changed (item 8), matching by pattern, cookie, body pointer and priority,
 /// state machines, templates, HEAD from GET, CORS, a dropped connection, `Prefer`, and verification by header,
 /// query and body. Run by curl and by `FixtureServerClient` from this process, against the built binary.
-@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine, .outsideTools), .hangGuard, .temporaryFolder)
 struct ServeMatchingTests {
     static let origin = "https://shop.example.com"
 

@@ -6,7 +6,7 @@ import Testing
 /// `apiprobe serve` against a curious web page and a careless bind, driven by curl from another process: a miss
 /// never repeats a credential of the request or of the fixture, and the admin API answers only this machine's own
 /// callers (issue 35, items 1 and 3).
-@Suite(.tags(.commandLine, .outsideTools), .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite(.tags(.commandLine, .outsideTools), .hangGuard, .temporaryFolder)
 struct ServeSecurityTests {
     static var curl: URL? {
         ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: FileManager.default.isExecutableFile).map(

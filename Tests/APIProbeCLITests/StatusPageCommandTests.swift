@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `apiprobe status-page` as the built binary: from the history `apiprobe run` writes to a site, and bad input.
-@Suite("status-page, as the built binary", .tags(.commandLine), .timeLimit(.minutes(3)), .temporaryFolder)
+@Suite("status-page, as the built binary", .tags(.commandLine), .hangGuard, .temporaryFolder)
 struct StatusPageCommandTests {
     static let token = "tok-PLANTED-cli-5150"
 

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// `apiprobe run` under GitHub Actions: the step summary.
-@Suite("Step summary, as the built binary", .tags(.commandLine), .serialized, .timeLimit(.minutes(2)), .temporaryFolder)
+@Suite("Step summary, as the built binary", .tags(.commandLine), .serialized, .hangGuard, .temporaryFolder)
 struct StepSummaryCommandTests {
     func folder(_ files: [String: String]) throws -> URL {
         let directory = try TemporaryFolder.make("step-summary")
@@ -45,6 +45,7 @@ struct StepSummaryCommandTests {
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
+            ChildProcesses.started(process)
             // Three rounds have started once the server has seen three searches.
             while server.knobs.requestsReceived < 3 && process.isRunning {
                 try await Task.sleep(for: .milliseconds(5))

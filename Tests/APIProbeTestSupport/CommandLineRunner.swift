@@ -79,6 +79,7 @@ public enum CommandLineRunner {
                 continuation.resume(throwing: error)
                 return
             }
+            ChildProcesses.started(process)
             Thread { gathered.output(output.fileHandleForReading.readDataToEndOfFile()) }.start()
             Thread { gathered.error(error.fileHandleForReading.readDataToEndOfFile()) }.start()
             if let stdin, let input {

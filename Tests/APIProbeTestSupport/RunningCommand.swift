@@ -34,6 +34,7 @@ public final class RunningCommand: Sendable {
         output = Printed(outputPipe.fileHandleForReading)
         errors = Printed(errorPipe.fileHandleForReading)
         try process.run()
+        ChildProcesses.started(process)
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
@@ -62,6 +63,17 @@ public final class RunningCommand: Sendable {
         }
         guard !process.isRunning, process.terminationReason == .exit else { return nil }
         return process.terminationStatus
+    }
+
+    /// How it ended so far, for a failed expectation's message: still running, the exit status, or the signal that
+    /// killed it; and the end of its standard error.
+    public var outcome: String {
+        let state =
+            process.isRunning
+            ? "still running"
+            : process.terminationReason == .exit
+                ? "exited with status \(process.terminationStatus)" : "killed by signal \(process.terminationStatus)"
+        return "\(state); standard error ends: \(String(standardError.suffix(2_000)))"
     }
 }
 

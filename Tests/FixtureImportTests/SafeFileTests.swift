@@ -11,7 +11,7 @@ import Darwin
 #endif
 
 /// Names from outside input never leave their folder; files are replaced only when they are regular files.
-@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
+@Suite(.hangGuard, .temporaryFolder)
 struct SafeFileTests {
     static func makeFolder() throws -> URL {
         let url = try TemporaryFolder.make("safe-file")

@@ -89,7 +89,7 @@ struct StubIsolationTests {
 /// The global mode, run in a child process (`StubsGlobalModeCheck`) where the order of the first `StubSet`
 /// and the first `URLSession` is fixed: in this process it depends on which test ran first, so an assertion
 /// here could not always run.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct GlobalModeTests {
     private func runCheck(_ mode: String) async throws -> CommandResult {
         let program = CommandLineRunner.productsDirectory.appendingPathComponent("StubsGlobalModeCheck")

@@ -17,7 +17,7 @@ import Testing
 /// `stripe/2020-07.json` in the folder named by `APIPROBE_REAL_COLLECTIONS`, or `shared/real-collections` beside
 /// the checkout (Tests/APIProbeCLITests/Fixtures/RealCollections/README.md gives their commits). Without them, the
 /// test is a known issue that says where to put them.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct RealSpecTests {
     static var folder: URL? {
         TestEnvironment.sharedFolder(

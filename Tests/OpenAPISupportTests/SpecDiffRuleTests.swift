@@ -13,7 +13,7 @@ import Testing
 /// component the change belongs to), or none where the rule is one apiprobe does not report. The table in
 /// `Sources/apiprobe/Documentation.docc/OpenAPI.md` ("oasdiff's checks") is checked against this list, row by row.
 // One rule at a time: each reads a large description twice, and the machine has two cores.
-@Suite(.timeLimit(.minutes(3)), .serialized)
+@Suite(.hangGuard, .serialized)
 struct SpecDiffRuleTests {
     /// One rule of oasdiff's, and what `openapi diff` says of a mutation that breaks it.
     struct Rule: Sendable, CustomStringConvertible {

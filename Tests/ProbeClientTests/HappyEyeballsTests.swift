@@ -1,3 +1,4 @@
+import APIProbeTestSupport
 import Foundation
 import NIOCore
 import NIOPosix
@@ -7,7 +8,7 @@ import Testing
 
 /// The client's connection race on 127.0.0.1: a listener that takes no connection (its queue full, so the kernel
 /// drops the next SYN, as a host behind a dead route does), beside ones that answer or refuse.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct HappyEyeballsTests {
     /// A listener whose accept queue is full: a connect to it neither succeeds nor fails until its timeout.
     struct SilentListener {

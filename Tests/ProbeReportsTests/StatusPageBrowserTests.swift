@@ -8,7 +8,7 @@ import Testing
 
 /// The generated page in a real browser: Debian's headless Chromium loads it from disk (no JavaScript on the
 /// page, no network), and the numbers in the DOM it renders are the ones worked out from the history.
-@Suite(.tags(.outsideTools), .timeLimit(.minutes(5)), .temporaryFolder)
+@Suite(.tags(.outsideTools), .hangGuard, .temporaryFolder)
 struct StatusPageBrowserTests {
     static var chromium: URL? { ExternalTools.find("chromium") ?? ExternalTools.find("chromium-browser") }
 

@@ -7,7 +7,7 @@ import ProbeTestSupport
 import Testing
 
 /// Alerts on state transitions only, against real receivers on loopback.
-@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
+@Suite(.hangGuard, .temporaryFolder)
 struct AlertTests {
     @Test(
         arguments: [

@@ -6,7 +6,7 @@ import Testing
 
 /// `maintenance:` windows: a round that starts inside one does not probe the endpoint, so a planned outage neither
 /// fails the run, nor counts towards `downAfter`, nor alerts (Gatus' maintenance, for cron and `--every`).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct MaintenanceWindowTests {
     static func config(_ text: String) throws -> ProbeConfig {
         try ProbeConfig.parse(Data(text.utf8), environment: [:], file: "apiprobe.yml")

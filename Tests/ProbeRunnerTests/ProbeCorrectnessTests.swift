@@ -120,7 +120,7 @@ struct ProbeCorrectnessTests {
     /// A real self-signed certificate (made by `openssl req -x509`), served by `openssl s_server` on loopback.
     /// Without openssl the test is a known issue outside CI and a failure under it (the one rule for a missing
     /// tool), never silently disabled.
-    @Test(.tags(.outsideTools), .timeLimit(.minutes(1)))
+    @Test(.tags(.outsideTools), .hangGuard)
     func aSelfSignedCertificateFailsAsTLS() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.openssl) else {
             TestEnvironment.recordMissing("\(Self.openssl) is not installed (apt-get install -y openssl; .ci/run does)")
@@ -153,6 +153,7 @@ struct ProbeCorrectnessTests {
             }
         }
         try server.run()
+        ChildProcesses.started(server)
         defer {
             output.fileHandleForReading.readabilityHandler = nil
             // Never left behind when the test stops early; s_server does not end on SIGTERM.

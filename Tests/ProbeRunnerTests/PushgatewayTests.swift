@@ -30,7 +30,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard)
     func anUnreachableGatewayIsAnErrorNamingTheURL() async throws {
         let port = try ExternalTools.freeLoopbackPort()  // nothing listens there once picked
         let client = PushgatewayClient(url: URL(string: "http://127.0.0.1:\(port)")!, timeout: .seconds(5))
@@ -41,7 +41,7 @@ import Testing
 }
 
 /// Against the real `prometheus-pushgateway` (Debian package), started on a loopback port for this test.
-@Suite(.tags(.outsideTools), .timeLimit(.minutes(1)))
+@Suite(.tags(.outsideTools), .hangGuard)
 struct PushgatewayTests {
     @Test func pushedReportIsServedWithTheJobAndGroupingLabels() async throws {
         guard let binary = ExternalTools.pushgateway else {

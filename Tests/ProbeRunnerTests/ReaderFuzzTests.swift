@@ -14,7 +14,7 @@ import Testing
 /// config, the history file, HAR archives and the JSON readers. None may crash, and every failure is a typed
 /// error that names the file and the place. The seed is printed; replay a failure with
 /// `APIPROBE_SEED=<seed> swift test --filter ReaderFuzzTests`. Bounded counts keep it to a few seconds.
-@Suite("Reader fuzzing", .timeLimit(.minutes(1)), .temporaryFolder)
+@Suite("Reader fuzzing", .hangGuard, .temporaryFolder)
 struct ReaderFuzzTests {
     /// Random inputs: bytes, edits of valid documents, and numbers from the edges of every numeric type.
     struct Fuzzer {

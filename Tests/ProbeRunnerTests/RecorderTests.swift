@@ -9,7 +9,7 @@ import RecipesServer
 import Testing
 
 /// Recording from the real recipes server on loopback, into a fresh temporary folder.
-@Suite(.timeLimit(.minutes(1)), .temporaryFolder)
+@Suite(.hangGuard, .temporaryFolder)
 struct RecorderTests {
     static let apiKey = "sk-live-RECORDER-9931"
     static let bearer = "Bearer bearer-SECRET-4711"

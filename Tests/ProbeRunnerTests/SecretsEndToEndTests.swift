@@ -12,7 +12,7 @@ import ProbeTestSupport
 /// nested past the reader's limit) and hands out its own; then through every report kind, the history, the
 /// step summary, a push to the real Pushgateway, `record` and `import har`. Not one byte of them may reach a
 /// file the tool writes, its standard output or its standard error.
-@Suite(.tags(.outsideTools), .timeLimit(.minutes(3)), .temporaryFolder)
+@Suite(.tags(.outsideTools), .hangGuard, .temporaryFolder)
 struct SecretsEndToEndTests {
     static let token = "envtoken-PLANT-1111"
     static let apiKey = "envapikey-PLANT-2222"

@@ -38,6 +38,7 @@ package final class LoopbackServerProcess {
             process.standardError = handle
             process.standardInput = FileHandle.nullDevice
             try process.run()
+            ChildProcesses.started(process)
             let server = LoopbackServerProcess(
                 process: process, baseURL: URL(string: "http://127.0.0.1:\(port)")!, folder: folder)
             if await server.waitUntilReady(readyPath) { return server }
