@@ -28,7 +28,7 @@ package import HTTPFixtures
 /// recorded value, from which the Pact file's example body is made. Without `reads`, the body is not read.
 package struct ConsumerContract: Sendable, Hashable {
     /// The format's version, `apiprobeContract` in the file.
-    package static let formatVersion = 1
+    static let formatVersion = 1
 
     package var consumer: String
     package var consumerVersion: String

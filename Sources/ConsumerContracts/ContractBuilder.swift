@@ -98,7 +98,7 @@ package struct ContractBuilder {
 
     /// A JSON Schema (2020-12) of the members `usage` reads, typed by `shape`, with the values of `example` as
     /// `examples`: what a provider's answer must have for the consumer to decode it, and nothing it does not read.
-    package static func readSchema(of shape: ShapeNode, usage: UsageManifest, example: JSONValue?) -> JSONValue {
+    static func readSchema(of shape: ShapeNode, usage: UsageManifest, example: JSONValue?) -> JSONValue {
         var members = schema(of: shape, at: "", usage: usage, example: example, optional: false)
         members.insert(("$schema", .string("https://json-schema.org/draft/2020-12/schema")), at: 0)
         return .object(members)

@@ -54,7 +54,7 @@ package struct ContractVerdict: Sendable, Hashable {
 }
 
 /// What a consumer reads of one interaction's answer, compiled once: the judge of any number of answers.
-package struct InteractionJudge: Sendable {
+struct InteractionJudge: Sendable {
     package let interaction: ContractInteraction
     private let schema: JSONSchema?
 
@@ -244,7 +244,7 @@ package struct ProviderVerifier: Sendable {
     }
 
     /// The recorded URL with the provider's scheme, host and port, and the provider's path before its own.
-    package func requestURL(for recorded: String) -> URL? {
+    func requestURL(for recorded: String) -> URL? {
         guard let recordedParts = URLComponents(string: recorded),
             var parts = URLComponents(url: provider, resolvingAgainstBaseURL: false)
         else { return nil }

@@ -16,10 +16,10 @@ package enum RedirectRule {
     package static let maximumHops = 16
 
     /// The headers dropped on a redirect to another host.
-    package static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
+    static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
     /// Whether `status` is a redirect the rule follows (given a `Location`).
-    package static func isRedirect(_ status: Int) -> Bool { [301, 302, 303, 307, 308].contains(status) }
+    static func isRedirect(_ status: Int) -> Bool { [301, 302, 303, 307, 308].contains(status) }
 
     /// Where a redirect leads and how the next request differs from the last.
     package struct Hop: Sendable, Hashable {
@@ -28,7 +28,7 @@ package enum RedirectRule {
         /// `false`: the body is dropped, with its `Content-Type`.
         package var keepsBody: Bool
         /// The location's origin (scheme, host or port) differs: the ``RedirectRule/credentialHeaders`` are dropped.
-        package var changesOrigin: Bool
+        var changesOrigin: Bool
 
         /// Whether the next request sends the header `name`.
         package func keeps(header name: String) -> Bool {

@@ -62,7 +62,7 @@ package struct SchemaOptions: Sendable {
     /// (OpenAPI: "external references are not read; bundle the description into one file").
     package var unreadableReferenceAdvice: String?
     /// How long one `pattern` match may run before validation stops with ``ValidationLimitError``.
-    package var patternTimeLimit: Duration = .seconds(1)
+    var patternTimeLimit: Duration = .seconds(1)
     /// A pattern that is not valid with the `u` flag but is in ECMA-262's Annex B (the syntax real descriptions'
     /// patterns are written and tested in, without the flag) is compiled by Annex B instead of refused. Whoever sets
     /// this says so: ``legacyPattern(in:)`` tells which patterns need it. Off for JSON Schema as such.

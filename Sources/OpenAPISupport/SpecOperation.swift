@@ -68,7 +68,7 @@ package struct SpecResponse: Sendable, Hashable {
     package var shape: ShapeNode?
 
     /// Whether the status is a success (`2xx` or `2XX`).
-    package var isSuccess: Bool { status.hasPrefix("2") }
+    var isSuccess: Bool { status.hasPrefix("2") }
 }
 
 /// Reads `paths` into operations, converting every schema (so a bad schema is found whatever command runs).

@@ -9,7 +9,7 @@ import NIOPosix
 ///
 /// Phases: `dns` is resolving the server's own name (zero for an address), `processing` the question and its
 /// answer, so they add up to the latency.
-package enum DNSProbe {
+enum DNSProbe {
     static func ask(
         _ query: DNSQuery, server url: URL, timeout: Duration, deadline: ContinuousClock.Instant
     ) async -> Attempt {

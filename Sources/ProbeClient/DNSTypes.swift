@@ -37,10 +37,10 @@ package struct DNSRecordType: RawRepresentable, Sendable, Hashable, CustomString
 
     package static let a = DNSRecordType(rawValue: 1)
     package static let ns = DNSRecordType(rawValue: 2)
-    package static let cname = DNSRecordType(rawValue: 5)
+    static let cname = DNSRecordType(rawValue: 5)
     static let soa = DNSRecordType(rawValue: 6)
     static let ptr = DNSRecordType(rawValue: 12)
-    package static let mx = DNSRecordType(rawValue: 15)
+    static let mx = DNSRecordType(rawValue: 15)
     package static let txt = DNSRecordType(rawValue: 16)
     package static let aaaa = DNSRecordType(rawValue: 28)
     package static let srv = DNSRecordType(rawValue: 33)
@@ -74,7 +74,7 @@ package struct DNSResponseCode: RawRepresentable, Sendable, Hashable, CustomStri
     package static let noError = DNSResponseCode(rawValue: 0)
     static let formatError = DNSResponseCode(rawValue: 1)
     static let serverFailure = DNSResponseCode(rawValue: 2)
-    package static let nameError = DNSResponseCode(rawValue: 3)
+    static let nameError = DNSResponseCode(rawValue: 3)
     static let notImplemented = DNSResponseCode(rawValue: 4)
     package static let refused = DNSResponseCode(rawValue: 5)
 

@@ -106,13 +106,13 @@ package struct TLSFailureReason: RawRepresentable, Sendable, Hashable, CustomStr
     /// The server's certificate is not valid yet (notBefore in the future).
     static let notYetValid = TLSFailureReason(rawValue: "not-yet-valid")
     /// The server's certificate signs itself and is not trusted.
-    package static let selfSigned = TLSFailureReason(rawValue: "self-signed")
+    static let selfSigned = TLSFailureReason(rawValue: "self-signed")
     /// The chain leads to no trusted root (an unknown CA, a missing intermediate).
-    package static let unknownAuthority = TLSFailureReason(rawValue: "unknown-authority")
+    static let unknownAuthority = TLSFailureReason(rawValue: "unknown-authority")
     /// The certificate does not name the host (or IP address) that was asked for.
-    package static let nameMismatch = TLSFailureReason(rawValue: "name-mismatch")
+    static let nameMismatch = TLSFailureReason(rawValue: "name-mismatch")
     /// The server asked for a client certificate and none was given.
-    package static let clientCertificateRequired = TLSFailureReason(rawValue: "client-certificate-required")
+    static let clientCertificateRequired = TLSFailureReason(rawValue: "client-certificate-required")
     /// The server refused the client certificate given.
     static let clientCertificateRejected = TLSFailureReason(rawValue: "client-certificate-rejected")
     /// Any other handshake failure (no common protocol or cipher, not TLS at all).

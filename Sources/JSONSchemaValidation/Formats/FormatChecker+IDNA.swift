@@ -80,9 +80,9 @@ extension FormatChecker {
     }
 
     /// IDNA2008: the validity of A-labels and U-labels, the derived property of code points, and Punycode.
-    package enum IDNA {
+    enum IDNA {
         /// The IDNA2008 derived property of a code point (RFC 5892 section 2).
-        package enum DerivedProperty: Sendable {
+        enum DerivedProperty: Sendable {
             /// Protocol-valid: allowed anywhere in a U-label.
             case pvalid
             /// A join control (ZERO WIDTH JOINER, ZERO WIDTH NON-JOINER), allowed where Appendix A.1 or A.2 says.
@@ -96,7 +96,7 @@ extension FormatChecker {
         }
 
         /// What a valid label contributes to the Bidi rule of its domain name (RFC 5893).
-        package struct LabelVerdict: Sendable {
+        struct LabelVerdict: Sendable {
             /// Whether the label contains a character of Bidi class R, AL or AN (an "RTL label", which makes its
             /// domain name a "Bidi domain name").
             var isRightToLeft: Bool
@@ -105,7 +105,7 @@ extension FormatChecker {
         }
 
         /// The Bidi rule over a whole domain name: when one label is right-to-left, all must satisfy the rule.
-        package struct DomainBidi: Sendable {
+        struct DomainBidi: Sendable {
             /// Whether a label seen so far is right-to-left.
             private var hasRightToLeftLabel = false
             /// Whether every label seen so far satisfies the Bidi rule.

@@ -7,7 +7,7 @@
 /// lookups are therefore right only for permitted code points, the only ones a label reaching them can hold.
 extension FormatChecker.IDNA {
     /// A Bidi_Class value (Unicode Standard Annex #9), as far as the Bidi rule of RFC 5893 tells them apart.
-    package enum BidiClass: UInt8, Sendable {
+    enum BidiClass: UInt8, Sendable {
         /// L: left-to-right.
         case leftToRight
         /// R: right-to-left.
@@ -35,7 +35,7 @@ extension FormatChecker.IDNA {
     }
 
     /// A Joining_Type value (Unicode `ArabicShaping.txt`), for the ZERO WIDTH NON-JOINER rule of RFC 5892 A.1.
-    package enum JoiningType: UInt8, Sendable {
+    enum JoiningType: UInt8, Sendable {
         /// U: non-joining.
         case nonJoining
         /// D: dual-joining.

@@ -13,7 +13,7 @@ import Foundation
 /// host names, e-mail addresses and UUIDs (`FormatChecker+Network.swift`), URIs, IRIs, URI templates and JSON
 /// Pointers (`FormatChecker+URI.swift`), and IDNA2008 (`FormatChecker+IDNA.swift`, with its Unicode data in
 /// `FormatChecker+IDNATables.swift`).
-package enum FormatChecker {
+enum FormatChecker {
     /// Whether `value` is valid for `format`: `nil` when the format is not one this checker knows (the validator then
     /// ignores it, as the standard says for unknown formats).
     ///

@@ -9,7 +9,7 @@ package struct LatestReport: Sendable, Hashable {
         package var name: String
         package var url: String?
         /// `name: message` of each failed check.
-        package var failedChecks: [String]
+        var failedChecks: [String]
     }
 
     package var startedAt: Date

@@ -143,7 +143,7 @@ package struct StatusPage: Sendable {
         /// From the latest report, when given.
         package var url: String?
         /// The failed checks of the latest report (`name: message`), or of its newest round in the history.
-        package var failedChecks: [String]
+        var failedChecks: [String]
     }
 
     /// A down period of an endpoint.

@@ -35,7 +35,7 @@ package struct ProbeConfig: Sendable, Hashable {
     /// Latency regression detection against the history file.
     package var regression: RegressionPolicy
     /// How much of the history file a run keeps (`history: {keep, maxSize}`); everything by default.
-    package var historyRetention = HistoryRetention()
+    var historyRetention = HistoryRetention()
     /// When every endpoint is expected to be unavailable: rounds then do not probe it (``MaintenanceWindow``).
     package var maintenance: [MaintenanceWindow] = []
     /// JSON body fields redacted when recording, beside the default header and query redactions.
@@ -94,7 +94,7 @@ package struct EndpointDefaults: Sendable, Hashable {
     package var maxBodySize: Int?
     /// `tls:` settings every endpoint starts from (an endpoint's own `tls:` keys replace these key by key).
     package var tls = TLSSettings()
-    package var expectations: Expectations
+    var expectations: Expectations
 
     package init(
         headers: [String: String] = [:],
@@ -144,7 +144,7 @@ package struct EndpointConfig: Sendable, Hashable {
     package var maintenance: [MaintenanceWindow] = []
     /// `dns:`: the question a `dns://` endpoint asks (`nil` for other kinds).
     package var dns: DNSQuery?
-    package var expectations: Expectations
+    var expectations: Expectations
     /// Where the endpoint is in the config file, for messages (`.file` when built in code).
     package var position: SourcePosition
 
@@ -250,7 +250,7 @@ package struct EndpointConfig: Sendable, Hashable {
     /// The request this endpoint sends, with everything that says how (timeout, body limit, redirects, TLS, the
     /// retry rule, a `dns://` question), built once: method, URL, headers (defaults already merged by the loader, in
     /// name order), body. `defaultBodyLimit` is the command's (`run` and `record` differ) when `maxBodySize` is unset.
-    package func probeRequest(
+    func probeRequest(
         baseURL: URL?, file: String = "apiprobe.yml", defaultBodyLimit: Int = ProbeConfig.defaultRunBodyLimit
     ) throws(InputError) -> ProbeRequest {
         var named = headers
@@ -390,11 +390,11 @@ package struct BodyCondition: Sendable, Hashable, CustomStringConvertible {
     /// A JSON Pointer (RFC 6901) into the body; a `*` segment stands for every item of the array there,
     /// and the condition must hold for each (`/recipes/*/title exists`).
     package var pointer: String
-    package var op: Operator
+    var op: Operator
     /// The value compared against (`nil` for `exists` / `not-exists`); a regular expression for `matches`.
-    package var operand: JSONValue?
+    var operand: JSONValue?
     /// For `length`: how the length compares with `operand` (one of the ordering operators or `==`).
-    package var lengthOperator: Operator?
+    var lengthOperator: Operator?
     /// As written in the config, for check names: `/count > 0`.
     package var source: String
 

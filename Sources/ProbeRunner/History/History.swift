@@ -38,7 +38,7 @@ package struct HistoryFile: Sendable {
 
     /// The longest line read (1 MiB; a run's line is a few hundred bytes an endpoint): a longer line is
     /// damaged, skipped and counted in ``Contents/damagedLines`` without being held in memory.
-    package static let maximumLineLength = 1 << 20
+    static let maximumLineLength = 1 << 20
 
     /// Appends one line for `result`.
     ///

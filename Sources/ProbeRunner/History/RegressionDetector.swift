@@ -62,7 +62,7 @@ package enum RegressionDetector {
 
     /// Each endpoint's rounds without a usable answer in a row at the end of `history` (``consecutiveFailures(in:)``
     /// for ``HistoryRecord/EndpointSummary/answered``): what `downAfter` counts.
-    package static func consecutiveOutages(in history: [HistoryRecord]) -> [String: Int] {
+    static func consecutiveOutages(in history: [HistoryRecord]) -> [String: Int] {
         streaks(in: history) { $0.answered }
     }
 

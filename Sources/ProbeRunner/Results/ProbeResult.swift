@@ -66,7 +66,7 @@ package struct EndpointResult: Sendable, Hashable {
     /// Consecutive failed rounds so far, this one included (0 when this round passed).
     package var consecutiveFailures: Int
     /// Consecutive rounds without a usable answer so far (``answered`` false), this one included.
-    package var consecutiveOutages = 0
+    var consecutiveOutages = 0
     /// Whether the endpoint counts as down: `consecutiveOutages >= downAfter` (an endpoint that answers but fails
     /// another check is degraded, not down).
     package var isDown: Bool
