@@ -109,7 +109,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     }
 
     /// `accessToken`, `access_token`, `Access-Token` → `accesstoken`: how body keys and parameter names compare.
-    static func normalizedName(_ name: String) -> String {
+    package static func normalizedName(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
     }
 

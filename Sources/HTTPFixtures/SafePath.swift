@@ -13,7 +13,7 @@ import Darwin
 package enum SafePath {
     /// The longest file name made, in UTF-8 bytes: well under the 255 of common file systems, with room for
     /// a `-2` suffix and `.json`.
-    static let maximumNameLength = 120
+    package static let maximumNameLength = 120
 
     /// `raw` reduced to one safe file name: percent-escapes decoded (so `%2e%2e` is `..`), path separators,
     /// control characters and characters that are not portable replaced by `_`, leading dots dropped (no
