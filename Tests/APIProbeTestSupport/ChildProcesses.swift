@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,20 +20,22 @@ public enum ChildProcesses {
         init(_ process: Process) { self.process = process }
     }
 
-    private static let entries = Mutex<[Entry]>([])
+    // NSLock rather than Synchronization's Mutex, which needs macOS 15 (the package supports 14).
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var entries: [Entry] = []
     private static let killedAtExit: Void = { atexit { ChildProcesses.killRunning() } }()
 
     /// Adds `process`, just started, to the ones killed at exit.
     public static func started(_ process: Process) {
         _ = killedAtExit
-        entries.withLock { entries in
+        lock.withLock {
             entries.removeAll { $0.process.map { !$0.isRunning } ?? true }
             entries.append(Entry(process))
         }
     }
 
     private static func killRunning() {
-        for entry in entries.withLock({ $0 }) {
+        for entry in lock.withLock({ entries }) {
             if let process = entry.process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
     }

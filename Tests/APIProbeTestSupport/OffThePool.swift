@@ -13,6 +13,9 @@ public import Testing
 /// heavyweights share the utility threads among themselves; the cooperative pool stays with the tests that wait, and
 /// the in-process servers keep theirs (``DedicatedExecutor/servers``, user-initiated).
 ///
+/// Moving many suites here was measured and dropped: the timing tests got slower and failed (two cores, however the
+/// threads are shared), so only tests that hold a thread for long and assert no timing use it.
+///
 /// The preference covers the test's body and its child tasks (`async let`, task groups); unstructured tasks and
 /// actors the code under test starts still run on the pool.
 public struct OffThePoolTrait: TestTrait, SuiteTrait, TestScoping {
@@ -22,6 +25,10 @@ public struct OffThePoolTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
+            // No task executors before these: the test runs on the pool, as without the trait.
+            return try await function()
+        }
         let executor = DedicatedExecutor(label: "apiprobe.test.\(test.name.prefix { $0 != "(" })", qos: .utility)
         try await withTaskExecutorPreference(executor) { try await function() }
     }
