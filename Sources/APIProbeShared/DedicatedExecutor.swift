@@ -13,7 +13,7 @@ package import Dispatch
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
     /// The executor of in-process HTTP servers.
-    package static let servers = DedicatedExecutor(label: "apiprobe.servers")
+    static let servers = DedicatedExecutor(label: "apiprobe.servers")
 
     private let queue: DispatchQueue
 

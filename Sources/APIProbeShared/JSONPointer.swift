@@ -54,7 +54,7 @@ package enum JSONPointer {
 /// A glob over JSON Pointers: `*` stands for one token or part of one (`/*/user`, `/*_url`), `**` for any
 /// number of tokens (`/**/avatar_url`); other tokens compare exactly. A pattern without `*` is a plain path.
 package struct PointerPattern: Sendable, Hashable {
-    package let text: String
+    let text: String
     private let tokens: [String]
 
     package init(_ text: String) {

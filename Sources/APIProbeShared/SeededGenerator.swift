@@ -9,7 +9,7 @@ import Foundation
 /// let byte = UInt8.random(in: .min ... .max, using: &random)
 /// ```
 package struct SeededGenerator: RandomNumberGenerator, Sendable {
-    package var state: UInt64
+    var state: UInt64
 
     package init(seed: UInt64) { state = seed }
 

@@ -34,9 +34,9 @@ package struct ConsumerContract: Sendable, Hashable {
     package var consumerVersion: String
     package var provider: String
     package var interactions: [ContractInteraction]
-    package var apiprobeVersion: String
+    var apiprobeVersion: String
 
-    package init(
+    init(
         consumer: String, consumerVersion: String, provider: String, interactions: [ContractInteraction],
         apiprobeVersion: String = APIProbeShared.apiprobeVersion
     ) {
@@ -53,14 +53,14 @@ package struct ContractInteraction: Sendable, Hashable {
     /// The fixture it was made from: `recipes/search.page2`.
     package var name: String
     /// The state the provider must be in (the fixture's scenario), set up through the state-change URL first.
-    package var providerState: String?
+    var providerState: String?
     /// The request, as the fixture recorded it (its origin is the recorded server's).
     package var request: RecordedRequest
-    package var status: Int
+    var status: Int
     /// A JSON Schema (2020-12) of what the consumer reads from the body; `nil` when it reads nothing.
     package var reads: JSONValue?
 
-    package init(
+    init(
         name: String, providerState: String? = nil, request: RecordedRequest, status: Int, reads: JSONValue? = nil
     ) {
         self.name = name

@@ -10,7 +10,7 @@ package struct ContractBreak: Sendable, Hashable, CustomStringConvertible {
     package var member: String?
     package var message: String
 
-    package init(member: String? = nil, message: String) {
+    init(member: String? = nil, message: String) {
         self.member = member
         self.message = message
     }
@@ -25,7 +25,7 @@ package struct InteractionVerdict: Sendable, Hashable {
     package var duration: Duration
     package var passed: Bool { breaks.isEmpty }
 
-    package init(name: String, breaks: [ContractBreak], duration: Duration = .zero) {
+    init(name: String, breaks: [ContractBreak], duration: Duration = .zero) {
         self.name = name
         self.breaks = breaks
         self.duration = duration
@@ -42,7 +42,7 @@ package struct ContractVerdict: Sendable, Hashable {
     package var interactions: [InteractionVerdict]
     package var passed: Bool { interactions.allSatisfy(\.passed) }
 
-    package init(
+    init(
         file: String, consumer: String, consumerVersion: String, provider: String, interactions: [InteractionVerdict]
     ) {
         self.file = file
@@ -55,11 +55,11 @@ package struct ContractVerdict: Sendable, Hashable {
 
 /// What a consumer reads of one interaction's answer, compiled once: the judge of any number of answers.
 struct InteractionJudge: Sendable {
-    package let interaction: ContractInteraction
+    let interaction: ContractInteraction
     private let schema: JSONSchema?
 
     /// - Throws: ``InputError`` at `pointer/response/reads` in `file` when `reads` is not a JSON Schema.
-    package init(_ interaction: ContractInteraction, file: String, pointer: String) throws(InputError) {
+    init(_ interaction: ContractInteraction, file: String, pointer: String) throws(InputError) {
         self.interaction = interaction
         if let reads = interaction.reads {
             do {
@@ -80,7 +80,7 @@ struct InteractionJudge: Sendable {
     /// How an answer breaks the consumer: a status other than the one expected, a body that is not JSON where
     /// members are read, and each member read that is missing or of another type (one validation of the body
     /// against ``ContractInteraction/reads``).
-    package func judge(status: Int, body: Data) -> [ContractBreak] {
+    func judge(status: Int, body: Data) -> [ContractBreak] {
         var breaks: [ContractBreak] = []
         if status != interaction.status {
             breaks.append(ContractBreak(message: "status: expected \(interaction.status), got \(status)"))
@@ -160,14 +160,14 @@ extension InteractionJudge {
 package struct ProviderVerifier: Sendable {
     /// The provider's base URL: an interaction's recorded origin is replaced by it, its path prefixed by the
     /// base URL's path.
-    package var provider: URL
+    var provider: URL
     /// Where a provider state is set up before an interaction that names one (Pact's state-change URL): a POST
     /// of `{"action": "setup", "params": {}, "state": NAME}`.
-    package var stateChange: URL?
+    var stateChange: URL?
     /// Sent with every request, replacing the recorded field of the same name (credentials the fixtures masked).
-    package var headers: HeaderFields
-    package var timeout: Duration
-    package var maxBodySize: Int
+    var headers: HeaderFields
+    var timeout: Duration
+    var maxBodySize: Int
 
     package init(
         provider: URL, stateChange: URL? = nil, headers: HeaderFields = HeaderFields(),

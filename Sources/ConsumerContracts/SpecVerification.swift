@@ -14,7 +14,7 @@ package import OpenAPISupport
 /// description removes, retypes, makes optional (when read with `decode`) or nullable breaks; a member the
 /// consumer does not read may change freely.
 package struct SpecVerifier: Sendable {
-    package let spec: OpenAPISpec
+    let spec: OpenAPISpec
 
     package init(spec: OpenAPISpec) {
         self.spec = spec

@@ -19,9 +19,9 @@ import HTTPFixtures
 /// lives under `/v3`.
 package struct FixtureNaming: Sendable {
     /// One name for every exchange.
-    package var name: String?
+    var name: String?
     /// Path templates, each with an optional method and explicit name.
-    package var templates: [PathTemplate]
+    var templates: [PathTemplate]
     /// A spec's operations, each named as `openapi import` names its snapshot.
     package var operations: [PathTemplate]
     /// Base paths (`/v3`) a path may carry before a template's first segment.
@@ -39,10 +39,10 @@ package struct FixtureNaming: Sendable {
     /// A path template with `{placeholder}` segments, an optional method, and the name of the fixtures it matches.
     package struct PathTemplate: Sendable, Hashable {
         /// The method it is limited to (upper case), or `nil` for any.
-        package var method: String?
+        var method: String?
         /// The path template, `/repos/{owner}/{repo}`.
-        package var path: String
-        package var name: String
+        var path: String
+        var name: String
 
         /// `/repos/{owner}/{repo}/issues`, `GET /repos/{owner}/{repo}/issues` or either with `=repo-issues`;
         /// `nil` when it is not a path (it must start with `/`, after the method) or names nothing.
@@ -76,7 +76,7 @@ package struct FixtureNaming: Sendable {
 
         /// How many literal segments match when the request's method and path (with or without one of
         /// `basePaths`) fit this template; `nil` when they do not.
-        package func match(method: String, path: String, basePaths: [String]) -> Int? {
+        func match(method: String, path: String, basePaths: [String]) -> Int? {
             if let expected = self.method, expected != method.uppercased() { return nil }
             for candidate in FixtureNaming.candidatePaths(path, basePaths: basePaths) {
                 if let (_, literals) = HTTPFixtures.PathTemplate.match(
@@ -112,7 +112,7 @@ package struct FixtureNaming: Sendable {
     }
 
     /// The operation of ``operations`` a request belongs to: the one whose template has the most literal segments.
-    package func operation(method: String, url: String, requestBasePath: String? = nil) -> PathTemplate? {
+    func operation(method: String, url: String, requestBasePath: String? = nil) -> PathTemplate? {
         let path = HTTPFixtures.PathTemplate.path(of: url)
         let bases = basePaths + (requestBasePath.map { [$0] } ?? [])
         var best: (PathTemplate, Int)?
@@ -131,7 +131,7 @@ package struct FixtureNaming: Sendable {
 
     /// Unique names for many exchanges: the first of a base is the base, later ones `.2`, `.3`, … (samples
     /// of one endpoint). `key` scopes uniqueness (a host, when exchanges go to folders by host).
-    package static func numbered(_ bases: [(key: String, base: String)]) -> [String] {
+    static func numbered(_ bases: [(key: String, base: String)]) -> [String] {
         var used: [String: Int] = [:]
         return bases.map { item in
             let id = "\(item.key)/\(item.base)"
@@ -148,7 +148,7 @@ package struct FixtureNaming: Sendable {
 
     /// `GET` and `/v3/stores/{storeId}` → `get-v3-stores-storeid`: a method and a path, or a path template, as one
     /// name.
-    package static func methodAndPath(method: String, path: String) -> String {
+    static func methodAndPath(method: String, path: String) -> String {
         var slug = slug(path)
         if slug.count > 80 { slug = String(slug.prefix(80)) }
         while slug.hasSuffix("-") { slug.removeLast() }
@@ -179,12 +179,12 @@ package struct FixtureNaming: Sendable {
 /// (`GET /v3/stores`). Paths match as they are or without a base path (`/stores` selects `/v3/stores` when the
 /// API lives under `/v3`).
 package struct ImportSelection: Sendable, Hashable, CustomStringConvertible {
-    package enum Rule: Sendable, Hashable {
+    enum Rule: Sendable, Hashable {
         case folder([String])
         case path(method: String?, path: String)
     }
 
-    package var rule: Rule
+    var rule: Rule
     /// The text it was made from, for messages.
     package var description: String
 

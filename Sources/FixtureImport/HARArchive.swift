@@ -102,7 +102,7 @@ package struct HARArchive: Sendable {
         self.skipped = skipped
     }
 
-    package static func host(of url: String) -> String {
+    static func host(of url: String) -> String {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             return "unknown-host"
         }

@@ -70,7 +70,7 @@ package struct PostmanCollection: Sendable {
 
     /// The fixed values of Postman's dynamic variables, by name (without `{{$` and `}}`). Any other dynamic
     /// variable takes its own name (`{{$randomCity}}` → `randomCity`), with a warning.
-    package static let dynamicVariableValues: [String: String] = [
+    static let dynamicVariableValues: [String: String] = [
         "guid": "00000000-0000-4000-8000-000000000000",
         "randomUUID": "00000000-0000-4000-8000-000000000000",
         "timestamp": "1767225600",  // 2026-01-01T00:00:00Z

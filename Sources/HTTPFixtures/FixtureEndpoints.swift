@@ -21,7 +21,7 @@ package struct FixtureEndpoint: Sendable {
 /// A 2xx JSON response of a fixture.
 package struct FixtureSample: Sendable {
     /// The fixture's name, `recipes/search.page2`.
-    package var name: String
+    var name: String
     /// The fixture's path as shown in messages.
     package var file: String
     /// The response body's bytes, as the fixture file holds them (checked as JSON, not built into a tree).

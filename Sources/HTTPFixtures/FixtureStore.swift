@@ -98,7 +98,7 @@ public struct FixtureStore: Sendable, Hashable {
 
     /// A scenario's fixture name split into its scenario and the name it stands in for:
     /// `recipes/scenarios/empty/search` → (`empty`, `recipes/search`); `nil` for a fixture of no scenario.
-    package static func splitScenario(ofFixture name: String) -> (scenario: String, standsFor: String)? {
+    static func splitScenario(ofFixture name: String) -> (scenario: String, standsFor: String)? {
         var parts = name.split(separator: "/", omittingEmptySubsequences: true)
         guard let index = parts.firstIndex(of: Substring(scenariosFolder)), index + 2 < parts.count else { return nil }
         let scenario = String(parts[index + 1])

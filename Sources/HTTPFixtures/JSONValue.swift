@@ -123,7 +123,7 @@ extension JSONValue {
 
     /// Parses a JSON document nested at most `maximumDepth` levels: a file that wraps documents read with
     /// the default limit (a fixture holds a body two levels down) reads with a limit that much higher.
-    package init(parsing data: Data, maximumDepth: Int) throws(InputError) {
+    init(parsing data: Data, maximumDepth: Int) throws(InputError) {
         var parser = JSONParser(bytes: [UInt8](data), maximumDepth: maximumDepth)
         self = try parser.parseDocument()
     }

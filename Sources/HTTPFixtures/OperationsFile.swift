@@ -22,9 +22,9 @@ package struct OperationsFile: Sendable {
     }
 
     package struct Operation: Sendable {
-        package var id: String
-        package var method: String
-        package var path: String
+        var id: String
+        var method: String
+        var path: String
         package var parameters: [Parameter]
         package var requestBody: (isRequired: Bool, schema: JSONValue?)?
         /// The snapshot files (`searchRecipes.schema.json`), by status.
@@ -41,7 +41,7 @@ package struct OperationsFile: Sendable {
     /// Reads an operations file; `file` names it in errors.
     ///
     /// - Throws: ``InputError`` when it is not JSON or not a file `openapi import` wrote.
-    package init(data: Data, file: String) throws(InputError) {
+    init(data: Data, file: String) throws(InputError) {
         let document: JSONValue
         do {
             document = try JSONValue(parsing: data)

@@ -109,7 +109,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     }
 
     /// `accessToken`, `access_token`, `Access-Token` → `accesstoken`: how body keys and parameter names compare.
-    package static func normalizedName(_ name: String) -> String {
+    static func normalizedName(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
     }
 
@@ -312,7 +312,7 @@ public struct Redactor: Sendable {
 
     /// Learns the credentials of a body: JSON members by name (also in JSON text the reader gave up on, say
     /// nested too deep), form-encoded and multipart fields by name.
-    package func learnBody(_ body: FixtureBody?, contentType: String?) {
+    func learnBody(_ body: FixtureBody?, contentType: String?) {
         switch body {
         case .json(let value):
             learnJSON(value, pointer: "", named: false)

@@ -16,10 +16,10 @@ package enum RedirectRule {
     package static let maximumHops = 16
 
     /// The headers dropped on a redirect to another host.
-    package static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
+    static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
     /// Whether `status` is a redirect the rule follows (given a `Location`).
-    package static func isRedirect(_ status: Int) -> Bool { [301, 302, 303, 307, 308].contains(status) }
+    static func isRedirect(_ status: Int) -> Bool { [301, 302, 303, 307, 308].contains(status) }
 
     /// Where a redirect leads and how the next request differs from the last.
     package struct Hop: Sendable, Hashable {

@@ -13,7 +13,7 @@ import Darwin
 package enum SafePath {
     /// The longest file name made, in UTF-8 bytes: well under the 255 of common file systems, with room for
     /// a `-2` suffix and `.json`.
-    package static let maximumNameLength = 120
+    static let maximumNameLength = 120
 
     /// `raw` reduced to one safe file name: percent-escapes decoded (so `%2e%2e` is `..`), path separators,
     /// control characters and characters that are not portable replaced by `_`, leading dots dropped (no
@@ -50,7 +50,7 @@ package enum SafePath {
     }
 
     /// A relative path of safe names (`recipes/search`): each `/`-separated part made safe by ``fileName(_:fallback:)``.
-    package static func relativePath(_ raw: String, fallback: String) -> String {
+    static func relativePath(_ raw: String, fallback: String) -> String {
         raw.split(separator: "/", omittingEmptySubsequences: true)
             .map { fileName(String($0), fallback: fallback) }
             .joined(separator: "/")

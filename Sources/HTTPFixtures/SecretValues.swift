@@ -10,7 +10,7 @@ package import Foundation
 /// everything else. (A credential that is a number is still masked by name.)
 package final class SecretValues: Sendable {
     /// The shortest value masked by value.
-    package static let minimumLength = 4
+    static let minimumLength = 4
     /// The most values met in traffic kept at once; the oldest go first. (A probe that runs for days meets a new
     /// session cookie every round; the values of the current round are the ones its output can hold.)
     package static let maximumLearned = 256
@@ -44,10 +44,10 @@ package final class SecretValues: Sendable {
     package init() {}
 
     /// Whether no value is known.
-    package var isEmpty: Bool { table.withLock { $0.forms.isEmpty } }
+    var isEmpty: Bool { table.withLock { $0.forms.isEmpty } }
 
     /// The forms known (plain, escaped, encoded), sorted; for tests.
-    package var knownForms: [String] { table.withLock { $0.forms.keys.sorted() } }
+    var knownForms: [String] { table.withLock { $0.forms.keys.sorted() } }
 
     /// Adds a value, masked from now on by `replacement`. Returns whether the value is long enough to be kept.
     ///
@@ -97,7 +97,7 @@ package final class SecretValues: Sendable {
     /// `text` with every known value replaced.
     ///
     /// - Complexity: O(n × k) for n characters and k known forms.
-    package func mask(_ text: String) -> String {
+    func mask(_ text: String) -> String {
         let forms = table.withLock { $0.ordered }
         guard !forms.isEmpty, !text.isEmpty else { return text }
         var result = text

@@ -39,7 +39,7 @@ package enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConv
     }
 
     /// The URI of the dialect's metaschema (OpenAPI 3.0 is checked against draft-04's).
-    package var metaschemaURI: String {
+    var metaschemaURI: String {
         switch self {
         case .draft4, .openAPI30: return "http://json-schema.org/draft-04/schema"
         case .draft6: return "http://json-schema.org/draft-06/schema"

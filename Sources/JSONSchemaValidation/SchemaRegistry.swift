@@ -1,5 +1,5 @@
 import Foundation
-package import HTTPFixtures
+import HTTPFixtures
 
 /// The documents a `$ref` or `$schema` may name by URI, looked up without any network: the bundled metaschemas,
 /// documents added by the caller (an OpenAPI description's components, a test suite's remotes), and optionally
@@ -12,13 +12,13 @@ package struct SchemaRegistry: Sendable {
     ///
     /// - Parameter loader: called with an absolute URI (without fragment) that no added document has; returns the
     ///   document, or `nil` when there is none. Never called for the bundled metaschemas.
-    package init(loader: (@Sendable (String) -> JSONValue?)? = nil) {
+    init(loader: (@Sendable (String) -> JSONValue?)? = nil) {
         self.documents = BundledMetaschemas.byURI
         self.loader = loader
     }
 
     /// Adds a document under `uri` (an absolute URI; a fragment is ignored).
-    package mutating func add(_ document: JSONValue, uri: String) {
+    mutating func add(_ document: JSONValue, uri: String) {
         documents[Self.key(uri)] = document
     }
 

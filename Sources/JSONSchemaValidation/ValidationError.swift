@@ -34,7 +34,7 @@ package struct ValidationLimitError: Error, Sendable, Hashable, CustomStringConv
     /// The instance location being judged when the limit was reached.
     package var instanceLocation: String
     /// The keyword's schema location.
-    package var absoluteKeywordLocation: String
+    var absoluteKeywordLocation: String
     /// What limit, in words.
     package var message: String
 

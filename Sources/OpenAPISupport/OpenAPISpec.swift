@@ -27,15 +27,15 @@ package struct OpenAPISpec: Sendable {
     /// The file's name in messages.
     package var file: String
     /// The document's `openapi` version (`3.0.3`, `3.1.0`).
-    package var version: String
+    var version: String
     /// The document as read.
     package var root: JSONValue
     /// The operations in document order.
     package var operations: [SpecOperation]
     /// The path parts of the servers' URLs (`/v1`), longest first; empty when every server is at the root.
-    package var basePaths: [String]
+    var basePaths: [String]
     /// What the snapshots approximate, sorted by place.
-    package var notes: [SpecNote]
+    var notes: [SpecNote]
     /// The definitions (one per referenced schema) the operations' response shapes refer to.
     var responseDefinitions: ShapeDefinitions
     /// The definitions the operations' request shapes (parameters and bodies) refer to.

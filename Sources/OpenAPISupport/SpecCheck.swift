@@ -10,23 +10,23 @@ package struct ViolationKind: RawRepresentable, Sendable, Hashable, CustomString
     package init(rawValue: String) { self.rawValue = rawValue }
 
     /// A value of a type the schema does not allow (`null` included).
-    package static let type = ViolationKind(rawValue: "type")
+    static let type = ViolationKind(rawValue: "type")
     /// A required property is missing.
-    package static let required = ViolationKind(rawValue: "required")
+    static let required = ViolationKind(rawValue: "required")
     /// A value outside the schema's `enum` (or `const`).
-    package static let `enum` = ViolationKind(rawValue: "enum")
+    static let `enum` = ViolationKind(rawValue: "enum")
     /// A property the schema does not declare, where `additionalProperties` is `false`.
-    package static let additional = ViolationKind(rawValue: "additional")
+    static let additional = ViolationKind(rawValue: "additional")
     /// A string that does not fit the schema's `format`.
-    package static let format = ViolationKind(rawValue: "format")
+    static let format = ViolationKind(rawValue: "format")
     /// The response status is not among the operation's responses.
     static let statusUndeclared = ViolationKind(rawValue: "status-undeclared")
     /// A path, query or header parameter missing, undeclared (query), or of the wrong type.
-    package static let parameter = ViolationKind(rawValue: "parameter")
+    static let parameter = ViolationKind(rawValue: "parameter")
     /// The request body is missing or does not fit its schema.
-    package static let requestBody = ViolationKind(rawValue: "request-body")
+    static let requestBody = ViolationKind(rawValue: "request-body")
     /// No operation of the spec has the fixture's method and path.
-    package static let noOperation = ViolationKind(rawValue: "no-operation")
+    static let noOperation = ViolationKind(rawValue: "no-operation")
 
     package var description: String { rawValue }
 }
@@ -38,9 +38,9 @@ package struct ViolationKind: RawRepresentable, Sendable, Hashable, CustomString
 /// ```
 package struct SpecViolation: Sendable, Hashable, CustomStringConvertible {
     /// The fixture file.
-    package var file: String
+    var file: String
     /// The operation (`GET /api/get`); empty when none matched.
-    package var operation: String
+    var operation: String
     /// A JSON Pointer into the response body, the request body (`/body/…`) or the parameters
     /// (`/query/page`, `/path/id`, `/header/X-Request-Id`); `""` for the exchange as a whole.
     package var pointer: String

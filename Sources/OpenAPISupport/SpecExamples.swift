@@ -18,11 +18,11 @@ package enum SpecExampleAnswer: Sendable, Hashable {
 /// Which example a client asks for, Prism's convention: `Prefer: code=404, example=notFound`.
 package struct ExamplePreference: Sendable, Hashable {
     /// The response status (`404`), instead of the first success.
-    package var code: Int?
+    var code: Int?
     /// The name of an example among a media type's `examples`.
-    package var example: String?
+    var example: String?
 
-    package init(code: Int? = nil, example: String? = nil) {
+    init(code: Int? = nil, example: String? = nil) {
         self.code = code
         self.example = example
     }

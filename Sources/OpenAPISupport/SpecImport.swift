@@ -109,7 +109,7 @@ package struct SpecImport: Sendable {
     /// The endpoint name of an operation's fixtures: the name of its first snapshot (`searchRecipes`), or, when it
     /// has none, its operation id made a file name. `apiprobe import … --spec` names fixtures so, and snapshot
     /// check and ContractTesting then pair them with the snapshots by name.
-    package func endpointName(for operation: SpecOperation) -> String {
+    func endpointName(for operation: SpecOperation) -> String {
         snapshotNames[operation.id]?.name ?? FixtureStore.endpointName(ofOperation: operation.id)
     }
 
@@ -124,7 +124,7 @@ package struct SpecImport: Sendable {
     ///   - api: the API's name (the snapshots' folder).
     ///   - source: the spec's file name, for the header comment.
     /// - Returns: the config's text and the operations left out, with why.
-    package func probeConfig(api: String, source: String) -> (text: String, skipped: [String]) {
+    func probeConfig(api: String, source: String) -> (text: String, skipped: [String]) {
         func quoted(_ text: String) -> String { JSONValue.string(text).serializedText }
         var variable = ""
         for scalar in api.uppercased().unicodeScalars {

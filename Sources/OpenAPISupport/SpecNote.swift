@@ -6,7 +6,7 @@ package struct SpecNote: Sendable, Hashable, CustomStringConvertible {
     package var pointer: String
     package var message: String
 
-    package init(pointer: String, message: String) {
+    init(pointer: String, message: String) {
         self.pointer = pointer
         self.message = message
     }

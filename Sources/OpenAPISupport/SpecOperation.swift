@@ -1,22 +1,22 @@
 import APIProbeShared
 import Foundation
-package import HTTPFixtures
+import HTTPFixtures
 package import JSONShape
 
 /// One operation of a spec: a method on a path template, its parameters, request body and responses.
 package struct SpecOperation: Sendable, Hashable {
     /// The `operationId`, or one made from the method and path (`get_api_search`) when the spec has none.
-    package var id: String
+    var id: String
     /// `GET`, `POST`, …
-    package var method: String
+    var method: String
     /// The path template: `/repos/{owner}/{repo}`.
-    package var path: String
+    var path: String
     /// The JSON Pointer of the operation object in the spec.
-    package var pointer: String
+    var pointer: String
     /// The parameters, path-level ones included (the operation's own win).
-    package var parameters: [SpecParameter]
+    var parameters: [SpecParameter]
     /// The JSON request body, when the operation takes one.
-    package var requestBody: SpecRequestBody?
+    var requestBody: SpecRequestBody?
     /// The responses by status key (`200`, `2XX`, `default`), in document order.
     package var responses: [SpecResponse]
 
@@ -40,20 +40,20 @@ package struct SpecParameter: Sendable, Hashable {
     package var name: String
     package var isRequired: Bool
     /// The parameter's schema as written (resolved when it was a `$ref`), or `nil`.
-    package var schema: JSONValue?
+    var schema: JSONValue?
     /// The JSON Pointer of the schema in the spec.
     var schemaPointer: String
     /// The schema as a shape.
-    package var shape: ShapeNode
+    var shape: ShapeNode
 }
 
 /// A JSON request body.
 package struct SpecRequestBody: Sendable, Hashable {
-    package var isRequired: Bool
-    package var schema: JSONValue?
+    var isRequired: Bool
+    var schema: JSONValue?
     var schemaPointer: String
     /// The schema as a shape, `readOnly` properties left out.
-    package var shape: ShapeNode
+    var shape: ShapeNode
     /// Whether every media type the body may have is JSON (a body of other bytes cannot be right).
     var acceptsOnlyJSON = false
 }
@@ -62,7 +62,7 @@ package struct SpecRequestBody: Sendable, Hashable {
 package struct SpecResponse: Sendable, Hashable {
     /// `200`, `2XX` or `default`.
     package var status: String
-    package var schema: JSONValue?
+    var schema: JSONValue?
     var schemaPointer: String
     /// The schema as a shape, `writeOnly` properties left out; `nil` without a JSON body.
     package var shape: ShapeNode?

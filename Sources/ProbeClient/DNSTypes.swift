@@ -3,8 +3,8 @@ import Foundation
 /// The question a `dns://` endpoint asks: a name and a record type.
 package struct DNSQuery: Sendable, Hashable, CustomStringConvertible {
     /// The name asked for, without a trailing dot (`api.example.com`).
-    package var name: String
-    package var type: DNSRecordType
+    var name: String
+    var type: DNSRecordType
 
     package init(name: String, type: DNSRecordType = .a) {
         self.name = name
@@ -36,14 +36,14 @@ package struct DNSRecordType: RawRepresentable, Sendable, Hashable, CustomString
     package init(rawValue: UInt16) { self.rawValue = rawValue }
 
     package static let a = DNSRecordType(rawValue: 1)
-    package static let ns = DNSRecordType(rawValue: 2)
+    static let ns = DNSRecordType(rawValue: 2)
     static let cname = DNSRecordType(rawValue: 5)
     static let soa = DNSRecordType(rawValue: 6)
     static let ptr = DNSRecordType(rawValue: 12)
     static let mx = DNSRecordType(rawValue: 15)
-    package static let txt = DNSRecordType(rawValue: 16)
-    package static let aaaa = DNSRecordType(rawValue: 28)
-    package static let srv = DNSRecordType(rawValue: 33)
+    static let txt = DNSRecordType(rawValue: 16)
+    static let aaaa = DNSRecordType(rawValue: 28)
+    static let srv = DNSRecordType(rawValue: 33)
     static let caa = DNSRecordType(rawValue: 257)
 
     static let named: [(String, DNSRecordType)] = [
@@ -76,7 +76,7 @@ package struct DNSResponseCode: RawRepresentable, Sendable, Hashable, CustomStri
     static let serverFailure = DNSResponseCode(rawValue: 2)
     static let nameError = DNSResponseCode(rawValue: 3)
     static let notImplemented = DNSResponseCode(rawValue: 4)
-    package static let refused = DNSResponseCode(rawValue: 5)
+    static let refused = DNSResponseCode(rawValue: 5)
 
     static let named: [(String, DNSResponseCode)] = [
         ("NOERROR", .noError), ("FORMERR", .formatError), ("SERVFAIL", .serverFailure), ("NXDOMAIN", .nameError),
@@ -97,9 +97,9 @@ package struct DNSAnswer: Sendable, Hashable {
     package var rcode: DNSResponseCode
     package var records: [DNSRecord]
     /// The server said it is authoritative for the name (the AA bit).
-    package var authoritative: Bool
+    var authoritative: Bool
 
-    package init(rcode: DNSResponseCode, records: [DNSRecord], authoritative: Bool = false) {
+    init(rcode: DNSResponseCode, records: [DNSRecord], authoritative: Bool = false) {
         self.rcode = rcode
         self.records = records
         self.authoritative = authoritative
@@ -118,7 +118,7 @@ package struct DNSRecord: Sendable, Hashable, CustomStringConvertible {
     package var ttl: UInt32
     package var value: String
 
-    package init(name: String, type: DNSRecordType, ttl: UInt32, value: String) {
+    init(name: String, type: DNSRecordType, ttl: UInt32, value: String) {
         self.name = name
         self.type = type
         self.ttl = ttl

@@ -53,7 +53,7 @@ package struct ProbeClientError: Error, Sendable, CustomStringConvertible {
 
     package var code: Code
     /// The failure in the client's words (`127.0.0.1: Name or service not known`, `the certificate expired …`).
-    package var detail: String
+    var detail: String
     package var latency: Duration = .zero
     package var timeToFirstByte: Duration?
     package var phases: PhaseTimings?
@@ -115,13 +115,13 @@ package struct ProbeClientError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Why TLS failed, when it did.
-    package var tlsReason: TLSFailureReason? {
+    var tlsReason: TLSFailureReason? {
         if case .tls(let reason) = code { return reason }
         return nil
     }
 
     /// Whether the request's time ran out (its timeout or the deadline).
-    package var timedOut: Bool {
+    var timedOut: Bool {
         switch code {
         case .timedOut, .cutByDeadline, .notSent: return true
         default: return false

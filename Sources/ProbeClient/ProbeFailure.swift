@@ -36,10 +36,10 @@ package struct FailureCategory: RawRepresentable, Sendable, Hashable, Comparable
     package static let latencyBudget = FailureCategory(rawValue: "latency-budget")
     package static let rateLimited = FailureCategory(rawValue: "rate-limited")
     /// The response body was larger than the endpoint's `maxBodySize`; reading stopped at the limit.
-    package static let bodyTooLarge = FailureCategory(rawValue: "body-too-large")
+    static let bodyTooLarge = FailureCategory(rawValue: "body-too-large")
     /// The certificate chain expires within the endpoint's `tls.expiresIn` (a warning ahead of an outage, not one).
     package static let certificateExpiry = FailureCategory(rawValue: "certificate-expiry")
-    package static let regression = FailureCategory(rawValue: "regression")
+    static let regression = FailureCategory(rawValue: "regression")
     package static let other = FailureCategory(rawValue: "other")
 
     /// Whether a check that failed so means the endpoint is **down**: no usable answer (DNS, refused, timeout, a

@@ -15,17 +15,17 @@ package struct ProbeRequest: Sendable, Hashable {
     package var headers: HeaderFields
     package var body: Data?
     /// How long one attempt may take, from the first byte sent to the last read (each retry gets its own).
-    package var timeout: Duration
+    var timeout: Duration
     /// The most bytes of a response body read: a longer one stops the transfer there and fails with
     /// ``ProbeClientError/Code/bodyTooLarge(limit:)``.
-    package var maxBodySize: Int
+    var maxBodySize: Int
     /// Whether a 3xx with a `Location` is followed (by ``RedirectRule``); otherwise it is the response.
-    package var followsRedirects: Bool
-    package var tls: TLSSettings
+    var followsRedirects: Bool
+    var tls: TLSSettings
     /// What is tried again, how often and after what pause.
-    package var retry: RetryRule
+    var retry: RetryRule
     /// A `dns://` request's question.
-    package var dns: DNSQuery?
+    var dns: DNSQuery?
 
     package init(
         method: String = "GET", url: URL, headers: HeaderFields = HeaderFields(), body: Data? = nil,
@@ -68,7 +68,7 @@ package struct ProbeResponse: Sendable {
     /// Whether this answer is a rate limit (429, or 503 with `Retry-After`) that the rule's waits did not outlast.
     package var rateLimited: Bool
 
-    package init(
+    init(
         status: Int?, headers: HeaderFields = HeaderFields(), body: Data = Data(), latency: Duration,
         timeToFirstByte: Duration? = nil, redirects: [URL] = [], phases: PhaseTimings? = nil, tls: TLSReport? = nil,
         dns: DNSAnswer? = nil, retries: Int = 0, rateLimited: Bool = false

@@ -13,7 +13,7 @@ package import HTTPFixtures
 /// - No pause passes the deadline: the last answer (or error) is kept instead.
 package struct RetryRule: Sendable, Hashable {
     /// How many times a transport error is tried again (an endpoint's `retries`).
-    package var retries: Int
+    var retries: Int
 
     package init(retries: Int) { self.retries = max(0, retries) }
 
@@ -53,7 +53,7 @@ package struct RetryRule: Sendable, Hashable {
     }
 
     /// `Retry-After` in seconds or as an HTTP date (RFC 9110, 10.2.3); `nil` when absent or unreadable.
-    package static func retryAfter(_ value: String?) -> Duration? {
+    static func retryAfter(_ value: String?) -> Duration? {
         guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let seconds = Double(text), seconds >= 0, seconds.isFinite {
             return .milliseconds(Int64(min(seconds, 86_400) * 1_000))

@@ -10,12 +10,12 @@ package import Foundation
 /// sample's start, so they add up to its latency but for the client's work after the last byte (microseconds);
 /// the client's set-up (event loops, TLS contexts) happens before any sample is timed.
 package struct PhaseTimings: Sendable, Hashable {
-    package var dns: Duration
-    package var connect: Duration
-    package var tls: Duration
+    var dns: Duration
+    var connect: Duration
+    var tls: Duration
     /// From the connection ready (or the hop's start on a kept-alive one) to the response head: writing the
     /// request and waiting for the server.
-    package var processing: Duration
+    var processing: Duration
     /// From the response head to the last body byte.
     package var transfer: Duration
     /// No new connection was opened for the sample: every hop went over a kept-alive connection.
@@ -102,7 +102,7 @@ package struct TLSFailureReason: RawRepresentable, Sendable, Hashable, CustomStr
     package init(rawValue: String) { self.rawValue = rawValue }
 
     /// The server's certificate is past its notAfter.
-    package static let expired = TLSFailureReason(rawValue: "expired")
+    static let expired = TLSFailureReason(rawValue: "expired")
     /// The server's certificate is not valid yet (notBefore in the future).
     static let notYetValid = TLSFailureReason(rawValue: "not-yet-valid")
     /// The server's certificate signs itself and is not trusted.

@@ -52,10 +52,10 @@ package struct ReportDestination: Sendable, Hashable, CustomStringConvertible {
 /// How a report is rendered.
 package struct ReportOptions: Sendable, Hashable {
     /// ANSI colour (console only; callers decide from the terminal and `NO_COLOR`).
-    package var usesColor: Bool
+    var usesColor: Bool
     /// The counts of every round so far in this process (`--every`), for the Prometheus `…_total` counters: a
     /// counter that restarted each round would make `rate()` and `increase()` read zero. `nil`: this round's.
-    package var totals: RunningTotals?
+    var totals: RunningTotals?
 
     package init(usesColor: Bool = false, totals: RunningTotals? = nil) {
         self.usesColor = usesColor

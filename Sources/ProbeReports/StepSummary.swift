@@ -39,7 +39,7 @@ package func appendToStepSummary(
 /// step summary at 1 MiB. Does nothing outside GitHub Actions (the variable unset or empty).
 package struct StepSummary: Sendable {
     /// The summary file, `nil` outside GitHub Actions.
-    package var path: String?
+    var path: String?
     /// Where this process's section begins, once written.
     private var start: Int64?
 

@@ -110,14 +110,14 @@ package final class RecipesServerKnobs: Sendable {
     }
 
     /// The `Retry-After` value of simulated failures, in seconds.
-    package var retryAfterSeconds: Int {
+    var retryAfterSeconds: Int {
         get { withLock { $0.retryAfterSeconds } }
         set { withLock { $0.retryAfterSeconds = max(0, newValue) } }
     }
 
     /// Whether the drifted variant is served: `social_rank` renamed `rank`, `recipe_id` an integer, and a new
     /// `cook_time_minutes` field.
-    package var isDrifted: Bool {
+    var isDrifted: Bool {
         get { withLock { $0.isDrifted } }
         set { withLock { $0.isDrifted = newValue } }
     }

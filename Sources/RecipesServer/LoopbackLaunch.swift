@@ -21,9 +21,9 @@ import Darwin
 package enum LoopbackLaunch {
     /// A server that could not start: the address and why, and whether the port was in use.
     package struct Failure: Error, Sendable, CustomStringConvertible {
-        package var host: String
-        package var port: Int
-        package var reason: String
+        var host: String
+        var port: Int
+        var reason: String
         package var isAddressInUse: Bool
         package var description: String { "cannot listen on \(host):\(port): \(reason)" }
     }
@@ -31,7 +31,7 @@ package enum LoopbackLaunch {
     /// How long a connection may stay without a byte read or written before it is closed, so idle connections
     /// (a client that opens thousands and sends nothing) do not pile up. Headers are bounded by Hummingbird's
     /// decoder (80 KiB in all, 1,000 fields: a 400 beyond), bodies by each responder.
-    package static let idleTimeout: TimeAmount = .seconds(60)
+    static let idleTimeout: TimeAmount = .seconds(60)
 
     /// - Returns: the port listened on (the system's pick for 0) and the server's task (cancel it to stop).
     package static func start<Responder: HTTPResponder>(

@@ -28,15 +28,15 @@ package final class RecipesServer: Sendable {
         /// Latency added before every response.
         package var latency: Latency
         /// The share of requests, from 0 to 1, answered with 503 and `Retry-After`.
-        package var failureRate: Double
+        var failureRate: Double
         /// The `Retry-After` value of simulated failures, in seconds.
-        package var retryAfterSeconds: Int
+        var retryAfterSeconds: Int
         /// Whether to serve the drifted variant of the API from the start.
-        package var isDrifted: Bool
+        var isDrifted: Bool
         /// When set, every `/api/search` and `/api/get` request must carry it as the `key` query parameter.
-        package var apiKey: String?
+        var apiKey: String?
         /// The seed of the latency and failure draws; the same seed gives the same sequence.
-        package var seed: UInt64
+        var seed: UInt64
         /// The port on `127.0.0.1`; `0` (the default) lets the system pick a free one.
         package var port: Int
 
@@ -143,7 +143,7 @@ package struct RecipesServerError: Error, Sendable, CustomStringConvertible {
     /// The port asked for is taken by another process.
     package var isAddressInUse: Bool
 
-    package init(message: String, isAddressInUse: Bool = false) {
+    init(message: String, isAddressInUse: Bool = false) {
         self.message = message
         self.isAddressInUse = isAddressInUse
     }

@@ -137,11 +137,11 @@ package struct ECMARegexError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The pattern as written in the schema.
-    package let pattern: String
+    let pattern: String
     /// What went wrong.
-    package let reason: Reason
+    let reason: Reason
 
-    package init(pattern: String, reason: Reason) {
+    init(pattern: String, reason: Reason) {
         self.pattern = pattern
         self.reason = reason
     }

@@ -112,10 +112,10 @@ extension FormatChecker {
             private var allSatisfyRule = true
 
             /// A name with no labels yet.
-            package init() {}
+            init() {}
 
             /// Adds a checked A-label or U-label.
-            package mutating func add(_ verdict: LabelVerdict) {
+            mutating func add(_ verdict: LabelVerdict) {
                 hasRightToLeftLabel = hasRightToLeftLabel || verdict.isRightToLeft
                 allSatisfyRule = allSatisfyRule && verdict.satisfiesBidiRule
             }
@@ -127,7 +127,7 @@ extension FormatChecker {
             }
 
             /// Whether the domain name satisfies the Bidi rule as a whole.
-            package var isValid: Bool { !hasRightToLeftLabel || allSatisfyRule }
+            var isValid: Bool { !hasRightToLeftLabel || allSatisfyRule }
         }
 
         /// Whether `bytes[start..<end]` starts with the ACE prefix `xn--`, in any case.

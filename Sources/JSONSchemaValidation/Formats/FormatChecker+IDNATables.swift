@@ -51,7 +51,7 @@ extension FormatChecker.IDNA {
     }
 
     /// The scripts that the CONTEXTO rules of RFC 5892 Appendix A name.
-    package enum Script: UInt8, Sendable {
+    enum Script: UInt8, Sendable {
         /// Greek (after GREEK LOWER NUMERAL SIGN).
         case greek
         /// Hebrew (before HEBREW PUNCTUATION GERESH and GERSHAYIM).
@@ -103,7 +103,7 @@ extension FormatChecker.IDNA {
     }
 
     /// The script of `scalar`, a code point IDNA2008 permits, when it is one the CONTEXTO rules name.
-    package static func script(of scalar: Unicode.Scalar) -> Script? {
+    static func script(of scalar: Unicode.Scalar) -> Script? {
         lookUp(scalar.value, in: scripts)
     }
 

@@ -19,7 +19,7 @@ enum FormatChecker {
     ///
     /// Format names are matched exactly (they are case-sensitive in JSON Schema). The first byte of the name picks
     /// the few names to compare, so finding the check costs about as much for every format.
-    package static func isValid(_ value: String, format: String) -> Bool? {
+    static func isValid(_ value: String, format: String) -> Bool? {
         switch format.utf8.first {
         case UInt8(ascii: "d"):
             switch format {
@@ -81,19 +81,19 @@ enum FormatChecker {
 
     /// Whether `byte` is an ASCII decimal digit (`0`–`9`).
     @inline(__always)
-    package static func isDigit(_ byte: UInt8) -> Bool {
+    static func isDigit(_ byte: UInt8) -> Bool {
         byte &- 0x30 < 10
     }
 
     /// Whether `byte` is an ASCII letter (`A`–`Z`, `a`–`z`).
     @inline(__always)
-    package static func isAlpha(_ byte: UInt8) -> Bool {
+    static func isAlpha(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- 0x61 < 26
     }
 
     /// Whether `byte` is an ASCII hexadecimal digit (`0`–`9`, `A`–`F`, `a`–`f`).
     @inline(__always)
-    package static func isHexDigit(_ byte: UInt8) -> Bool {
+    static func isHexDigit(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20) &- 0x61 < 6
     }
 }

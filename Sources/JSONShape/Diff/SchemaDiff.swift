@@ -331,7 +331,7 @@ public struct SchemaDiff: Sendable, Hashable {
     }
 
     /// The changes from `old` to `new`, walking their units (reusing those `units` already holds).
-    package static func changes(from old: ShapeNode, to new: ShapeNode, units: Units) -> [SchemaChange] {
+    static func changes(from old: ShapeNode, to new: ShapeNode, units: Units) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         var visited = Set<UnitKey>()
         var pending = [

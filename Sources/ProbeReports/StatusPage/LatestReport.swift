@@ -5,15 +5,15 @@ import HTTPFixtures
 /// What the status page takes from the latest `apiprobe run --report json=FILE`: when it ran, and per endpoint
 /// its URL and its failed checks.
 package struct LatestReport: Sendable, Hashable {
-    package struct Endpoint: Sendable, Hashable {
-        package var name: String
-        package var url: String?
+    struct Endpoint: Sendable, Hashable {
+        var name: String
+        var url: String?
         /// `name: message` of each failed check.
         var failedChecks: [String]
     }
 
-    package var startedAt: Date
-    package var endpoints: [Endpoint]
+    var startedAt: Date
+    var endpoints: [Endpoint]
 
     /// Reads a JSON report.
     ///

@@ -61,9 +61,9 @@ package struct StatusPage: Sendable {
 
     /// A maintenance window of the config and the endpoints it covers.
     package struct Maintenance: Sendable, Hashable {
-        package var window: MaintenanceWindow
+        var window: MaintenanceWindow
         /// The endpoints it covers; empty: every endpoint (a top-level `maintenance:`).
-        package var endpoints: [String]
+        var endpoints: [String]
 
         package init(window: MaintenanceWindow, endpoints: [String] = []) {
             self.window = window
@@ -82,7 +82,7 @@ package struct StatusPage: Sendable {
     /// An uptime window: 24 hours, 7 days, 30 days.
     package struct Window: Sendable, Hashable, CaseIterable {
         package var label: String
-        package var seconds: TimeInterval
+        var seconds: TimeInterval
         package static let day = Window(label: "24h", seconds: 86_400)
         package static let week = Window(label: "7d", seconds: 7 * 86_400)
         package static let month = Window(label: "30d", seconds: 30 * 86_400)
@@ -91,14 +91,14 @@ package struct StatusPage: Sendable {
 
     /// Passing rounds out of all rounds in a window.
     package struct Uptime: Sendable, Hashable {
-        package var passed: Int
-        package var total: Int
+        var passed: Int
+        var total: Int
         package init(passed: Int, total: Int) {
             self.passed = passed
             self.total = total
         }
         /// 0...1; `nil` with no rounds in the window.
-        package var ratio: Double? { total > 0 ? Double(passed) / Double(total) : nil }
+        var ratio: Double? { total > 0 ? Double(passed) / Double(total) : nil }
     }
 
     /// p50 and p95 of a set of rounds (see the type's discussion), in milliseconds.
@@ -116,8 +116,8 @@ package struct StatusPage: Sendable {
 
     /// One bar of the latency chart.
     package struct Bucket: Sendable, Hashable {
-        package var start: Date
-        package var end: Date
+        var start: Date
+        var end: Date
         package var latency: Latency
     }
 
@@ -141,7 +141,7 @@ package struct StatusPage: Sendable {
         package var latency: Latency
         package var chart: [Bucket]
         /// From the latest report, when given.
-        package var url: String?
+        var url: String?
         /// The failed checks of the latest report (`name: message`), or of its newest round in the history.
         var failedChecks: [String]
     }
@@ -154,11 +154,11 @@ package struct StatusPage: Sendable {
         /// The first passing round of the passes that brought it back; `nil` while it is still down.
         package var end: Date?
         /// Categories of the failed checks of its failed rounds, sorted.
-        package var failures: [String]
+        var failures: [String]
         /// The first failed check of its first round.
         package var message: String?
         /// Failed rounds during it.
-        package var failedRounds: Int
+        var failedRounds: Int
         package init(
             endpoint: String, start: Date, end: Date?, failures: [String], message: String?, failedRounds: Int
         ) {
@@ -175,12 +175,12 @@ package struct StatusPage: Sendable {
 
     /// A change of the schema drift an endpoint's rounds record.
     package struct DriftEvent: Sendable, Hashable {
-        package var endpoint: String
-        package var at: Date
+        var endpoint: String
+        var at: Date
         /// The drift from this round on, one change a line; empty when it cleared.
-        package var changes: [String]
+        var changes: [String]
         /// Whether the history line held only a `schema-drift` failure, without the changes.
-        package var withoutDetails: Bool
+        var withoutDetails: Bool
         package init(endpoint: String, at: Date, changes: [String], withoutDetails: Bool) {
             self.endpoint = endpoint
             self.at = at
@@ -220,7 +220,7 @@ package struct StatusPage: Sendable {
     /// Over every endpoint: share of rounds in which all passed.
     package var uptime: [Window: Uptime]
     /// Over every endpoint's rounds of the last 24 hours.
-    package var latency: Latency
+    var latency: Latency
     /// Newest first, at most ``Options/maximumEvents``.
     package var incidents: [Incident]
     /// Incidents older than those kept.
@@ -443,7 +443,7 @@ extension StatusPage {
     }
 
     /// The latency of a set of rounds: the median of their p50s, the 95th percentile of their p95s (NaN: none).
-    package static func latency(p50: [Double], p95: [Double]) -> Latency {
+    static func latency(p50: [Double], p95: [Double]) -> Latency {
         let p50s = p50.filter { !$0.isNaN }.sorted()
         let p95s = p95.filter { !$0.isNaN }.sorted()
         return Latency(

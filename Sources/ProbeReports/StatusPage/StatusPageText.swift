@@ -21,7 +21,7 @@ package enum StatusPageText {
     }
 
     /// `2026-11-22 18:05 UTC`.
-    package static func time(_ date: Date) -> String {
+    static func time(_ date: Date) -> String {
         let iso = DisplayText.timestamp(date)
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
@@ -48,7 +48,7 @@ package enum StatusPageText {
     }
 
     /// `text` safe inside HTML and XML text and attribute values (JUnit's rule: one XML escaping).
-    package static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         JUnitReport.escape(text, attribute: true)
     }
 }

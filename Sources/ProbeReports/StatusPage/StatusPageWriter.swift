@@ -10,8 +10,8 @@ import ProbeRunner
 /// learned the credentials in all of them, and is escaped. Files are written atomically and only inside the
 /// output folder; badge file names made from endpoint names are made safe (`badges/<endpoint>-uptime-30d.svg`).
 package struct StatusPageWriter: Sendable {
-    package var page: StatusPage
-    package var redactor: Redactor
+    var page: StatusPage
+    var redactor: Redactor
 
     package init(page: StatusPage, redactor: Redactor = Redactor()) {
         self.page = page

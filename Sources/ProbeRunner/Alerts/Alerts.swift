@@ -14,16 +14,16 @@ package struct AlertEvent: Sendable, Hashable {
     }
 
     package var api: String
-    package var endpoint: String
-    package var state: State
+    var endpoint: String
+    var state: State
     /// When the round that changed the state started.
-    package var at: Date
+    var at: Date
     /// The failed checks, or what recovered.
     package var message: String
     /// The endpoint's URL (credentials redacted).
-    package var url: String
+    var url: String
     /// Failed rounds in a row (down) or passing rounds in a row (recovered).
-    package var consecutive: Int
+    var consecutive: Int
 
     package init(
         api: String, endpoint: String, state: State, at: Date, message: String, url: String, consecutive: Int
@@ -62,15 +62,15 @@ package enum AlertTransitions {
     /// the endpoint answers, and not in a round whose answer changed: an outage is one "down" and one "recovered"
     /// (whose message names the checks that still fail), never also "degraded" and "restored".
     package struct EndpointState: Sendable, Hashable {
-        package var answer: Tracker
+        var answer: Tracker
         package var checks: Tracker
 
-        package init(downAfter: Int, successThreshold: Int) {
+        init(downAfter: Int, successThreshold: Int) {
             answer = Tracker(downAfter: downAfter, successThreshold: successThreshold)
             checks = Tracker(downAfter: downAfter, successThreshold: successThreshold)
         }
 
-        package init(answer: Tracker, checks: Tracker) {
+        init(answer: Tracker, checks: Tracker) {
             self.answer = answer
             self.checks = checks
         }
@@ -80,7 +80,7 @@ package enum AlertTransitions {
 
         /// Adds a round (`answered`: a usable answer; `passed`: every check held); returns the change to announce.
         @discardableResult
-        package mutating func record(answered: Bool, passed: Bool) -> AlertEvent.State? {
+        mutating func record(answered: Bool, passed: Bool) -> AlertEvent.State? {
             let availability = answer.record(passed: answered)
             let health = checks.record(passed: passed)
             if let availability { return availability }
@@ -98,7 +98,7 @@ package enum AlertTransitions {
     /// tracker.record(passed: true)   // .recovered
     /// ```
     package struct Tracker: Sendable, Hashable {
-        package let downAfter: Int
+        let downAfter: Int
         package let successThreshold: Int
         /// Whether the endpoint is down: it went down and has not recovered since.
         package private(set) var isDown = false
@@ -114,7 +114,7 @@ package enum AlertTransitions {
         }
 
         /// A tracker in the state a run left it (read back from the file beside the history).
-        package init(downAfter: Int, successThreshold: Int, isDown: Bool, failuresInARow: Int, passesInARow: Int) {
+        init(downAfter: Int, successThreshold: Int, isDown: Bool, failuresInARow: Int, passesInARow: Int) {
             self.init(downAfter: downAfter, successThreshold: successThreshold)
             self.isDown = isDown
             self.failuresInARow = max(0, failuresInARow)
@@ -151,8 +151,8 @@ package enum AlertTransitions {
 /// passes the redactor. `apiprobe run` sends through an outbox (kept beside the history), so an alert a receiver
 /// could not take is sent again on later rounds and runs, in order, until it is delivered.
 package struct AlertSender: Sendable {
-    package var targets: [AlertTarget]
-    package var redactor: Redactor
+    var targets: [AlertTarget]
+    var redactor: Redactor
 
     package init(targets: [AlertTarget], redactor: Redactor) {
         self.targets = targets

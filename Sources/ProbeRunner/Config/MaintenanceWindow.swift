@@ -17,11 +17,11 @@ package import Foundation
 /// line, counter, alert or push.
 package struct MaintenanceWindow: Sendable, Hashable, CustomStringConvertible {
     /// Minutes after midnight, 0 to 1439.
-    package var startMinute: Int
-    package var duration: Duration
+    var startMinute: Int
+    var duration: Duration
     /// Weekdays as `Calendar` numbers them (1 is Sunday); empty for every day.
-    package var weekdays: Set<Int>
-    package var timeZone: TimeZone
+    var weekdays: Set<Int>
+    var timeZone: TimeZone
 
     package init(
         startMinute: Int, duration: Duration, weekdays: Set<Int> = [],

@@ -1,7 +1,7 @@
 import APIProbeShared
 package import Foundation
 package import HTTPFixtures
-package import ProbeClient
+import ProbeClient
 
 /// A probe configuration: what `apiprobe run` checks and `apiprobe record` records (`apiprobe.yml`, README).
 ///
@@ -9,29 +9,29 @@ package import ProbeClient
 /// replaced from the environment before anything else is read.
 package struct ProbeConfig: Sendable, Hashable {
     /// The file it was read from, as shown in messages (`apiprobe.yml`).
-    package var file: String
+    var file: String
     /// The API's name: fixtures go to `Stubs/<api>/`, snapshots are `Snapshots/<api>/<endpoint>.schema.json`.
     package var api: String
     /// Relative paths and endpoint paths resolve against it.
-    package var baseURL: URL?
+    var baseURL: URL?
     /// The folders of fixtures and snapshots, relative to the config file's folder.
-    package var stubsDirectory: String
+    var stubsDirectory: String
     var snapshotsDirectory: String
     /// Values every endpoint starts from.
-    package var defaults: EndpointDefaults
+    var defaults: EndpointDefaults
     package var endpoints: [EndpointConfig]
     /// How many requests are in flight at once across all endpoints.
-    package var concurrency: Int
+    var concurrency: Int
     /// The most requests a second sent to one host (`nil`: no limit); the config accepts ``rateLimitRange``.
-    package var requestsPerSecondPerHost: Double?
+    var requestsPerSecondPerHost: Double?
     /// The longest a whole run may take; endpoints not finished by then fail as timed out.
-    package var deadline: Duration
+    var deadline: Duration
     /// How many consecutive failed rounds make an endpoint count as down (flapping damper).
     package var downAfter: Int
     /// How many consecutive passing rounds make a down endpoint recovered (the recovery alert's damper).
     package var successThreshold: Int = 1
     /// Where state changes (down, recovered) are announced.
-    package var alerts: [AlertTarget] = []
+    var alerts: [AlertTarget] = []
     /// Latency regression detection against the history file.
     package var regression: RegressionPolicy
     /// How much of the history file a run keeps (`history: {keep, maxSize}`); everything by default.
@@ -39,7 +39,7 @@ package struct ProbeConfig: Sendable, Hashable {
     /// When every endpoint is expected to be unavailable: rounds then do not probe it (``MaintenanceWindow``).
     package var maintenance: [MaintenanceWindow] = []
     /// JSON body fields redacted when recording, beside the default header and query redactions.
-    package var redactBodyFields: [String]
+    var redactBodyFields: [String]
     /// The values substituted from the environment, each with its variable's name: the run's secrets.
     var environmentSecrets: [String: String] = [:]
 
@@ -86,17 +86,17 @@ package struct ProbeConfig: Sendable, Hashable {
 
 /// What every endpoint starts from unless it says otherwise.
 package struct EndpointDefaults: Sendable, Hashable {
-    package var headers: [String: String]
-    package var samples: Int
-    package var timeout: Duration
-    package var retries: Int
+    var headers: [String: String]
+    var samples: Int
+    var timeout: Duration
+    var retries: Int
     /// The largest response body read, in bytes (`nil`: the command's default).
-    package var maxBodySize: Int?
+    var maxBodySize: Int?
     /// `tls:` settings every endpoint starts from (an endpoint's own `tls:` keys replace these key by key).
-    package var tls = TLSSettings()
+    var tls = TLSSettings()
     var expectations: Expectations
 
-    package init(
+    init(
         headers: [String: String] = [:],
         samples: Int = 1,
         timeout: Duration = .seconds(10),
@@ -117,25 +117,25 @@ package struct EndpointDefaults: Sendable, Hashable {
 package struct EndpointConfig: Sendable, Hashable {
     /// Unique in a config; names the fixture (`Stubs/<api>/<name>.json`) and the snapshot.
     package var name: String
-    package var method: String
+    var method: String
     /// An absolute URL, or a path resolved against the config's base URL.
     package var path: String
     /// Query items in order; added to those already in `path`.
-    package var query: [QueryItem]
+    var query: [QueryItem]
     package var headers: [String: String]
     package var body: RequestBody?
-    package var samples: Int
-    package var timeout: Duration
+    var samples: Int
+    var timeout: Duration
     /// Retries after a transport error (never after an HTTP status), with backoff.
-    package var retries: Int
+    var retries: Int
     /// The largest response body read, in bytes (`nil`: ``ProbeConfig/defaultRunBodyLimit`` for `run`,
     /// ``ProbeConfig/defaultRecordBodyLimit`` for `record`); a larger body fails as `body-too-large`.
-    package var maxBodySize: Int?
+    var maxBodySize: Int?
     /// Whether a 3xx response with a `Location` is followed (the default); `false` makes the 3xx the answer, so
     /// `status: 301` can be expected.
-    package var followsRedirects: Bool = true
+    var followsRedirects: Bool = true
     /// `tls:`: the certificate's expiry budget, a CA file, a client certificate (mTLS), `insecure`.
-    package var tls = TLSSettings()
+    var tls = TLSSettings()
     /// How often the endpoint is probed (`interval: 1h`), when less often than every round: a round probes it
     /// only when this long has passed since it was last probed (by this process, or as the history file
     /// says), so a cron job every 5 minutes can check a certificate hourly. `nil`: every round.
@@ -143,10 +143,10 @@ package struct EndpointConfig: Sendable, Hashable {
     /// This endpoint's own maintenance windows, beside the config's.
     package var maintenance: [MaintenanceWindow] = []
     /// `dns:`: the question a `dns://` endpoint asks (`nil` for other kinds).
-    package var dns: DNSQuery?
+    var dns: DNSQuery?
     var expectations: Expectations
     /// Where the endpoint is in the config file, for messages (`.file` when built in code).
-    package var position: SourcePosition
+    var position: SourcePosition
 
     package init(
         name: String,
@@ -183,7 +183,7 @@ package struct EndpointConfig: Sendable, Hashable {
     ///
     /// - Throws: ``InputError`` when the result is not an absolute http(s) URL, or a `tcp://` or `tls://`
     ///   URL with a host and a port and nothing else, or a `dns://` URL with at most a server and a port.
-    package func url(baseURL: URL?, file: String = "apiprobe.yml") throws(InputError) -> URL {
+    func url(baseURL: URL?, file: String = "apiprobe.yml") throws(InputError) -> URL {
         if kind != .http { return try socketURL(file: file) }
         let resolved: URL?
         if let absolute = URL(string: path), absolute.scheme != nil {
@@ -276,7 +276,7 @@ package struct EndpointConfig: Sendable, Hashable {
 
 /// One query item, kept in order.
 package struct QueryItem: Sendable, Hashable {
-    package var name: String
+    var name: String
     package var value: String?
 
     package init(name: String, value: String?) {
@@ -294,19 +294,19 @@ package enum RequestBody: Sendable, Hashable {
 /// What must hold for an endpoint to pass.
 package struct Expectations: Sendable, Hashable {
     /// Accepted statuses (default: any 2xx).
-    package var status: StatusExpectation
-    package var headers: [HeaderExpectation]
+    var status: StatusExpectation
+    var headers: [HeaderExpectation]
     package var body: [BodyCondition]
     /// The schema snapshot the body must conform to (`nil`: none checked).
-    package var schema: SchemaExpectation?
-    package var latency: [LatencyBudget]
+    var schema: SchemaExpectation?
+    var latency: [LatencyBudget]
     /// A `dns://` endpoint's accepted response codes (`rcode:`; default `NOERROR`).
     var rcodes: [DNSResponseCode]
     /// Values a `dns://` endpoint's answer must hold, each among its records (`answers:`), as `dig +short`
     /// writes them: `127.0.0.1`, `10 mail.example.com`, `v=spf1 -all`.
-    package var answers: [String]
+    var answers: [String]
 
-    package init(
+    init(
         status: StatusExpectation = .success,
         headers: [HeaderExpectation] = [],
         body: [BodyCondition] = [],
@@ -327,13 +327,13 @@ package struct Expectations: Sendable, Hashable {
 
 /// Accepted statuses: codes and ranges (`200`, `[200, 204]`, `200-299`, `2xx`).
 package struct StatusExpectation: Sendable, Hashable, CustomStringConvertible {
-    package var ranges: [ClosedRange<Int>]
+    var ranges: [ClosedRange<Int>]
 
-    package init(ranges: [ClosedRange<Int>]) { self.ranges = ranges }
+    init(ranges: [ClosedRange<Int>]) { self.ranges = ranges }
 
-    package static let success = StatusExpectation(ranges: [200...299])
+    static let success = StatusExpectation(ranges: [200...299])
 
-    package func accepts(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
+    func accepts(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
 
     package var description: String {
         ranges.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
@@ -343,16 +343,16 @@ package struct StatusExpectation: Sendable, Hashable, CustomStringConvertible {
 
 /// A response header that must be present, equal a value, or match a regular expression.
 package struct HeaderExpectation: Sendable, Hashable {
-    package enum Rule: Sendable, Hashable {
+    enum Rule: Sendable, Hashable {
         case exists
         case equals(String)
         case matches(String)
     }
 
-    package var name: String
-    package var rule: Rule
+    var name: String
+    var rule: Rule
 
-    package init(name: String, rule: Rule) {
+    init(name: String, rule: Rule) {
         self.name = name
         self.rule = rule
     }
@@ -385,20 +385,20 @@ package struct BodyCondition: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What the condition looks at.
-    package var subject: Subject = .json
+    var subject: Subject = .json
 
     /// A JSON Pointer (RFC 6901) into the body; a `*` segment stands for every item of the array there,
     /// and the condition must hold for each (`/recipes/*/title exists`).
-    package var pointer: String
+    var pointer: String
     var op: Operator
     /// The value compared against (`nil` for `exists` / `not-exists`); a regular expression for `matches`.
     var operand: JSONValue?
     /// For `length`: how the length compares with `operand` (one of the ordering operators or `==`).
     var lengthOperator: Operator?
     /// As written in the config, for check names: `/count > 0`.
-    package var source: String
+    var source: String
 
-    package init(
+    init(
         pointer: String, op: Operator, operand: JSONValue? = nil, lengthOperator: Operator? = nil, source: String? = nil
     ) {
         self.pointer = pointer
@@ -416,13 +416,13 @@ package struct BodyCondition: Sendable, Hashable, CustomStringConvertible {
 /// The endpoint's body must conform to a schema snapshot; drift at or above `failOn` fails the check.
 package struct SchemaExpectation: Sendable, Hashable {
     /// The snapshot file, relative to the config's folder (default: `<snapshots>/<api>/<endpoint>.schema.json`).
-    package var snapshot: String
+    var snapshot: String
     /// A usage manifest that ranks changes at unread paths as info (default: beside the snapshot, when present).
     package var usage: String?
     /// The lowest severity that fails the check: `breaking` (default), `warning` or `info`.
-    package var failOn: String
+    var failOn: String
 
-    package init(snapshot: String, usage: String? = nil, failOn: String = "breaking") {
+    init(snapshot: String, usage: String? = nil, failOn: String = "breaking") {
         self.snapshot = snapshot
         self.usage = usage
         self.failOn = failOn
@@ -432,10 +432,10 @@ package struct SchemaExpectation: Sendable, Hashable {
 /// A latency budget on a percentile: `p95 < 300ms`.
 package struct LatencyBudget: Sendable, Hashable, CustomStringConvertible {
     /// 50, 90, 95, 99 (or 100 for the maximum); any value in 0...100 is accepted.
-    package var percentile: Double
-    package var limit: Duration
+    var percentile: Double
+    var limit: Duration
 
-    package init(percentile: Double, limit: Duration) {
+    init(percentile: Double, limit: Duration) {
         self.percentile = percentile
         self.limit = limit
     }
@@ -450,9 +450,9 @@ package struct LatencyBudget: Sendable, Hashable, CustomStringConvertible {
 /// How a run's p95 is compared with history.
 package struct RegressionPolicy: Sendable, Hashable {
     /// How many earlier runs the baseline is taken over.
-    package var window: Int
+    var window: Int
     /// A p95 above `factor` × the baseline (the median of the window) can be a regression.
-    package var factor: Double
+    var factor: Double
     /// Fewer earlier runs than this: no verdict.
     package var minimumRuns: Int
     /// How much slower, at least, a p95 must be than the baseline to be a regression: on a fast endpoint a
@@ -471,7 +471,7 @@ package struct RegressionPolicy: Sendable, Hashable {
 
 extension JSONValue {
     /// Compact JSON text, for messages.
-    package var serializedText: String { String(decoding: serialized(sortedKeys: true), as: UTF8.self) }
+    var serializedText: String { String(decoding: serialized(sortedKeys: true), as: UTF8.self) }
 }
 
 extension ProbeConfig {
@@ -515,7 +515,7 @@ package struct AlertTarget: Sendable, Hashable {
     }
 
     package var kind: Kind
-    package var url: URL
+    var url: URL
 
     package init(kind: Kind, url: URL) {
         self.kind = kind

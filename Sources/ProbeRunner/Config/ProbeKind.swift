@@ -20,7 +20,7 @@ package enum ProbeKind: String, Sendable, Hashable, CaseIterable {
     case dns
 
     /// The kind a URL's scheme names (`http` for anything else, a path included).
-    package init(url text: String) {
+    init(url text: String) {
         guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else {
             self = .http
             return
@@ -29,7 +29,7 @@ package enum ProbeKind: String, Sendable, Hashable, CaseIterable {
     }
 
     /// What reports show in the method column: `TCP`, `TLS`, `DNS`.
-    package var label: String { rawValue.uppercased() }
+    var label: String { rawValue.uppercased() }
 
     /// Endpoint keys only an HTTP endpoint takes.
     static let httpOnlyKeys = ["method", "query", "headers", "body", "auth", "maxBodySize", "followRedirects"]

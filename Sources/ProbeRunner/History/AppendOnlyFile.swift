@@ -20,7 +20,7 @@ package struct HistoryFileError: Error, Sendable, Hashable, CustomStringConverti
     /// What went wrong, and what to do about it.
     package var problem: String
 
-    package init(file: String, problem: String) {
+    init(file: String, problem: String) {
         self.file = file
         self.problem = problem
     }
@@ -249,7 +249,7 @@ package enum AppendOnlyFile {
         }
     }
 
-    package static func describe(_ code: Int32) -> String {
+    static func describe(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 }

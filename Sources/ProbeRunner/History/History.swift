@@ -75,7 +75,7 @@ package struct HistoryFile: Sendable {
         /// Lines that could not be read (a torn write, a hand edit), among those looked at.
         package var damagedLines: Int
 
-        package init(records: [HistoryRecord], damagedLines: Int) {
+        init(records: [HistoryRecord], damagedLines: Int) {
             self.records = records
             self.damagedLines = damagedLines
         }

@@ -19,9 +19,9 @@ import Darwin
 /// read from it, so pruning changes neither.
 package struct HistoryRetention: Sendable, Hashable {
     /// The oldest round kept, as an age.
-    package var keep: Duration?
+    var keep: Duration?
     /// The most bytes kept.
-    package var maxBytes: Int64?
+    var maxBytes: Int64?
 
     package init(keep: Duration? = nil, maxBytes: Int64? = nil) {
         self.keep = keep

@@ -17,7 +17,7 @@ extension HistoryFile {
     /// What ``scan(_:)`` read: how many records, and which lines were skipped as damaged.
     package struct ScanSummary: Sendable, Hashable {
         /// Records handed to the body.
-        package var records: Int
+        var records: Int
         /// Lines that are not JSON (a write cut short by a killed run) or longer than
         /// ``HistoryFile/maximumLineLength``: skipped, as `apiprobe run` skips them.
         package var damagedLines: Int

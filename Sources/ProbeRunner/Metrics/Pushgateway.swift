@@ -17,12 +17,12 @@ import FoundationNetworking
 /// left the config disappear with the next push. Label values go in the path URL-escaped; a value with a `/`
 /// (or an empty one) in the Pushgateway's base64 form, `/instance@base64/ZXUvMQ==`.
 package struct PushgatewayClient: Sendable {
-    package var url: URL
-    package var job: String
+    var url: URL
+    var job: String
     /// Grouping labels beside `job` (for instance `instance`), each a series label of every pushed metric.
-    package var grouping: [String: String]
+    var grouping: [String: String]
     /// How long the push may take.
-    package var timeout: Duration
+    var timeout: Duration
 
     package init(url: URL, job: String = "apiprobe", grouping: [String: String] = [:], timeout: Duration = .seconds(10))
     {
@@ -154,10 +154,10 @@ package struct PushgatewayError: Error, Sendable, Hashable, CustomStringConverti
     /// The start of the answer's body.
     package var body: String
     /// What went wrong when there was no answer (or before sending).
-    package var problem: String?
+    var problem: String?
 
     /// - Parameter url: shown with its user-info and credential parameters masked.
-    package init(url: String, status: Int, body: String) {
+    init(url: String, status: Int, body: String) {
         self.url = Redactor().redactURL(url)
         self.status = status
         self.body = body
@@ -165,7 +165,7 @@ package struct PushgatewayError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// - Parameter url: shown with its user-info and credential parameters masked.
-    package init(url: String, problem: String) {
+    init(url: String, problem: String) {
         self.url = Redactor().redactURL(url)
         self.status = nil
         self.body = ""

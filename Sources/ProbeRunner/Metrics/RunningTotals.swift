@@ -6,10 +6,10 @@ import HTTPFixtures
 /// Prometheus counters, which must never go back when cron starts a new process.
 package struct RunningTotals: Sendable, Hashable {
     package struct Endpoint: Sendable, Hashable {
-        package var statusCodes: [Int: Int] = [:]
-        package var errors = 0
-        package var retries = 0
-        package var rateLimited = 0
+        var statusCodes: [Int: Int] = [:]
+        var errors = 0
+        var retries = 0
+        var rateLimited = 0
     }
 
     /// By endpoint name.

@@ -13,7 +13,7 @@ package final class LiveForwarder: Sendable {
     /// Redacts each recorded exchange; the values it learns (a bearer token in one request) are masked in every
     /// later recording too.
     package let redactor: Redactor
-    package let timeout: Duration
+    let timeout: Duration
     let maximumBodySize: Int
     private let loader: HTTPLoader
 

@@ -2,7 +2,7 @@ package import APIProbeShared
 package import Foundation
 package import HTTPFixtures
 import JSONShape
-package import ProbeClient
+import ProbeClient
 
 /// Records live responses of a config's endpoints as redacted fixtures (`apiprobe record`).
 ///
@@ -19,9 +19,9 @@ package import ProbeClient
 /// for endpoint in result.endpoints { print(endpoint.outcome, endpoint.fixturePath) }
 /// ```
 package struct Recorder: Sendable {
-    package var config: ProbeConfig
+    var config: ProbeConfig
     /// The folder relative paths in the config resolve against.
-    package var directory: URL
+    var directory: URL
 
     /// Redacts every exchange before it is written, by name and by value (the config's secrets, and every
     /// credential met while recording).
@@ -45,7 +45,7 @@ package struct Recorder: Sendable {
     }
 
     /// `<directory>/<stubs>`.
-    package var stubsDirectory: URL { resolve(config.stubsDirectory) }
+    var stubsDirectory: URL { resolve(config.stubsDirectory) }
 
     /// `<directory>/<snapshots>`.
     var snapshotsDirectory: URL { resolve(config.snapshotsDirectory) }
@@ -194,7 +194,7 @@ package struct Recorder: Sendable {
     /// A live exchange as a fixture stores it, before redaction: the request as sent (at `recordedURL` when
     /// given: the origin the fixtures answer for, not the one the request went to), the response without the
     /// headers of one transfer (``volatileHeaders``). The one rule of `record` and `serve --proxy`.
-    package static func exchange(
+    static func exchange(
         request: ProbeRequest, status: Int, headers: HeaderFields, body: Data, recordedAt: Date, source: String,
         recordedURL: String? = nil
     ) -> Exchange {
@@ -318,7 +318,7 @@ package struct RecordingResult: Sendable, Hashable {
     /// The `tcp://`, `tls://` and `dns://` endpoints: they have no HTTP response to record.
     package var skipped: [String]
 
-    package init(endpoints: [EndpointRecording], skipped: [String] = []) {
+    init(endpoints: [EndpointRecording], skipped: [String] = []) {
         self.endpoints = endpoints
         self.skipped = skipped
     }
@@ -343,7 +343,7 @@ package struct EndpointRecording: Sendable, Hashable {
 
     package var name: String
     /// The URL called, with credentials in the query redacted.
-    package var url: String
+    var url: String
     /// The fixture's path, relative to the current folder when below it.
     package var fixturePath: String
     package var outcome: Outcome
@@ -360,13 +360,13 @@ package struct EndpointRecording: Sendable, Hashable {
     /// Notes: a snapshot skipped, and why.
     package var notes: [String]
     /// Whether the response body was JSON.
-    package var isJSON: Bool
+    var isJSON: Bool
     /// The endpoint's snapshot, when one was written or checked.
     package var snapshotPath: String?
     /// What happened to the snapshot (`nil` when none was written).
     package var snapshotOutcome: Outcome?
 
-    package init(
+    init(
         name: String, url: String, fixturePath: String, outcome: Outcome, status: Int? = nil, message: String? = nil,
         redactions: [String] = [], changes: [String] = [], warnings: [String] = [], notes: [String] = [],
         isJSON: Bool = true, snapshotPath: String? = nil, snapshotOutcome: Outcome? = nil
@@ -395,7 +395,7 @@ package struct RecordError: Error, Sendable, CustomStringConvertible {
     /// ``InputError`` for a URL), when there is one; `nil` for an unknown endpoint name.
     var underlying: (any Error & Sendable)?
 
-    package init(message: String, underlying: (any Error & Sendable)? = nil) {
+    init(message: String, underlying: (any Error & Sendable)? = nil) {
         self.message = message
         self.underlying = underlying
     }

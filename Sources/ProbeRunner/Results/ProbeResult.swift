@@ -1,6 +1,6 @@
 import APIProbeShared
 package import Foundation
-package import HTTPFixtures
+import HTTPFixtures
 package import JSONShape
 package import ProbeClient
 
@@ -103,7 +103,7 @@ package struct EndpointResult: Sendable, Hashable {
     package var passed: Bool { checks.allSatisfy(\.passed) }
     /// Whether the endpoint gave a usable answer: no failed check means it is down (``FailureCategory/meansDown``).
     /// An endpoint that answered but failed another check is degraded.
-    package var answered: Bool { !checks.contains { !$0.passed && $0.category?.meansDown == true } }
+    var answered: Bool { !checks.contains { !$0.passed && $0.category?.meansDown == true } }
     /// Whether every failed check is rate limiting (429, or 503 with `Retry-After`): a round that counts neither
     /// way.
     var onlyRateLimited: Bool {
@@ -144,7 +144,7 @@ package struct Sample: Sendable, Hashable {
     /// Where the time went (`nil` when nothing was sent).
     package var phases: PhaseTimings?
     /// 429 or 503 with `Retry-After`.
-    package var wasRateLimited: Bool
+    var wasRateLimited: Bool
     /// The transport error, classified, when there was no response.
     package var failure: ProbeFailure?
     /// A `dns://` endpoint's answer: its response code and records.
@@ -242,7 +242,7 @@ package struct LatencyStats: Sendable, Hashable {
     }
 
     /// `nil` for no samples.
-    package init?(durations: [Duration]) {
+    init?(durations: [Duration]) {
         self.init(milliseconds: durations.map(\.milliseconds))
     }
 
@@ -259,7 +259,7 @@ package struct LatencyStats: Sendable, Hashable {
 extension ProbeRunResult {
     /// This result with every secret `redactor` knows masked in every string it holds (names, URLs, check
     /// names and messages, schema changes), so every report, history line and pushed metric made from it is.
-    package func redacted(by redactor: Redactor) -> ProbeRunResult {
+    func redacted(by redactor: Redactor) -> ProbeRunResult {
         func mask(_ text: String) -> String { redactor.redact(text: text) }
         var result = self
         result.configFile = mask(configFile)

@@ -21,9 +21,9 @@ import ProbeClient
 ///   does not count as an outage: its consecutive-failure count is carried over unchanged, so it never
 ///   becomes down by being throttled.
 package struct ProbeRunner: Sendable {
-    package var config: ProbeConfig
+    var config: ProbeConfig
     /// The folder relative paths in the config (snapshots) resolve against: the config file's folder.
-    package var directory: URL
+    var directory: URL
     /// Masks the run's secrets (the config's, and those met in traffic) in the result.
     package var redactor: Redactor
     /// The date a round starts at and its checks are judged at (a certificate's days left): the wall clock by

@@ -7,9 +7,9 @@ import ProbeClient
 /// read and appended, regressions found, metrics pushed. The command line only parses and prints.
 package struct ProbeSession: Sendable {
     package var runner: ProbeRunner
-    package var only: [String]
-    package var history: HistoryFile?
-    package var pushGateway: PushgatewayClient?
+    var only: [String]
+    var history: HistoryFile?
+    var pushGateway: PushgatewayClient?
     /// Consecutive failed rounds per endpoint, carried into the next round.
     package private(set) var consecutiveFailures: [String: Int] = [:]
     /// Consecutive rounds without a usable answer per endpoint, carried into the next round.
@@ -311,7 +311,7 @@ package struct ProbeSession: Sendable {
 
 extension ProbeConfig {
     /// A duration as the config writes it (`300ms`, `1.5s`, `2m`, `1h`); `nil` when it is not one.
-    package static func parseDuration(_ text: String) -> Duration? {
+    static func parseDuration(_ text: String) -> Duration? {
         ConfigReader.parseDuration(text)
     }
 }

@@ -11,21 +11,21 @@ package struct SnapshotWorkspace {
         /// `<api>/<endpoint>`, the snapshot's name.
         package var key: String
         /// The 2xx JSON bodies' bytes, with their files.
-        package var samples: [(json: Data, file: String)]
+        var samples: [(json: Data, file: String)]
         /// Its fixtures that are not samples, with the reason.
-        package var skipped: [String] = []
-        package var sampleCount: Int { samples.count }
+        var skipped: [String] = []
+        var sampleCount: Int { samples.count }
 
         /// The snapshot these samples give over `previous` (JSONShape's one rule, shared with `record` and
         /// ContractTesting).
-        package func snapshot(previous: SchemaSnapshot?, recordingEnums: Bool = false) throws(InputError)
+        func snapshot(previous: SchemaSnapshot?, recordingEnums: Bool = false) throws(InputError)
             -> SchemaSnapshot
         {
             try SchemaSnapshot(samples: samples, previous: previous, recordingEnums: recordingEnums)
         }
     }
 
-    package let store: FixtureStore
+    let store: FixtureStore
     let snapshotsDirectory: URL
     let snapshotsArgument: String
     package private(set) var endpoints: [Endpoint] = []
@@ -114,12 +114,12 @@ package struct SnapshotWorkspace {
         try InputError.contents(of: URL(fileURLWithPath: path), displayName: path)
     }
 
-    package func snapshotURL(for key: String) -> URL {
+    func snapshotURL(for key: String) -> URL {
         snapshotsDirectory.appendingPathComponent(key + ".schema.json")
     }
 
     /// The snapshot's path as the user wrote the folder: `Snapshots/recipes/search.schema.json`.
-    package func snapshotPath(for key: String) -> String {
+    func snapshotPath(for key: String) -> String {
         let base = snapshotsArgument.hasSuffix("/") ? String(snapshotsArgument.dropLast()) : snapshotsArgument
         return "\(base)/\(key).schema.json"
     }
@@ -305,7 +305,7 @@ extension SnapshotWorkspace {
     ///
     /// - Throws: `InputError` for a snapshot that is not a schema (file and JSON Pointer), or a sample too deep or
     ///   too slow to judge.
-    package func violations(of endpoint: Endpoint) throws(InputError) -> ([SnapshotViolation], [IgnoredKeyword]) {
+    func violations(of endpoint: Endpoint) throws(InputError) -> ([SnapshotViolation], [IgnoredKeyword]) {
         let file = snapshotPath(for: endpoint.key)
         let schema = try SchemaFile.compile(
             contentsOf: snapshotURL(for: endpoint.key), displayName: file, inside: snapshotsDirectory)
