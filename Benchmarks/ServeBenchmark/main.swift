@@ -132,6 +132,22 @@ struct ConstantResponder: HTTPResponder {
 struct Measure {
     var requestsPerSecond: Double
     var p99Milliseconds: Double
+    /// This process's CPU time (user and system, both servers' threads) per request wrk completed, in
+    /// microseconds: what a request costs the server, less sensitive than throughput to how a shared machine
+    /// schedules wrk and the server.
+    var cpuMicrosecondsPerRequest: Double = 0
+}
+
+/// This process's CPU time so far (user and system), in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// What wrk printed for `arguments`.
@@ -164,12 +180,20 @@ func latencyMilliseconds(_ label: String, in output: String) -> Double {
 
 /// wrk's requests per second and 99th percentile latency for `url`.
 func runWrk(_ url: String, script: URL?) -> Measure {
+    let cpuBefore = processCPUSeconds()
     let output = wrkOutput(
         ["-t2", "-c16", "-d\(max(seconds / 2, 1))s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url])
+    let cpu = processCPUSeconds() - cpuBefore
     var measure = Measure(requestsPerSecond: 0, p99Milliseconds: latencyMilliseconds("99%", in: output))
     for line in output.split(separator: "\n") {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         if fields.first == "Requests/sec:", fields.count > 1 { measure.requestsPerSecond = Double(fields[1]) ?? 0 }
+        if let index = fields.firstIndex(of: "requests"), index > 0, fields.count > index + 1,
+            fields[index + 1] == "in",
+            let requests = Double(fields[index - 1]), requests > 0
+        {
+            measure.cpuMicrosecondsPerRequest = cpu / requests * 1_000_000
+        }
         if line.contains("Non-2xx") {
             say("error: \(url) answered errors: \(line)")
             exit(1)
@@ -306,6 +330,7 @@ Task.detached {
             "\(fixtureCount) fixtures; wrk -t2 -c16, keep-alive, on loopback; \(rounds) rounds of bare, serve, serve, "
                 + "bare, \(max(seconds / 2, 1)) s each")
         var ratios: [Double] = []
+        var costs: [Double] = []
         for round in 1...rounds {
             // The same script for both: it costs wrk the same on each side of the ratio. Each side is measured
             // twice, half the time each, in the order bare, serve, serve, bare: a machine that slows down or speeds
@@ -318,18 +343,28 @@ Task.detached {
             ]
             let reference = Measure(
                 requestsPerSecond: (halves[0].requestsPerSecond + halves[3].requestsPerSecond) / 2,
-                p99Milliseconds: max(halves[0].p99Milliseconds, halves[3].p99Milliseconds))
+                p99Milliseconds: max(halves[0].p99Milliseconds, halves[3].p99Milliseconds),
+                cpuMicrosecondsPerRequest: (halves[0].cpuMicrosecondsPerRequest + halves[3].cpuMicrosecondsPerRequest)
+                    / 2)
             let served = Measure(
                 requestsPerSecond: (halves[1].requestsPerSecond + halves[2].requestsPerSecond) / 2,
-                p99Milliseconds: max(halves[1].p99Milliseconds, halves[2].p99Milliseconds))
+                p99Milliseconds: max(halves[1].p99Milliseconds, halves[2].p99Milliseconds),
+                cpuMicrosecondsPerRequest: (halves[1].cpuMicrosecondsPerRequest + halves[2].cpuMicrosecondsPerRequest)
+                    / 2)
             let ratio = served.requestsPerSecond / max(reference.requestsPerSecond, 1)
             ratios.append(ratio)
+            let cost = served.cpuMicrosecondsPerRequest / max(reference.cpuMicrosecondsPerRequest, 0.001)
+            costs.append(cost)
             say(
                 "round \(round): bare route \(format(reference.requestsPerSecond, 0)) req/s (p99 "
-                    + "\(format(reference.p99Milliseconds, 2)) ms); apiprobe serve \(format(served.requestsPerSecond, 0)) "
-                    + "req/s (p99 \(format(served.p99Milliseconds, 2)) ms); ratio \(format(ratio, 2))")
+                    + "\(format(reference.p99Milliseconds, 2)) ms, \(format(reference.cpuMicrosecondsPerRequest, 1)) µs "
+                    + "CPU a request); apiprobe serve \(format(served.requestsPerSecond, 0)) req/s (p99 "
+                    + "\(format(served.p99Milliseconds, 2)) ms, \(format(served.cpuMicrosecondsPerRequest, 1)) µs); "
+                    + "ratio \(format(ratio, 2)), CPU a request \(format(cost, 2))x")
         }
-        say("ratio, median of \(rounds): \(format(median(ratios), 2)) (target ≥ 0.90)")
+        say(
+            "ratio, median of \(rounds): \(format(median(ratios), 2)) (target ≥ 0.90); the server's CPU a request, "
+                + "serve / bare, median \(format(median(costs), 2))x")
         if soakSeconds > 0 {
             let before = residentMiB()
             let output = wrkOutput([

@@ -128,7 +128,7 @@ package struct FixtureServer: Sendable {
         let text = chosen.absoluteString
         let responder = FixtureResponder(
             library: library, origin: chosen, originText: text.hasSuffix("/") ? String(text.dropLast()) : text,
-            spec: options.spec, validatesRequests: options.validatesRequests,
+            originParts: StubRequest.Origin(chosen), spec: options.spec, validatesRequests: options.validatesRequests,
             latency: options.latency, forwarder: forwarder,
             adminGuard: AdminGuard(host: options.host, token: options.adminToken), cors: options.cors,
             naming: options.proxy != nil ? options.spec?.fixtureNaming ?? FixtureNaming() : FixtureNaming(), log: log)
@@ -630,6 +630,8 @@ struct FixtureResponder: HTTPResponder {
     let origin: URL
     /// ``origin`` as a request's target is appended to it (no trailing `/`), made once, not per request.
     let originText: String
+    /// ``origin``'s parts as the stub layer reads them, read once: a request's are not parsed again from its URL.
+    let originParts: StubRequest.Origin?
     /// The description whose examples answer a miss, and whose operations judge each request when
     /// `validatesRequests`.
     var spec: OpenAPISpec?
@@ -827,9 +829,11 @@ struct FixtureResponder: HTTPResponder {
                     status: HTTPResponse.Status(code: status), ["error": "injected by apiprobe", "request": shown])
             }
         }
-        let stubRequest = StubRequest(
-            method: method, url: url, headers: headers,
-            body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
+        let requestBody = body.readableBytes > 0 ? Data(body.readableBytesView) : nil
+        let stubRequest =
+            originParts.flatMap {
+                StubRequest(method: method, url: url, origin: $0, target: target, headers: headers, body: requestBody)
+            } ?? StubRequest(method: method, url: url, headers: headers, body: requestBody)
         // `Prefer: code=404, example=notFound` (Prism's convention) asks the description for that example, over
         // the fixtures.
         if let spec, let prefer = request.headers[Self.preferHeader] {

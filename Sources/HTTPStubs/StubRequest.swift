@@ -75,12 +75,6 @@ public struct StubRequest: Sendable, Hashable {
     private static func parts(
         of url: URL
     ) -> (path: String, queryItems: [URLQueryItem], host: String?, scheme: String?) {
-        var path = url.path(percentEncoded: true)
-        if path.isEmpty {
-            path = "/"
-        } else if path.utf8.contains(UInt8(ascii: "%")) {
-            path = path.removingPercentEncoding ?? path
-        }
         var items: [URLQueryItem] = []
         if url.query(percentEncoded: true) != nil {
             items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
@@ -89,7 +83,88 @@ public struct StubRequest: Sendable, Hashable {
         // request's parts are read for every stubbed request.
         var host = url.host(percentEncoded: true)
         if let written = host, written.utf8.contains(UInt8(ascii: "%")) { host = written.removingPercentEncoding }
-        return (path, items, host.map(asciiLowercased), url.scheme.map(asciiLowercased))
+        return (
+            decodedPath(url.path(percentEncoded: true)), items, host.map(asciiLowercased),
+            url.scheme.map(asciiLowercased)
+        )
+    }
+
+    /// The path matchers compare: `/` for an empty one, percent-decoded when it holds an escape.
+    private static func decodedPath(_ encoded: String) -> String {
+        if encoded.isEmpty { return "/" }
+        guard encoded.utf8.contains(UInt8(ascii: "%")) else { return encoded }
+        return encoded.removingPercentEncoding ?? encoded
+    }
+
+    /// The parts of a server's origin (`https://api.example.com`, perhaps with a base path), read once, so that
+    /// each request a server receives (``init(method:url:origin:target:headers:body:)``) is not parsed again.
+    package struct Origin: Sendable {
+        let encodedPath: String
+        let host: String?
+        let scheme: String?
+
+        /// `nil` for a URL with a query or a fragment, which a request's target is not simply appended to.
+        package init?(_ url: URL) {
+            guard url.query(percentEncoded: true) == nil, url.fragment(percentEncoded: true) == nil else { return nil }
+            let path = url.path(percentEncoded: true)
+            encodedPath = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let parts = StubRequest.parts(of: url)
+            (host, scheme) = (parts.host, parts.scheme)
+        }
+    }
+
+    /// A request a server received for `target` (origin-form, `/items/1?page=2`), where `url` is the URL made of
+    /// `origin`'s text followed by `target`: the same parts as ``init(method:url:headers:body:)`` reads from
+    /// `url`, taken from the origin (read once) and the target's text. `nil` when the target is not simply
+    /// appended (it does not start with `/`, or holds a byte a URL would encode or a fragment): the caller uses
+    /// the other initializer.
+    package init?(
+        method: String, url: URL, origin: Origin, target: String, headers: HeaderFields, body: Data?
+    ) {
+        let bytes = target.utf8
+        guard bytes.first == UInt8(ascii: "/"), Self.keptAsWritten(bytes) else { return nil }
+        let query = bytes.firstIndex(of: UInt8(ascii: "?"))
+        self.method = asciiUppercased(method)
+        self.url = url
+        let targetPath = query.map { String(target[..<$0]) } ?? target
+        path = Self.decodedPath(origin.encodedPath.isEmpty ? targetPath : origin.encodedPath + targetPath)
+        queryItems =
+            query == nil ? [] : URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        (host, scheme) = (origin.host, origin.scheme)
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether a URL keeps a path and query as written: only RFC 3986's unreserved characters and sub-delims,
+    /// `:`, `@`, `/`, `?`, and `%` before two hex digits (a URL would encode any other byte, and a lone `%`).
+    private static func keptAsWritten(_ bytes: String.UTF8View) -> Bool {
+        var escape = 0  // hex digits still expected after a `%`
+        for byte in bytes {
+            if escape > 0 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                    UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    escape -= 1
+                default:
+                    return false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+                UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+                UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"),
+                UInt8(ascii: "?"):
+                continue
+            case UInt8(ascii: "%"):
+                escape = 2
+            default:
+                return false
+            }
+        }
+        return escape == 0
     }
 }
 

@@ -22,6 +22,39 @@ struct StubMatchingTests {
         #expect((error == nil) == matches)
     }
 
+    /// A server's requests (`apiprobe serve`) take their parts from the origin, read once, and the target's text;
+    /// every target gives the request the URL's own parse gives, or is left to that parse (`nil`).
+    @Test func aServersRequestHasTheSamePartsAsItsURLs() throws {
+        let targets = [
+            "/items/1", "/", "/items/1?page=2&q=a%20b", "/a%20b", "/caf%C3%A9", "/Caf%c3%a9/x", "/100%", "/a%2",
+            "/a%20b%zz", "/a b", "//evil.example/x", "/x#fragment", "/\u{fc}", "/a?b?c", "/%2e%2e/etc", "/a;b=c,d",
+            "/~user/(x)!*'+$&@:", "items", "?q=1", "/%41%42", "/a?x=%zz",
+        ]
+        var fast = 0
+        for originText in [
+            "http://localhost", "https://API.Example.com:8443/v1", "http://127.0.0.1:8080", "http://h/b%20p",
+        ] {
+            let originURL = try #require(URL(string: originText))
+            let origin = try #require(StubRequest.Origin(originURL))
+            for target in targets {
+                guard let url = URL(string: originText + target) else { continue }
+                let headers: HeaderFields = ["Accept": "application/json"]
+                let parsed = StubRequest(method: "get", url: url, headers: headers, body: Data("b".utf8))
+                guard
+                    let served = StubRequest(
+                        method: "get", url: url, origin: origin, target: target, headers: headers,
+                        body: Data("b".utf8))
+                else { continue }
+                fast += 1
+                #expect(served == parsed, "\(originText) + \(target)")
+                #expect(served.path == parsed.path && served.queryItems == parsed.queryItems)
+            }
+        }
+        // The plain targets of each origin take the fast way (so the comparison above is not empty).
+        #expect(fast >= 4 * 12)
+        #expect(StubRequest.Origin(URL(string: "http://h/?q=1")!) == nil)
+    }
+
     @Test func pathRegularExpressions() async throws {
         let set = StubSet()
         set.stub(try RequestMatcher().method("GET").pathMatching("^/v[0-9]+/items$"), response: .text("items"))
