@@ -4,8 +4,10 @@
 //   swift build -c release --product SchemaBenchmark
 //   JSONSCHEMA_RS_PYTHON=venv/bin/python .build/release/SchemaBenchmark [--python PATH] [--binary PATH]
 //       [--mb 10] [--rounds 15] [--instances 10000] [--fixtures 10000] [--spec stripe/2020-07.json] [--keep]
-//       [--profile generated|stripe]
+//       [--profile generated|stripe] [--patterns]
 //
+// 0. Patterns: ECMARegex's own automaton (regular patterns) against ICU on the same patterns and texts, rounds
+//    alternated (`--patterns` runs only this, without Python).
 // The reference is jsonschema_rs_reference.py (beside this file), run as a child process by the interpreter that
 // --python or JSONSCHEMA_RS_PYTHON names (python3 -m venv venv && venv/bin/pip install jsonschema-rs).
 //
@@ -784,19 +786,63 @@ func checkWorkload(
     return script / tool >= 1.0 && failing.count == Int(number(pythonResult, "failing"))
 }
 
+/// 0. Patterns: `ECMARegex`'s automaton against ICU (the engine it answers for regular patterns; the same
+/// translation as before), on the generated schema's patterns and `serve`'s path patterns, alternated. True when the
+/// automaton is not slower on any.
+func patternWorkload() -> Bool {
+    let cases: [(pattern: String, text: String)] = [
+        ("^cus_[A-Za-z0-9]{10}$", "cus_A1b2C3d4E5"), ("^[a-z]{3}$", "usd"), ("^[A-Z]{3}-[0-9]{4}$", "ABC-1234"),
+        ("^/items/10(/details)?$", "/items/100"), ("^/items/10(/details)?$", "/items/10/details"),
+        ("[0-9]+-[a-z]+", "an order 123-abc in a longer sentence"), ("^.+@.+\\..+$", "someone@example.com"),
+    ]
+    let matches = 50_000
+    print("0. Patterns: ECMARegex's automaton against ICU, \(matches) matches a round, \(rounds) rounds alternated")
+    var slowest = Double.infinity
+    for (pattern, text) in cases {
+        guard let regex = try? ECMARegex(pattern) else { fail("\(pattern) does not compile") }
+        var ours: [Double] = []
+        var icu: [Double] = []
+        for _ in 0..<rounds {
+            var start = ContinuousClock.now
+            var found = 0
+            for _ in 0..<matches where (try? regex.matches(text)) == true { found += 1 }
+            ours.append(seconds(ContinuousClock.now - start))
+            start = ContinuousClock.now
+            var icuFound = 0
+            for _ in 0..<matches where (try? regex.matchesWithICU(text)) == true {
+                icuFound += 1
+            }
+            icu.append(seconds(ContinuousClock.now - start))
+            guard found == icuFound else { fail("\(pattern) on \(text): the engines disagree") }
+        }
+        let ratio = median(icu) / median(ours)
+        slowest = min(slowest, ratio)
+        print(
+            "   \(pattern) on \"\(text)\": automaton \(format(median(ours) / Double(matches) * 1e9, 0)) ns, ICU "
+                + "\(format(median(icu) / Double(matches) * 1e9, 0)) ns a match; \(format(ratio, 2))× "
+                + "(automaton searched: \(regex.searchesByAutomaton))")
+    }
+    print("   slowest ratio \(format(slowest, 2))× (target ≥ 1.0: the automaton no slower than ICU)")
+    return slowest >= 1.0
+}
+
 let thread = Thread {
     do { try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true) } catch {
         fail("\(workFolder.path): \(error)")
     }
+    if CommandLine.arguments.contains("--patterns") {
+        exit(patternWorkload() ? 0 : 1)
+    }
     let profile = option("--profile")
     let python = profile == nil ? findPython() : ""
     print("python: \(python); rounds: \(rounds)")
+    let patternsMet = profile != nil || patternWorkload()
     let generatedMet = profile == "stripe" || generatedWorkload(python)
     let (stripeMet, spec, schemas, instances) = stripeWorkload(python)
     let checkMet = checkWorkload(python, spec: spec, schemas: schemas, instances: instances)
     print(String(format: "peak memory of this process: %.0f MiB", peakResidentMiB()))
     print(
-        "targets: generated \(generatedMet ? "met" : "NOT met"), Stripe \(stripeMet ? "met" : "NOT met"), "
+        "targets: patterns \(patternsMet ? "met" : "NOT met"), generated \(generatedMet ? "met" : "NOT met"), Stripe \(stripeMet ? "met" : "NOT met"), "
             + "openapi check \(checkMet ? "met" : "NOT met")")
     if CommandLine.arguments.contains("--keep") {
         print("kept the schemas, instances and fixtures in \(workFolder.path)")

@@ -61,7 +61,8 @@ package struct SchemaOptions: Sendable {
     /// Said after a reference to a document that is neither in the schema nor one the validator may read
     /// (OpenAPI: "external references are not read; bundle the description into one file").
     package var unreadableReferenceAdvice: String?
-    /// How long one `pattern` match may run before validation stops with ``ValidationLimitError``.
+    /// How long one `pattern` match may run before validation stops with ``ValidationLimitError`` (a pattern ICU
+    /// matches: a regular one is answered by `ECMARegex`'s automaton in bounded time).
     var patternTimeLimit: Duration = .seconds(1)
     /// A pattern that is not valid with the `u` flag but is in ECMA-262's Annex B (the syntax real descriptions'
     /// patterns are written and tested in, without the flag) is compiled by Annex B instead of refused. Whoever sets

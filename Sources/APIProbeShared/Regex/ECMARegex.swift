@@ -6,7 +6,8 @@ import Foundation
 /// points, `\d \w \b` are ASCII-only, `.` excludes the four line terminators, `$` matches only at the very end and
 /// `\p{…}` names Unicode properties. The pattern is parsed by ECMA-262's grammar (ECMAScript 2025, including
 /// lookbehind, named groups, duplicate names in different alternatives and `(?ims-ims:…)` modifier groups) and
-/// translated into an equivalent ICU pattern for `NSRegularExpression`.
+/// translated into an equivalent ICU pattern for `NSRegularExpression`; a regular pattern is also compiled to an
+/// automaton of its own, which answers it without ICU (see ``matches(_:timeLimit:)``).
 ///
 /// Where ICU cannot follow ECMA-262 exactly:
 /// - Under the `i` modifier ICU closes sets over case with its own case data, which can differ from ECMA-262's
@@ -51,8 +52,15 @@ package struct ECMARegex: Sendable, Hashable {
         }
     }
 
-    /// Whether the pattern matches anywhere in `text` (patterns are not anchored). Throws `.timeLimit` when one match
-    /// runs longer than `timeLimit` (a pathological pattern such as `^(a+)+$` on "aaaa…ab"): never a hang.
+    /// Whether the pattern matches anywhere in `text` (patterns are not anchored).
+    ///
+    /// A regular pattern (without lookarounds, backreferences, modifier groups or Unicode properties) is searched
+    /// by this type's own automaton (`ECMARegexAutomaton`): the same answer as ICU's, in at most the program's size
+    /// times the text's length steps, so `^(a+)+$` on "aaaa…ab" is answered at once and no limit below applies.
+    /// The other patterns, and a text too long for the automaton's bitmap, are matched by ICU:
+    ///
+    /// Throws `.timeLimit` when one match runs longer than `timeLimit` (a pathological pattern such as
+    /// `^(?=(a+)+$)` on "aaaa…ab"): never a hang.
     ///
     /// What bounds the time: the match runs with `NSRegularExpression.MatchingOptions.reportProgress`, under which
     /// ICU calls back after every 10,000 backtracking states it saves and at every start position it tries. Every
@@ -73,6 +81,23 @@ package struct ECMARegex: Sendable, Hashable {
     /// 16,777,215 repetitions, or unbounded inside a lookbehind) and the answer could therefore differ from
     /// ECMA-262's. A match found before a limit is reached is reported.
     package func matches(_ text: String, timeLimit: Duration = .seconds(1)) throws(ECMARegexError) -> Bool {
+        let length = try checkedLength(of: text)
+        // A regular pattern (no lookaround, backreference, modifier group or property) is searched by the
+        // automaton, exactly and in bounded time; ICU for the rest, or a text too long for the automaton's bitmap.
+        if let automaton = compiled.automaton, let found = automaton.matches(text) {
+            return found
+        }
+        return try icuMatches(text, length: length, timeLimit: timeLimit)
+    }
+
+    /// The match by ICU whatever the pattern, under the limits ``matches(_:timeLimit:)`` describes: the engine
+    /// `matches` uses for what its automaton cannot answer (tests and SchemaBenchmark compare the two).
+    package func matchesWithICU(_ text: String, timeLimit: Duration = .seconds(1)) throws(ECMARegexError) -> Bool {
+        try icuMatches(text, length: try checkedLength(of: text), timeLimit: timeLimit)
+    }
+
+    /// The text's UTF-16 length, when the translation is exact for it.
+    private func checkedLength(of text: String) throws(ECMARegexError) -> Int {
         let length = text.utf16.count
         guard length <= compiled.inputLimit else {
             throw ECMARegexError(
@@ -81,6 +106,10 @@ package struct ECMARegex: Sendable, Hashable {
                     "the text has \(length) UTF-16 code units, more than the \(compiled.inputLimit) up to which the "
                         + "ICU translation of a bounded quantifier is exact"))
         }
+        return length
+    }
+
+    private func icuMatches(_ text: String, length: Int, timeLimit: Duration) throws(ECMARegexError) -> Bool {
         let state = ECMARegexMatchState(
             deadline: ContinuousClock.now.advanced(by: timeLimit),
             progressAllowance: length + 1 + Self.backtrackingLimit / 10_000)
@@ -105,6 +134,9 @@ package struct ECMARegex: Sendable, Hashable {
     /// How many backtracking states one `matches` call may save (see ``matches(_:timeLimit:)``): below the point
     /// where ICU gives up silently.
     static let backtrackingLimit = 30_000_000
+
+    /// Whether ``matches(_:timeLimit:)`` searches with its own automaton rather than ICU.
+    package var searchesByAutomaton: Bool { compiled.automaton != nil }
 
     /// The ICU pattern the ECMA-262 pattern was translated to, for diagnostics.
     var translatedPattern: String { compiled.icuPattern }
@@ -200,11 +232,14 @@ private final class ECMARegexCompiledPattern: @unchecked Sendable {
     let icuPattern: String
     /// The longest text (UTF-16 code units) for which the translation is exact.
     let inputLimit: Int
+    /// The pattern's own search, when it is a regular one (``ECMARegexAutomaton``).
+    let automaton: ECMARegexAutomaton?
 
-    private init(regex: NSRegularExpression, icuPattern: String, inputLimit: Int) {
+    private init(regex: NSRegularExpression, icuPattern: String, inputLimit: Int, automaton: ECMARegexAutomaton?) {
         self.regex = regex
         self.icuPattern = icuPattern
         self.inputLimit = inputLimit
+        self.automaton = automaton
     }
 
     /// Translates and compiles `tree`. When ICU rejects a lookbehind that an unbounded quantifier made too long,
@@ -213,7 +248,9 @@ private final class ECMARegexCompiledPattern: @unchecked Sendable {
     {
         let limit = ECMARegexTranslator.icuCountLimit
         let first = try ECMARegexTranslator.translate(tree, lookbehindBound: limit)
-        if let compiled = make(first) { return compiled }
+        // Compiled by ICU as well when the automaton takes it: ICU judges the pattern and answers what the
+        // automaton cannot (a text too long for its bitmap).
+        if let compiled = make(first, automaton: ECMARegexAutomaton(tree)) { return compiled }
         guard first.boundsLookbehind else { throw diagnose(first) }
         let smallest = try ECMARegexTranslator.translate(tree, lookbehindBound: 1)
         guard var best = make(smallest) else { throw diagnose(smallest) }
@@ -232,9 +269,12 @@ private final class ECMARegexCompiledPattern: @unchecked Sendable {
         return best
     }
 
-    private static func make(_ output: ECMARegexTranslator.Output) -> ECMARegexCompiledPattern? {
+    private static func make(
+        _ output: ECMARegexTranslator.Output, automaton: ECMARegexAutomaton? = nil
+    ) -> ECMARegexCompiledPattern? {
         guard let regex = try? NSRegularExpression(pattern: output.icuPattern) else { return nil }
-        return ECMARegexCompiledPattern(regex: regex, icuPattern: output.icuPattern, inputLimit: output.inputLimit)
+        return ECMARegexCompiledPattern(
+            regex: regex, icuPattern: output.icuPattern, inputLimit: output.inputLimit, automaton: automaton)
     }
 
     /// Why ICU rejected a translation: a property it does not know, a lookbehind too long, or else the pattern.
