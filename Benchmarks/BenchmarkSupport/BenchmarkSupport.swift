@@ -44,14 +44,29 @@ public func peakResidentMiB() -> Double {
             return kilobytes / 1024
         }
     }
+    #if canImport(Glibc)
+    return Double(selfUsage().ru_maxrss) / 1024
+    #else
+    return Double(selfUsage().ru_maxrss) / 1024 / 1024
+    #endif
+}
+
+/// This process's CPU time so far, user and system, in seconds.
+public func processCPUSeconds() -> Double {
+    let usage = selfUsage()
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// `getrusage` for this process.
+private func selfUsage() -> rusage {
     var usage = rusage()
     #if canImport(Glibc)
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
     #else
     getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1024 / 1024
     #endif
+    return usage
 }
 
 /// Resets the peak resident size (Linux 4.0 and later), so a later phase is measured alone; `false` where it

@@ -138,18 +138,6 @@ struct Measure {
     var cpuMicrosecondsPerRequest: Double = 0
 }
 
-/// This process's CPU time so far (user and system), in seconds.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    #if canImport(Glibc)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
-
 /// What wrk printed for `arguments`.
 func wrkOutput(_ arguments: [String]) -> String {
     let process = Process()
