@@ -775,14 +775,25 @@ struct FixtureResponder: HTTPResponder {
             }
             return AdminAPI.respond(to: request, body: body, library: library)
         }
-        guard let url = URL(string: originText + target) else {
-            return Self.json(status: .badRequest, ["error": "the request target is not a URL path", "request": shown])
-        }
         // The request's fields as sent: spelling, order and repeats kept.
         let headers = HeaderFields(request.headers)
+        let requestBody = body.readableBytes > 0 ? Data(body.readableBytesView) : nil
+        // A target of characters a URL keeps as written is read without parsing the URL it makes with the origin
+        // (most requests); another is parsed, and refused when it is not a URL's path.
+        let stubRequest: StubRequest
+        if let originParts,
+            let fast = StubRequest(
+                method: method, origin: originParts, target: target, headers: headers, body: requestBody)
+        {
+            stubRequest = fast
+        } else if let url = URL(string: originText + target) {
+            stubRequest = StubRequest(method: method, url: url, headers: headers, body: requestBody)
+        } else {
+            return Self.json(status: .badRequest, ["error": "the request target is not a URL path", "request": shown])
+        }
         if validatesRequests, let spec {
             let recorded = RecordedRequest(
-                method: method, url: url.absoluteString, headers: headers,
+                method: method, url: stubRequest.url.absoluteString, headers: headers,
                 body: body.readableBytes > 0
                     ? FixtureBody(bytes: Data(body.readableBytesView), contentType: request.headers[.contentType]) : nil
             )
@@ -829,11 +840,6 @@ struct FixtureResponder: HTTPResponder {
                     status: HTTPResponse.Status(code: status), ["error": "injected by apiprobe", "request": shown])
             }
         }
-        let requestBody = body.readableBytes > 0 ? Data(body.readableBytesView) : nil
-        let stubRequest =
-            originParts.flatMap {
-                StubRequest(method: method, url: url, origin: $0, target: target, headers: headers, body: requestBody)
-            } ?? StubRequest(method: method, url: url, headers: headers, body: requestBody)
         // `Prefer: code=404, example=notFound` (Prism's convention) asks the description for that example, over
         // the fixtures.
         if let spec, let prefer = request.headers[Self.preferHeader] {
@@ -844,7 +850,7 @@ struct FixtureResponder: HTTPResponder {
                 return Self.json(status: .badRequest, ["error": "\(error)", "request": shown])
             }
             if let preference {
-                switch spec.exampleAnswer(method: method, url: url.absoluteString, preference: preference) {
+                switch spec.exampleAnswer(method: method, url: stubRequest.url.absoluteString, preference: preference) {
                 case .example(let status, let body, let operation, let pointer):
                     if latency > .zero { try await Task.sleep(for: latency) }
                     log("\(status) \(shown): the example of \(operation) at \(pointer), as Prefer asks")
@@ -910,7 +916,7 @@ struct FixtureResponder: HTTPResponder {
                 redactor.redact(text: error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"))
             var answer = ["error": "no fixture matches the request", "request": shown, "diagnostics": diagnostics]
             if let spec {
-                switch spec.exampleAnswer(method: method, url: url.absoluteString) {
+                switch spec.exampleAnswer(method: method, url: stubRequest.url.absoluteString) {
                 case .example(let status, let body, let operation, let pointer):
                     if latency > .zero { try await Task.sleep(for: latency) }
                     log("\(status) \(shown): no fixture; the example of \(operation) at \(pointer)")

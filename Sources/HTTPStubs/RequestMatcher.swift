@@ -30,6 +30,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
             set {
                 explained = newValue
                 accepts = { newValue($0) == nil }
+                // A condition given another test no longer fixes what its first one did.
+                fixes = nil
             }
         }
         private var explained: @Sendable (StubRequest) -> String?
@@ -61,6 +63,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
             case path(String)
             /// The query's items, as `StubSet.queryKey` makes them.
             case query(String)
+            /// The scheme, lowercased.
+            case scheme(String)
+            /// The host, lowercased, and the port when one is fixed.
+            case host(String, port: Int?)
         }
     }
 
@@ -132,26 +138,28 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     public func scheme(_ scheme: String) -> RequestMatcher {
         let expected = scheme.lowercased()
-        return adding(
-            Condition("scheme \(expected)", accepts: { ($0.scheme ?? "") == expected }) { request in
-                "scheme differs: expected \(expected), got \(request.scheme ?? "")"
-            })
+        var condition = Condition(
+            "scheme \(expected)", accepts: { ($0.scheme ?? "") == expected },
+            reason: { "scheme differs: expected \(expected), got \($0.scheme ?? "")" })
+        condition.fixes = .scheme(expected)
+        return adding(condition)
     }
 
     /// The host (without regard to case) and, when given, the port.
     public func host(_ host: String, port: Int? = nil) -> RequestMatcher {
         let expected = host.lowercased()
         let shown = port.map { "\(expected):\($0)" } ?? expected
-        var copy = adding(
-            Condition(
-                "host \(shown)",
-                accepts: { request in (request.host ?? "") == expected && (port == nil || request.url.port == port) }
-            ) { request in
+        var condition = Condition(
+            "host \(shown)",
+            accepts: { request in (request.host ?? "") == expected && (port == nil || request.port == port) },
+            reason: { request in
                 let actual = request.host ?? ""
                 if actual != expected { return "host differs: expected \(expected), got \(actual)" }
                 return "port differs: expected \(port.map(String.init) ?? "none"), got "
-                    + (request.url.port.map(String.init) ?? "none")
+                    + (request.port.map(String.init) ?? "none")
             })
+        condition.fixes = .host(expected, port: port)
+        var copy = adding(condition)
         copy.exactHost = expected
         return copy
     }

@@ -183,6 +183,10 @@ extension StubSet {
     static func firstMatch(
         for request: StubRequest, in lists: [[Stub]], states: [String: String] = [:], prioritized: Bool = false
     ) -> Stub? {
+        if lists.count <= 1, !prioritized {
+            // One list (most requests: their path's stubs): its newest match.
+            return lists.first?.last { $0.accepts(states: states) && $0.matches(request) }
+        }
         var best: Stub?
         var ends = lists.map { $0.count - 1 }
         while true {
@@ -215,6 +219,8 @@ final class Stub: Sendable {
     let name: String
     /// For fixed answers, the status each turn logs (`nil` for a fault); `nil` for a computed answer.
     let fixedStatuses: [Int?]?
+    /// For fixed answers, each turn's latency (read per request without copying the response).
+    private let fixedLatencies: [Duration]
     /// The name of each fixed response, when they differ (the fixtures of a sequence); empty otherwise.
     let turnNames: [String]
     let matcher: RequestMatcher
@@ -229,7 +235,12 @@ final class Stub: Sendable {
     /// For each fixed turn, the fixture whose response is a template filled from each request; `nil` for a plain
     /// one (empty when no turn is a template).
     let templates: [Exchange?]
-    /// The conditions left to evaluate once the request has the route's method and path.
+    /// The scheme, host and port the matcher fixes, compared as values (most fixtures name an origin).
+    private let scheme: String?
+    private let host: String?
+    private let port: Int?
+    /// The conditions left to evaluate once the request has the route's (or the stub's) method and path, the
+    /// scheme and the host.
     private let residue: [@Sendable (StubRequest) -> Bool]
 
     init(
@@ -245,8 +256,10 @@ final class Stub: Sendable {
         self.templates = templates.contains { $0 != nil } ? templates : []
         if case .fixed(let responses, _) = answers {
             fixedStatuses = responses.map { $0.fault == nil ? $0.status : nil }
+            fixedLatencies = responses.map(\.latency)
         } else {
             fixedStatuses = nil
+            fixedLatencies = []
         }
         self.matcher = matcher
         self.answers = answers
@@ -254,13 +267,27 @@ final class Stub: Sendable {
             var query: String?
             for condition in matcher.conditions { if case .query(let key)? = condition.fixes { query = key } }
             route = StubSet.Route(method: method, path: path, query: query)
-            residue = matcher.conditions.filter {
-                $0.fixes != .method(method) && $0.fixes != .path(path) && (query == nil || $0.fixes != .query(query!))
-            }.map(\.accepts)
         } else {
             route = nil
-            residue = matcher.conditions.map(\.accepts)
         }
+        // What the stub compares itself (the method, the route, the first scheme and host fixed) leaves the
+        // residue; a condition that fixes another value (a second, different scheme) stays in it.
+        var scheme: String?
+        var host: (name: String, port: Int?)?
+        var residue: [@Sendable (StubRequest) -> Bool] = []
+        for condition in matcher.conditions {
+            switch condition.fixes {
+            case .method(let method)? where method == self.method: continue
+            case .path(let path)? where path == route?.path: continue
+            case .query(let key)? where key == route?.query: continue
+            case .scheme(let fixed)? where scheme == nil || scheme == fixed: scheme = fixed
+            case .host(let name, let port)? where host == nil || (host?.name == name && host?.port == port):
+                host = (name, port)
+            default: residue.append(condition.accepts)
+            }
+        }
+        (self.scheme, self.host, self.port) = (scheme, host?.name, host?.port)
+        self.residue = residue
     }
 
     /// The same stub under the id its set gives it, its fixed responses prepared by `prepare` when there is one.
@@ -292,20 +319,37 @@ final class Stub: Sendable {
         turnNames.isEmpty ? name : turnNames[min(turn, turnNames.count - 1)]
     }
 
-    /// The response for the `turn`th request this stub answers (0 for the first): fixed responses in turn,
-    /// repeating the last (a template filled from `request`, numbered `number` in its set), or the computed one.
-    func answer(turn: Int, to request: StubRequest, number: Int = 0) -> (StubResponse, WireResponse) {
+    /// What a stub answers a request: the response as delivered, how long it waits first, and whether it is a
+    /// fault (no redirect is followed from one).
+    struct Answer {
+        var wire: WireResponse
+        var latency: Duration
+        var isFault: Bool
+
+        init(_ response: StubResponse) {
+            wire = WireResponse(response)
+            latency = response.latency
+            isFault = response.fault != nil
+        }
+
+        init(wire: WireResponse, latency: Duration, isFault: Bool) {
+            (self.wire, self.latency, self.isFault) = (wire, latency, isFault)
+        }
+    }
+
+    /// The answer to the `turn`th request this stub answers (0 for the first): fixed responses in turn, repeating
+    /// the last (a template filled from `request`, numbered `number` in its set), or the computed one. A fixed
+    /// response is answered as prepared when the stub was added, not copied.
+    func answer(turn: Int, to request: StubRequest, number: Int = 0) -> Answer {
         switch answers {
         case .fixed(let responses, let wire):
             let index = min(turn, responses.count - 1)
             if !templates.isEmpty, let template = templates[index] {
-                let filled = ResponseTemplate.fill(responses[index], of: template, from: request, number: number)
-                return (filled, WireResponse(filled))
+                return Answer(ResponseTemplate.fill(responses[index], of: template, from: request, number: number))
             }
-            return (responses[index], wire[index])
+            return Answer(wire: wire[index], latency: fixedLatencies[index], isFault: fixedStatuses?[index] == nil)
         case .computed(let respond):
-            let response = respond(request)
-            return (response, WireResponse(response))
+            return Answer(respond(request))
         }
     }
 
@@ -319,6 +363,8 @@ final class Stub: Sendable {
             // An unindexed stub (a pattern, a template) of another method is passed over without a closure call.
             return false
         }
+        if let scheme, (request.scheme ?? "") != scheme { return false }
+        if let host, (request.host ?? "") != host || (port != nil && request.port != port) { return false }
         for accepts in residue where !accepts(request) { return false }
         return true
     }

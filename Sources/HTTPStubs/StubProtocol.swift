@@ -236,7 +236,8 @@ class StubURLProtocol: URLProtocol {
         switch outcome {
         case .failure(let error, _):
             client.urlProtocol(self, didFailWithError: error)
-        case .response(let wire, let url, _, _):
+        case .response(let wire, let request, _, _):
+            let url = request.url
             if case .failed(let code) = wire.ending {
                 client.urlProtocol(
                     self, didFailWithError: URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url]))
@@ -330,7 +331,8 @@ package struct WireResponse: Sendable {
 /// What a stub set decided for one request.
 package enum StubOutcome: Sendable {
     /// `answeredBy`: the stub's name (the fixture's, for a fixture; for a sequence, the one of this turn).
-    case response(WireResponse, url: URL, latency: Duration, answeredBy: String)
+    /// `request`: the request answered (the last of a redirect's hops).
+    case response(WireResponse, request: StubRequest, latency: Duration, answeredBy: String)
     case failure(URLError, latency: Duration)
 
     var latency: Duration {

@@ -10,7 +10,26 @@ public struct StubRequest: Sendable, Hashable {
     /// `GET`, `POST`, …
     public var method: String
     public var url: URL {
-        didSet { (path, queryItems, host, scheme) = Self.parts(of: url) }
+        get {
+            switch location {
+            case .url(let url): return url
+            // The text of a URL a server received (``init(method:origin:target:headers:body:)``) is made of a
+            // parsed origin and a target of characters a URL keeps as written: it parses. The fallback is never
+            // taken; it is there so that no request can trap a server.
+            case .text(let text): return URL(string: text) ?? URL(string: "about:blank")!
+            }
+        }
+        set {
+            location = .url(newValue)
+            (path, queryItems, host, scheme, port) = Self.parts(of: newValue)
+        }
+    }
+    /// The URL, or for a request a server received, its text, parsed only when ``url`` is read (a server that
+    /// matches by the parts below never reads it).
+    private var location: Location
+    private enum Location: Sendable {
+        case url(URL)
+        case text(String)
     }
     /// The URL's path, `/` when empty (read from the URL once: matchers consult it for every stub).
     public private(set) var path: String
@@ -19,6 +38,8 @@ public struct StubRequest: Sendable, Hashable {
     /// The URL's host and scheme, lowercased (read once, as `path` is: most stubs compare them).
     private(set) var host: String?
     private(set) var scheme: String?
+    /// The URL's port, when it names one.
+    private(set) var port: Int?
     /// The header fields, names as sent; every lookup ignores case (`headers["X-API-Key"]` finds `x-api-key`).
     public var headers: HeaderFields
     /// The body, read from `httpBody` or `httpBodyStream`; `nil` when the request had none or when
@@ -27,8 +48,8 @@ public struct StubRequest: Sendable, Hashable {
 
     public init(method: String = "GET", url: URL, headers: HeaderFields = [:], body: Data? = nil) {
         self.method = asciiUppercased(method)
-        self.url = url
-        (path, queryItems, host, scheme) = Self.parts(of: url)
+        location = .url(url)
+        (path, queryItems, host, scheme, port) = Self.parts(of: url)
         self.headers = headers
         self.body = body
     }
@@ -40,8 +61,9 @@ public struct StubRequest: Sendable, Hashable {
 
     init(_ request: URLRequest) {
         self.method = request.httpMethod.map(asciiUppercased) ?? "GET"
-        self.url = request.url ?? URL(string: "about:blank")!
-        (path, queryItems, host, scheme) = Self.parts(of: url)
+        let url = request.url ?? URL(string: "about:blank")!
+        location = .url(url)
+        (path, queryItems, host, scheme, port) = Self.parts(of: url)
         self.headers = HeaderFields(request.allHTTPHeaderFields ?? [:])
         if let body = request.httpBody {
             self.body = body
@@ -74,7 +96,7 @@ public struct StubRequest: Sendable, Hashable {
     /// `URLComponents`, for its items (parsing every URL again was a measurable part of a stubbed request).
     private static func parts(
         of url: URL
-    ) -> (path: String, queryItems: [URLQueryItem], host: String?, scheme: String?) {
+    ) -> (path: String, queryItems: [URLQueryItem], host: String?, scheme: String?, port: Int?) {
         var items: [URLQueryItem] = []
         if url.query(percentEncoded: true) != nil {
             items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
@@ -85,7 +107,7 @@ public struct StubRequest: Sendable, Hashable {
         if let written = host, written.utf8.contains(UInt8(ascii: "%")) { host = written.removingPercentEncoding }
         return (
             decodedPath(url.path(percentEncoded: true)), items, host.map(asciiLowercased),
-            url.scheme.map(asciiLowercased)
+            url.scheme.map(asciiLowercased), url.port
         )
     }
 
@@ -99,9 +121,12 @@ public struct StubRequest: Sendable, Hashable {
     /// The parts of a server's origin (`https://api.example.com`, perhaps with a base path), read once, so that
     /// each request a server receives (``init(method:url:origin:target:headers:body:)``) is not parsed again.
     package struct Origin: Sendable {
+        /// The origin's text, without a final `/`: a request's URL is this text followed by its target.
+        let text: String
         let encodedPath: String
         let host: String?
         let scheme: String?
+        let port: Int?
 
         /// `nil` for a URL with a query or a fragment, which a request's target is not simply appended to.
         package init?(_ url: URL) {
@@ -109,30 +134,50 @@ public struct StubRequest: Sendable, Hashable {
             let path = url.path(percentEncoded: true)
             encodedPath = path.hasSuffix("/") ? String(path.dropLast()) : path
             let parts = StubRequest.parts(of: url)
-            (host, scheme) = (parts.host, parts.scheme)
+            (host, scheme, port) = (parts.host, parts.scheme, parts.port)
+            let text = url.absoluteString
+            self.text = text.hasSuffix("/") ? String(text.dropLast()) : text
         }
     }
 
-    /// A request a server received for `target` (origin-form, `/items/1?page=2`), where `url` is the URL made of
-    /// `origin`'s text followed by `target`: the same parts as ``init(method:url:headers:body:)`` reads from
-    /// `url`, taken from the origin (read once) and the target's text. `nil` when the target is not simply
-    /// appended (it does not start with `/`, or holds a byte a URL would encode or a fragment): the caller uses
-    /// the other initializer.
-    package init?(
-        method: String, url: URL, origin: Origin, target: String, headers: HeaderFields, body: Data?
-    ) {
+    /// A request a server received for `target` (origin-form, `/items/1?page=2`) on a server standing for
+    /// `origin`: the same parts as ``init(method:url:headers:body:)`` reads from the URL made of `origin`'s text
+    /// followed by `target`, taken from the origin (read once) and the target's text, and that URL parsed only if
+    /// ``url`` is read. `nil` when the target is not simply appended (it does not start with `/`, or holds a byte a
+    /// URL would encode or a fragment): the caller parses the URL and uses the other initializer.
+    package init?(method: String, origin: Origin, target: String, headers: HeaderFields, body: Data?) {
         let bytes = target.utf8
         guard bytes.first == UInt8(ascii: "/"), Self.keptAsWritten(bytes) else { return nil }
         let query = bytes.firstIndex(of: UInt8(ascii: "?"))
         self.method = asciiUppercased(method)
-        self.url = url
+        location = .text(origin.text + target)
         let targetPath = query.map { String(target[..<$0]) } ?? target
         path = Self.decodedPath(origin.encodedPath.isEmpty ? targetPath : origin.encodedPath + targetPath)
-        queryItems =
-            query == nil ? [] : URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        (host, scheme) = (origin.host, origin.scheme)
+        // The items as URLComponents reads them from a URL (`+` kept, escapes decoded), from the query alone.
+        queryItems = query.flatMap { URLComponents(string: String(target[$0...]))?.queryItems } ?? []
+        (host, scheme, port) = (origin.host, origin.scheme, origin.port)
         self.headers = headers
         self.body = body
+    }
+
+    /// The URL's text: what two requests compare (a URL a server received is compared without being parsed).
+    private var urlText: String {
+        switch location {
+        case .url(let url): return url.absoluteString
+        case .text(let text): return text
+        }
+    }
+
+    public static func == (left: StubRequest, right: StubRequest) -> Bool {
+        left.method == right.method && left.urlText == right.urlText && left.headers == right.headers
+            && left.body == right.body
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(urlText)
+        hasher.combine(headers)
+        hasher.combine(body)
     }
 
     /// Whether a URL keeps a path and query as written: only RFC 3986's unreserved characters and sub-delims,

@@ -204,12 +204,14 @@ public final class StubSet: Sendable {
             state.nextID += 1
             let stub = unnumbered.numbered(id, preparing: state.preparesWire)
             state.stubs[id] = stub
-            if stub.priority != FixtureMatch.defaultPriority { state.prioritized = true }
-            if stub.route?.query != nil { state.queryIndexed = true }
+            let tables = state.changingTables()
+            if stub.priority != FixtureMatch.defaultPriority { tables.prioritized = true }
+            if stub.route?.query?.isEmpty == false { tables.queryIndexed = true }
+            if stub.state?.requires != nil { tables.readsStates = true }
             if let route = stub.route {
-                state.index[route.key, default: []].append(stub)
+                tables.index[route.key, default: []].append(stub)
             } else {
-                state.unindexed[stub.method ?? "", default: PrefixIndex()].add(stub)
+                tables.unindexed[stub.method ?? "", default: PrefixIndex()].add(stub)
             }
             return StubHandle(id: id, name: stub.name)
         }
@@ -327,11 +329,15 @@ public final class StubSet: Sendable {
     public func remove(_ handle: StubHandle) {
         state.withLock { state in
             guard let removed = state.stubs.removeValue(forKey: handle.id) else { return }
+            let tables = state.changingTables()
             if let route = removed.route {
-                state.index[route.key]?.removeAll { $0.id == handle.id }
-                if state.index[route.key]?.isEmpty == true { state.index[route.key] = nil }
+                tables.index[route.key]?.removeAll { $0.id == handle.id }
+                if tables.index[route.key]?.isEmpty == true { tables.index[route.key] = nil }
             } else {
-                state.unindexed[removed.method ?? ""]?.remove(removed)
+                tables.unindexed[removed.method ?? ""]?.remove(removed)
+                if tables.unindexed[removed.method ?? ""]?.isEmpty == true {
+                    tables.unindexed[removed.method ?? ""] = nil
+                }
             }
         }
     }
@@ -412,22 +418,12 @@ public final class StubSet: Sendable {
         var latency = Duration.zero
         for _ in 0...RedirectRule.maximumHops {
             // Matchers run outside the lock: a `.matching` closure may read the set (its log, say). The lock is
-            // held only to take the tables (copies share their storage), and the lookups are made after.
-            let (index, unindexed, queryIndexed, machines, prioritized) = state.withLock { state in
-                (state.index, state.unindexed, state.queryIndexed, state.machines, state.prioritized)
+            // held only to take the tables (one reference) and the machines' states when a stub reads them.
+            let (tables, machines) = state.withLock { state in
+                (state.tables, state.tables.readsStates ? state.machines : [:])
             }
-            // The stubs of this path and exact query (looked up only when some stub is indexed so), of this path,
-            // and the others.
-            var lists = [
-                queryIndexed
-                    ? index[Route.key(path: request.path, query: Self.queryKey(request.queryItems))] ?? [] : [],
-                index[request.path] ?? [],
-            ]
-            // Unindexed stubs by the method they fix (a HEAD may be answered by a GET's), then those of any; of
-            // each, those whose path's start the request's path has.
-            unindexed[request.method]?.candidates(for: request.path, into: &lists)
-            if request.method == "HEAD" { unindexed["GET"]?.candidates(for: request.path, into: &lists) }
-            unindexed[""]?.candidates(for: request.path, into: &lists)
+            let prioritized = tables.prioritized
+            let lists = Self.candidates(for: request, in: tables)
             var found = Self.firstMatch(for: request, in: lists, states: machines, prioritized: prioritized)
             // A HEAD no stub names is answered as its GET, without the body (RFC 9110, 9.3.2).
             var headFromGet = false
@@ -449,7 +445,7 @@ public final class StubSet: Sendable {
                     latency: latency
                 )
             }
-            let (turn, number, computed) = state.withLock { state -> (Int, Int, (StubResponse, WireResponse)?) in
+            let (turn, number, computed) = state.withLock { state -> (Int, Int, Stub.Answer?) in
                 let hits = state.hits[chosen.id] ?? 0
                 state.hits[chosen.id] = hits + 1
                 state.answered += 1
@@ -462,7 +458,7 @@ public final class StubSet: Sendable {
                     if let statuses = chosen.fixedStatuses {
                         status = statuses[min(hits, statuses.count - 1)]
                     } else {
-                        status = computed.flatMap { $0.0.fault == nil ? $0.0.status : nil }
+                        status = computed.flatMap { $0.isFault ? nil : $0.wire.status }
                     }
                     state.log.append(
                         LoggedRequest(
@@ -471,25 +467,20 @@ public final class StubSet: Sendable {
                 }
                 return (hits, state.answered, computed)
             }
-            var (response, wire) = computed ?? chosen.answer(turn: turn, to: request, number: number)
+            let answer = computed ?? chosen.answer(turn: turn, to: request, number: number)
+            var wire = answer.wire
             if headFromGet {
                 // The length the GET would have had, as a server says it for a HEAD.
-                if response.headers["Content-Length"] == nil {
-                    response.headers["Content-Length"] = String(wire.body.count)
-                    wire.headers["Content-Length"] = String(wire.body.count)
-                }
-                response.body = Data()
+                if wire.headers["Content-Length"] == nil { wire.headers["Content-Length"] = String(wire.body.count) }
                 wire.body = Data()
             }
             let answeredBy = chosen.name(turn: turn)
-            latency += response.latency
-            guard response.fault == nil, followsRedirects,
+            latency += answer.latency
+            guard !answer.isFault, followsRedirects,
                 let hop = RedirectRule.hop(
-                    status: response.status,
-                    location: response.headers["Location"],
-                    from: request.url, method: request.method)
+                    status: wire.status, location: wire.headers["Location"], from: request.url, method: request.method)
             else {
-                return delivering(wire, url: request.url, latency: latency, answeredBy: answeredBy)
+                return delivering(wire, to: request, latency: latency, answeredBy: answeredBy)
             }
             request = StubRequest(
                 method: hop.method,
@@ -502,10 +493,29 @@ public final class StubSet: Sendable {
             URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]), latency: latency)
     }
 
+    /// The stubs that may answer `request`, in lists each in the order its stubs were added: those of its path and
+    /// exact query (looked up only when some stub is indexed so), of its path, and the unindexed ones of its method
+    /// (and GET's, for a HEAD, which a GET may answer) and of any, whose path's start the request's path has.
+    private static func candidates(for request: StubRequest, in tables: Tables) -> [[Stub]] {
+        var lists: [[Stub]] = []
+        if tables.queryIndexed, !request.queryItems.isEmpty,
+            let found = tables.index[Route.key(path: request.path, query: Self.queryKey(request.queryItems))]
+        {
+            lists.append(found)
+        }
+        if let found = tables.index[request.path] { lists.append(found) }
+        if !tables.unindexed.isEmpty {
+            tables.unindexed[request.method]?.candidates(for: request.path, into: &lists)
+            if request.method == "HEAD" { tables.unindexed["GET"]?.candidates(for: request.path, into: &lists) }
+            tables.unindexed[""]?.candidates(for: request.path, into: &lists)
+        }
+        return lists
+    }
+
     /// The outcome of serving `wire`. On Linux a 401 with a `WWW-Authenticate` challenge, which
     /// swift-corelibs-foundation would never complete, is renamed or refused with a message that says why.
     private func delivering(
-        _ wire: WireResponse, url: URL, latency: Duration, answeredBy: String
+        _ wire: WireResponse, to request: StubRequest, latency: Duration, answeredBy: String
     ) -> StubOutcome {
         #if canImport(FoundationNetworking)
         if wire.status == 401, wire.headers.contains("WWW-Authenticate") {
@@ -518,7 +528,7 @@ public final class StubSet: Sendable {
                 return .failure(
                     URLError(
                         .userAuthenticationRequired,
-                        userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: url]),
+                        userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: request.url]),
                     latency: latency)
             }
             var renamed = wire
@@ -527,10 +537,10 @@ public final class StubSet: Sendable {
                     headerNamesMatch(field.name, "WWW-Authenticate")
                         ? HeaderFields.Field(name: "X-WWW-Authenticate", value: field.value) : field
                 })
-            return .response(renamed, url: url, latency: latency, answeredBy: answeredBy)
+            return .response(renamed, request: request, latency: latency, answeredBy: answeredBy)
         }
         #endif
-        return .response(wire, url: url, latency: latency, answeredBy: answeredBy)
+        return .response(wire, request: request, latency: latency, answeredBy: answeredBy)
     }
 
 }
@@ -541,23 +551,46 @@ extension StubSet {
         var stubs: [Int: Stub] = [:]
         /// Requests answered, by stub id; kept when a stub is removed.
         var hits: [Int: Int] = [:]
-        /// The stubs with an exact method and path, by ``Route/key`` (the path, or the path and the query), in the
-        /// order they were added.
-        var index: [String: [Stub]] = [:]
-        /// The others, by the method they fix (`""` for none).
-        var unindexed: [String: PrefixIndex] = [:]
+        /// What a request looks its candidates up in, shared with the requests being answered.
+        var tables = Tables()
         var log = RequestLog()
         /// Each state machine a stub moved, and its state.
         var machines: [String: String] = [:]
-        /// Whether a stub has a priority other than the default: matching then looks at every candidate.
-        var prioritized = false
-        /// Whether a stub is indexed by its exact query: a request then looks its query up too.
-        var queryIndexed = false
         /// The requests answered since the set was made or reset: `{{request.id}}` of a template.
         var answered = 0
         /// Whether requests go into ``log`` (`apiprobe serve` keeps its own, and spares each request this one).
         var keepsLog = true
         var preparesWire: (@Sendable (WireResponse) -> any AnyObject & Sendable)?
+
+        /// The tables, to change (under the lock): copied first when a request still reads them.
+        mutating func changingTables() -> Tables {
+            if !isKnownUniquelyReferenced(&tables) { tables = Tables(copying: tables) }
+            return tables
+        }
+    }
+
+    /// The lookup tables of a set. A request takes them under the lock with one reference (not a copy of each
+    /// table) and reads them after; they are changed only under the lock and only while no request holds them
+    /// (``State/changingTables()`` copies them otherwise), so a request never sees them change.
+    final class Tables: @unchecked Sendable {
+        /// The stubs with an exact method and path, by ``Route/key`` (the path, or the path and the query), in the
+        /// order they were added.
+        var index: [String: [Stub]] = [:]
+        /// The others, by the method they fix (`""` for none).
+        var unindexed: [String: PrefixIndex] = [:]
+        /// Whether a stub has a priority other than the default: matching then looks at every candidate.
+        var prioritized = false
+        /// Whether a stub is indexed by its exact query: a request then looks its query up too.
+        var queryIndexed = false
+        /// Whether a stub requires a state machine's state: a request then reads the machines.
+        var readsStates = false
+
+        init() {}
+
+        init(copying other: Tables) {
+            (index, unindexed, prioritized, queryIndexed, readsStates) =
+                (other.index, other.unindexed, other.prioritized, other.queryIndexed, other.readsStates)
+        }
     }
 
     /// Stubs that no exact path indexes (a path pattern, a template), by the literal text their paths start with
@@ -568,6 +601,8 @@ extension StubSet {
         /// The lengths (UTF-8) of the starts, ascending, each once.
         private var lengths: [Int] = []
         private var stubs: [String: [Stub]] = [:]
+
+        var isEmpty: Bool { stubs.isEmpty }
 
         mutating func add(_ stub: Stub) {
             let prefix = stub.matcher.pathPrefix ?? ""
@@ -607,8 +642,13 @@ extension StubSet {
         var path: String
         var query: String?
 
-        /// The key of the index: the path, or the path and the query key after a `?` (no path holds one).
-        var key: String { query.map { Self.key(path: path, query: $0) } ?? path }
+        /// The key of the index: the path, or the path and the query key after a `?` (no path holds one). A stub
+        /// that requires no query is indexed under its path (``Stub/matches(_:)`` compares the query): a request
+        /// without one looks up its path alone.
+        var key: String {
+            guard let query, !query.isEmpty else { return path }
+            return Self.key(path: path, query: query)
+        }
 
         static func key(path: String, query: String) -> String { path + "?" + query }
     }

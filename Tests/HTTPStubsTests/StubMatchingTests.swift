@@ -42,17 +42,37 @@ struct StubMatchingTests {
                 let parsed = StubRequest(method: "get", url: url, headers: headers, body: Data("b".utf8))
                 guard
                     let served = StubRequest(
-                        method: "get", url: url, origin: origin, target: target, headers: headers,
-                        body: Data("b".utf8))
+                        method: "get", origin: origin, target: target, headers: headers, body: Data("b".utf8))
                 else { continue }
                 fast += 1
                 #expect(served == parsed, "\(originText) + \(target)")
+                #expect(served.hashValue == parsed.hashValue, "\(originText) + \(target)")
                 #expect(served.path == parsed.path && served.queryItems == parsed.queryItems)
+                // The URL, parsed only when read, is the one the server's origin and the target make.
+                #expect(served.url == url, "\(originText) + \(target)")
             }
         }
         // The plain targets of each origin take the fast way (so the comparison above is not empty).
         #expect(fast >= 4 * 12)
         #expect(StubRequest.Origin(URL(string: "http://h/?q=1")!) == nil)
+    }
+
+    /// A stub compares the scheme, host and port its matcher fixes as values; a condition given another test
+    /// (`evaluate` set) no longer fixes them, and its own test decides.
+    @Test func aConditionGivenAnotherTestNoLongerFixesItsValue() async throws {
+        let set = StubSet()
+        var anyScheme = try #require(RequestMatcher().scheme("http").conditions.first)
+        anyScheme.evaluate = { _ in nil }
+        var anyHost = try #require(RequestMatcher().host("other.example", port: 81).conditions.first)
+        anyHost.evaluate = { _ in nil }
+        set.stub(RequestMatcher().method("GET").adding(anyScheme).adding(anyHost).path("/x"), response: .text("any"))
+        // Fixed values still compare: another host, another port or another scheme is refused.
+        set.stub(.get("https://api.example.com:8443/y"), response: .text("y"))
+        let session = set.makeSession()
+        #expect(text(try await get("/x", on: session).0) == "any")
+        #expect(await urlError { _ = try await get("/y", on: session) } != nil)
+        let (body, _) = try await send(URLRequest(url: URL(string: "https://api.example.com:8443/y")!), on: session)
+        #expect(text(body) == "y")
     }
 
     @Test func pathRegularExpressions() async throws {
