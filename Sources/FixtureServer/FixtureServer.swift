@@ -299,6 +299,8 @@ final class FixtureLibrary: Sendable {
         var adopted: [String: Int] = [:]
         /// How long the last look at the folder took.
         var scanCost: Duration = .zero
+        /// The faults injected by the admin API and not used up, in the order they were added.
+        var faults: [AdminAPI.Fault] = []
     }
 
     struct Log {
@@ -323,7 +325,6 @@ final class FixtureLibrary: Sendable {
     let initialScenario: String?
     let log: @Sendable (String) -> Void
     private let state: Locked<Loaded>
-    private let faults = Locked<[AdminAPI.Fault]>([])
     private let requests = Locked(Log())
 
     init(
@@ -399,7 +400,6 @@ final class FixtureLibrary: Sendable {
     func reset() throws {
         let (fixtures, signature) = try FixtureServer.load(store, displayName: displayName, allowsNone: allowsNone)
         let scenario = FixtureServer.scenarios(of: fixtures).contains(initialScenario ?? "") ? initialScenario : nil
-        faults.withLock { $0 = [] }
         requests.withLock { $0 = Log() }
         state.withLock {
             $0 = Loaded(
@@ -431,21 +431,40 @@ final class FixtureLibrary: Sendable {
         }
     }
 
-    func addFault(_ fault: AdminAPI.Fault) { faults.withLock { $0.append(fault) } }
+    func addFault(_ fault: AdminAPI.Fault) { state.withLock { $0.faults.append(fault) } }
 
-    var faultCount: Int { faults.withLock { $0.count } }
+    var faultCount: Int { state.withLock { $0.faults.count } }
 
-    /// The injected fault for `method` and `path`, used up by this request; `nil` when none applies.
-    func takeFault(method: String, path: String) -> AdminAPI.Fault? {
-        faults.withLock { faults in
-            guard !faults.isEmpty,
-                let index = faults.firstIndex(where: { $0.method == method && $0.matches(path: path) })
-            else { return nil }
-            faults[index].remaining -= 1
-            let fault = faults[index]
-            if faults[index].remaining == 0 { faults.remove(at: index) }
-            return fault
+    /// The stub set for a request (``current()``) and the injected fault for its method and path, used up by it
+    /// (`nil` when none applies): both under one lock, as every request asks for both.
+    func serving(method: String, path: String) -> (stubs: StubSet, fault: AdminAPI.Fault?) {
+        stubs(takingFaultFor: (method, path))
+    }
+
+    /// The stub set as it is now (``current()``), and the fault for `request` when one is given.
+    private func stubs(
+        takingFaultFor request: (method: String, path: String)?
+    ) -> (stubs: StubSet, fault: AdminAPI.Fault?) {
+        let now = ContinuousClock.now
+        let (stubs, due, fault) = state.withLock { state in
+            let due = now - state.checked >= Self.checkInterval && state.scanCost <= Self.inlineScanLimit
+            if due { state.checked = now }
+            let fault = request.flatMap { Self.takeFault(method: $0.method, path: $0.path, from: &state.faults) }
+            return (state.stubs, due, fault)
         }
+        guard due else { return (stubs, fault) }
+        return ((try? reload())?.stubs ?? stubs, fault)
+    }
+
+    /// The fault of `faults` for `method` and `path`, used up; `nil` when none applies.
+    private static func takeFault(method: String, path: String, from faults: inout [AdminAPI.Fault]) -> AdminAPI.Fault?
+    {
+        guard !faults.isEmpty, let index = faults.firstIndex(where: { $0.method == method && $0.matches(path: path) })
+        else { return nil }
+        faults[index].remaining -= 1
+        let fault = faults[index]
+        if faults[index].remaining == 0 { faults.remove(at: index) }
+        return fault
     }
 
     func note(_ entry: ServedEntry) { requests.withLock { $0.append(entry) } }
@@ -490,16 +509,7 @@ final class FixtureLibrary: Sendable {
     /// looks itself if a look is cheap (a folder of a few hundred fixtures: an edit is served from the next request
     /// after 200 ms, however loaded the machine); a larger folder is looked at only by ``watch()``, off the
     /// requests' path.
-    func current() -> StubSet {
-        let now = ContinuousClock.now
-        let (stubs, due) = state.withLock { state in
-            let due = now - state.checked >= Self.checkInterval && state.scanCost <= Self.inlineScanLimit
-            if due { state.checked = now }
-            return (state.stubs, due)
-        }
-        guard due else { return stubs }
-        return (try? reload())?.stubs ?? stubs
-    }
+    func current() -> StubSet { stubs(takingFaultFor: nil).stubs }
 
     /// Looks at the folder every ``checkInterval`` off the requests' path, so an edit is served at most about
     /// 200 ms late even to no request; for a folder so large that a look costs more than 5% of a core (about 10,000
@@ -598,7 +608,7 @@ final class FixtureLibrary: Sendable {
             }
             loaded = Loaded(
                 fixtures: fixtures, stubs: stubs, signature: loadedSignature, checked: now, scenario: loaded.scenario,
-                adoptions: loaded.adoptions, adopted: loaded.adopted, scanCost: cost)
+                adoptions: loaded.adoptions, adopted: loaded.adopted, scanCost: cost, faults: loaded.faults)
             return (stubs, changed)
         }
         log(
@@ -738,6 +748,7 @@ struct FixtureResponder: HTTPResponder {
         }
         let method = request.method.rawValue
         let target = request.uri.description
+        let path = request.uri.path
         var body = ByteBuffer()
         func note(_ source: ServedEntry.Source, status: Int?, fixture: String? = nil) {
             let kept = body.readableBytes <= ServedEntry.bodyLimit
@@ -768,7 +779,7 @@ struct FixtureResponder: HTTPResponder {
                 status: .badRequest,
                 ["error": "the request body cannot be read: \(redactor.redact(text: "\(error)"))", "request": shown])
         }
-        if request.uri.path.hasPrefix(AdminAPI.prefix) {
+        if path.hasPrefix(AdminAPI.prefix) {
             if let (status, reason) = adminGuard.refusal(of: request) {
                 log("\(status.code) \(shown): \(reason)")
                 return Self.json(status: status, ["error": reason, "request": shown])
@@ -830,8 +841,8 @@ struct FixtureResponder: HTTPResponder {
                     ]))
             }
         }
-        let stubs = library.current()
-        if let fault = library.takeFault(method: method, path: request.uri.path) {
+        let (stubs, fault) = library.serving(method: method, path: path)
+        if let fault {
             if fault.delay > .zero { try await Task.sleep(for: fault.delay) }
             if let status = fault.status {
                 log("\(status) \(shown): injected by POST \(AdminAPI.prefix)faults")
@@ -842,7 +853,7 @@ struct FixtureResponder: HTTPResponder {
         }
         // `Prefer: code=404, example=notFound` (Prism's convention) asks the description for that example, over
         // the fixtures.
-        if let spec, let prefer = request.headers[Self.preferHeader] {
+        if let prefer = request.headers[Self.preferHeader], let spec {
             let preference: ExamplePreference?
             do {
                 preference = try ExamplePreference(header: prefer)

@@ -19,7 +19,12 @@ package enum RedirectRule {
     static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
     /// Whether `status` is a redirect the rule follows (given a `Location`).
-    static func isRedirect(_ status: Int) -> Bool { [301, 302, 303, 307, 308].contains(status) }
+    package static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: return true
+        default: return false
+        }
+    }
 
     /// Where a redirect leads and how the next request differs from the last.
     package struct Hop: Sendable, Hashable {

@@ -215,26 +215,29 @@ final class Stub: Sendable {
         case computed(@Sendable (StubRequest) -> StubResponse)
     }
 
-    let id: Int
-    let name: String
-    /// For fixed answers, the status each turn logs (`nil` for a fault); `nil` for a computed answer.
-    let fixedStatuses: [Int?]?
-    /// For fixed answers, each turn's latency (read per request without copying the response).
-    private let fixedLatencies: [Duration]
-    /// The name of each fixed response, when they differ (the fixtures of a sequence); empty otherwise.
-    let turnNames: [String]
-    let matcher: RequestMatcher
-    let answers: Answers
+    /// What one fixed turn answers, in one object: a request reads it there, not from one array for each part
+    /// (with a thousand stubs, each part read is a cache miss of its own).
+    final class Turn: Sendable {
+        /// The response as delivered (prepared for the wire when the set prepares them).
+        let wire: WireResponse
+        let latency: Duration
+        /// The status the turn logs; `nil` for a fault.
+        let status: Int?
+        /// The fixture that answers this turn (the stub's name when it has one fixture).
+        let name: String
+
+        init(wire: WireResponse, of response: StubResponse, name: String) {
+            self.wire = wire
+            latency = response.latency
+            status = response.fault == nil ? response.status : nil
+            self.name = name
+        }
+    }
+
+    // The fields matching reads come first: a request reads them for each candidate.
     let route: StubSet.Route?
-    /// Lower answers first (`FixtureMatch.priority`).
-    let priority: Int
     /// The method the matcher fixes, when it does.
     let method: String?
-    /// The state machine the stub reads and moves (`FixtureState`).
-    let state: FixtureState?
-    /// For each fixed turn, the fixture whose response is a template filled from each request; `nil` for a plain
-    /// one (empty when no turn is a template).
-    let templates: [Exchange?]
     /// The scheme, host and port the matcher fixes, compared as values (most fixtures name an origin).
     private let scheme: String?
     private let host: String?
@@ -242,6 +245,23 @@ final class Stub: Sendable {
     /// The conditions left to evaluate once the request has the route's (or the stub's) method and path, the
     /// scheme and the host.
     private let residue: [@Sendable (StubRequest) -> Bool]
+    /// The state machine the stub reads and moves (`FixtureState`).
+    let state: FixtureState?
+    /// Lower answers first (`FixtureMatch.priority`).
+    let priority: Int
+    let id: Int
+    /// The one turn of a stub of one fixed response (most stubs), read without the array.
+    private let onlyTurn: Turn?
+    /// The fixed turns, in order; empty for a computed answer.
+    let turns: [Turn]
+    let name: String
+    /// The name of each fixed response, when they differ (the fixtures of a sequence); empty otherwise.
+    let turnNames: [String]
+    let matcher: RequestMatcher
+    let answers: Answers
+    /// For each fixed turn, the fixture whose response is a template filled from each request; `nil` for a plain
+    /// one (empty when no turn is a template).
+    let templates: [Exchange?]
 
     init(
         id: Int, name: String, matcher: RequestMatcher, answers: Answers, turnNames: [String] = [],
@@ -254,13 +274,16 @@ final class Stub: Sendable {
         self.method = matcher.exactMethod
         self.state = state
         self.templates = templates.contains { $0 != nil } ? templates : []
-        if case .fixed(let responses, _) = answers {
-            fixedStatuses = responses.map { $0.fault == nil ? $0.status : nil }
-            fixedLatencies = responses.map(\.latency)
+        if case .fixed(let responses, let wires) = answers {
+            turns = zip(responses, wires).enumerated().map { index, pair in
+                Turn(
+                    wire: pair.1, of: pair.0,
+                    name: turnNames.isEmpty ? name : turnNames[min(index, turnNames.count - 1)])
+            }
         } else {
-            fixedStatuses = nil
-            fixedLatencies = []
+            turns = []
         }
+        onlyTurn = turns.count == 1 ? turns[0] : nil
         self.matcher = matcher
         self.answers = answers
         if let method = matcher.exactMethod, let path = matcher.exactPath {
@@ -314,9 +337,18 @@ final class Stub: Sendable {
         return "state \(state.name) is \(states[state.name] ?? FixtureState.initial), the fixture requires \(required)"
     }
 
+    /// Whether the stub's answers are fixed (not computed per request).
+    var isFixed: Bool { !turns.isEmpty }
+
+    /// The fixed turn that answers the `turn`th request (the last repeats); `nil` for a computed answer.
+    func fixedTurn(_ turn: Int) -> Turn? {
+        if let onlyTurn { return onlyTurn }
+        return turns.isEmpty ? nil : turns[min(turn, turns.count - 1)]
+    }
+
     /// The name of what answers the `turn`th request: the fixture of that turn in a sequence, else the stub's.
     func name(turn: Int) -> String {
-        turnNames.isEmpty ? name : turnNames[min(turn, turnNames.count - 1)]
+        fixedTurn(turn)?.name ?? name
     }
 
     /// What a stub answers a request: the response as delivered, how long it waits first, and whether it is a
@@ -341,13 +373,16 @@ final class Stub: Sendable {
     /// the last (a template filled from `request`, numbered `number` in its set), or the computed one. A fixed
     /// response is answered as prepared when the stub was added, not copied.
     func answer(turn: Int, to request: StubRequest, number: Int = 0) -> Answer {
+        if let fixed = fixedTurn(turn), templates.isEmpty {
+            return Answer(wire: fixed.wire, latency: fixed.latency, isFault: fixed.status == nil)
+        }
         switch answers {
         case .fixed(let responses, let wire):
             let index = min(turn, responses.count - 1)
             if !templates.isEmpty, let template = templates[index] {
                 return Answer(ResponseTemplate.fill(responses[index], of: template, from: request, number: number))
             }
-            return Answer(wire: wire[index], latency: fixedLatencies[index], isFault: fixedStatuses?[index] == nil)
+            return Answer(wire: wire[index], latency: responses[index].latency, isFault: responses[index].fault != nil)
         case .computed(let respond):
             return Answer(respond(request))
         }

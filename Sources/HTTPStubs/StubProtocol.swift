@@ -236,8 +236,8 @@ class StubURLProtocol: URLProtocol {
         switch outcome {
         case .failure(let error, _):
             client.urlProtocol(self, didFailWithError: error)
-        case .response(let wire, let request, _, _):
-            let url = request.url
+        case .response(let wire, let location, _, _):
+            let url = location.url
             if case .failed(let code) = wire.ending {
                 client.urlProtocol(
                     self, didFailWithError: URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url]))
@@ -331,8 +331,8 @@ package struct WireResponse: Sendable {
 /// What a stub set decided for one request.
 package enum StubOutcome: Sendable {
     /// `answeredBy`: the stub's name (the fixture's, for a fixture; for a sequence, the one of this turn).
-    /// `request`: the request answered (the last of a redirect's hops).
-    case response(WireResponse, request: StubRequest, latency: Duration, answeredBy: String)
+    /// `at`: where the request answered (the last of a redirect's hops) was sent.
+    case response(WireResponse, at: StubRequest.Location, latency: Duration, answeredBy: String)
     case failure(URLError, latency: Duration)
 
     var latency: Duration {

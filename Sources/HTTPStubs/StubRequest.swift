@@ -10,15 +10,7 @@ public struct StubRequest: Sendable, Hashable {
     /// `GET`, `POST`, …
     public var method: String
     public var url: URL {
-        get {
-            switch location {
-            case .url(let url): return url
-            // The text of a URL a server received (``init(method:origin:target:headers:body:)``) is made of a
-            // parsed origin and a target of characters a URL keeps as written: it parses. The fallback is never
-            // taken; it is there so that no request can trap a server.
-            case .text(let text): return URL(string: text) ?? URL(string: "about:blank")!
-            }
-        }
+        get { location.url }
         set {
             location = .url(newValue)
             (path, queryItems, host, scheme, port) = Self.parts(of: newValue)
@@ -26,10 +18,28 @@ public struct StubRequest: Sendable, Hashable {
     }
     /// The URL, or for a request a server received, its text, parsed only when ``url`` is read (a server that
     /// matches by the parts below never reads it).
-    private var location: Location
-    private enum Location: Sendable {
+    private(set) var location: Location
+    package enum Location: Sendable {
         case url(URL)
         case text(String)
+
+        var url: URL {
+            switch self {
+            case .url(let url): return url
+            // The text of a URL a server received (``init(method:origin:target:headers:body:)``) is made of a
+            // parsed origin and a target of characters a URL keeps as written: it parses. The fallback is never
+            // taken; it is there so that no request can trap a server.
+            case .text(let text): return URL(string: text) ?? URL(string: "about:blank")!
+            }
+        }
+
+        /// The URL's text: what two requests compare (a URL a server received is compared without being parsed).
+        var text: String {
+            switch self {
+            case .url(let url): return url.absoluteString
+            case .text(let text): return text
+            }
+        }
     }
     /// The URL's path, `/` when empty (read from the URL once: matchers consult it for every stub).
     public private(set) var path: String
@@ -160,22 +170,14 @@ public struct StubRequest: Sendable, Hashable {
         self.body = body
     }
 
-    /// The URL's text: what two requests compare (a URL a server received is compared without being parsed).
-    private var urlText: String {
-        switch location {
-        case .url(let url): return url.absoluteString
-        case .text(let text): return text
-        }
-    }
-
     public static func == (left: StubRequest, right: StubRequest) -> Bool {
-        left.method == right.method && left.urlText == right.urlText && left.headers == right.headers
+        left.method == right.method && left.location.text == right.location.text && left.headers == right.headers
             && left.body == right.body
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(method)
-        hasher.combine(urlText)
+        hasher.combine(location.text)
         hasher.combine(headers)
         hasher.combine(body)
     }

@@ -414,83 +414,104 @@ public final class StubSet: Sendable {
 
     /// The outcome of `first` (redirects followed), as the URL protocol and `apiprobe serve` deliver it.
     package func answer(_ first: StubRequest) -> StubOutcome {
-        var request = first
         var latency = Duration.zero
-        for _ in 0...RedirectRule.maximumHops {
-            // Matchers run outside the lock: a `.matching` closure may read the set (its log, say). The lock is
-            // held only to take the tables (one reference) and the machines' states when a stub reads them.
-            let (tables, machines) = state.withLock { state in
-                (state.tables, state.tables.readsStates ? state.machines : [:])
-            }
-            let prioritized = tables.prioritized
-            let lists = Self.candidates(for: request, in: tables)
-            var found = Self.firstMatch(for: request, in: lists, states: machines, prioritized: prioritized)
-            // A HEAD no stub names is answered as its GET, without the body (RFC 9110, 9.3.2).
-            var headFromGet = false
-            if found == nil, request.method == "HEAD" {
-                var get = request
-                get.method = "GET"
-                found = Self.firstMatch(for: get, in: lists, states: machines, prioritized: prioritized)
-                headFromGet = found != nil
-            }
-            guard let chosen = found else {
-                let message = diagnose(request)
-                state.withLock { state in
-                    if state.keepsLog { state.log.append(LoggedRequest(request: request, stub: nil, status: nil)) }
-                }
+        // The first request is answered as given (not copied); each hop of a redirect is a request of its own.
+        var step = answerOne(first, latency: &latency)
+        var hops = 0
+        while case .redirect(let next) = step {
+            hops += 1
+            guard hops <= RedirectRule.maximumHops else {
                 return .failure(
+                    URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]),
+                    latency: latency)
+            }
+            step = answerOne(next, latency: &latency)
+        }
+        guard case .outcome(let outcome) = step else { preconditionFailure("a redirect is followed above") }
+        return outcome
+    }
+
+    /// What one request of ``answer(_:)`` comes to: an outcome, or a redirect the set follows.
+    private enum Step {
+        case outcome(StubOutcome)
+        case redirect(StubRequest)
+    }
+
+    /// The answer to one request (a hop of a redirect, or the first), its latency added to `latency`.
+    private func answerOne(_ request: StubRequest, latency: inout Duration) -> Step {
+        // Matchers run outside the lock: a `.matching` closure may read the set (its log, say). The lock is held
+        // only to take the tables (one reference) and the machines' states when a stub reads them.
+        let (tables, machines) = state.withLock { state in
+            (state.tables, state.tables.readsStates ? state.machines : [:])
+        }
+        let prioritized = tables.prioritized
+        let lists = Self.candidates(for: request, in: tables)
+        var found = Self.firstMatch(for: request, in: lists, states: machines, prioritized: prioritized)
+        // A HEAD no stub names is answered as its GET, without the body (RFC 9110, 9.3.2).
+        var headFromGet = false
+        if found == nil, request.method == "HEAD" {
+            var get = request
+            get.method = "GET"
+            found = Self.firstMatch(for: get, in: lists, states: machines, prioritized: prioritized)
+            headFromGet = found != nil
+        }
+        guard let chosen = found else {
+            let message = diagnose(request)
+            state.withLock { state in
+                if state.keepsLog { state.log.append(LoggedRequest(request: request, stub: nil, status: nil)) }
+            }
+            return .outcome(
+                .failure(
                     URLError(
                         .resourceUnavailable,
                         userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: request.url]),
-                    latency: latency
-                )
-            }
-            let (turn, number, computed) = state.withLock { state -> (Int, Int, Stub.Answer?) in
-                let hits = state.hits[chosen.id] ?? 0
-                state.hits[chosen.id] = hits + 1
-                state.answered += 1
-                if let machine = chosen.state, let next = machine.next { state.machines[machine.name] = next }
-                // A computed answer is made under the lock, as its closure may count calls; a fixed one is chosen
-                // outside it: under 16 tasks, copying it inside made the requests wait for each other (issue 25).
-                let computed = chosen.fixedStatuses == nil ? chosen.answer(turn: hits, to: request) : nil
-                if state.keepsLog {
-                    let status: Int?
-                    if let statuses = chosen.fixedStatuses {
-                        status = statuses[min(hits, statuses.count - 1)]
-                    } else {
-                        status = computed.flatMap { $0.isFault ? nil : $0.wire.status }
-                    }
-                    state.log.append(
-                        LoggedRequest(
-                            request: request, stub: StubHandle(id: chosen.id, name: chosen.name(turn: hits)),
-                            status: status))
+                    latency: latency))
+        }
+        let (turn, number, computed) = state.withLock { state -> (Int, Int, Stub.Answer?) in
+            let hits = state.hits[chosen.id] ?? 0
+            state.hits[chosen.id] = hits + 1
+            state.answered += 1
+            if let machine = chosen.state, let next = machine.next { state.machines[machine.name] = next }
+            // A computed answer is made under the lock, as its closure may count calls; a fixed one is chosen
+            // outside it: under 16 tasks, copying it inside made the requests wait for each other (issue 25).
+            let computed = chosen.isFixed ? nil : chosen.answer(turn: hits, to: request)
+            if state.keepsLog {
+                let status: Int?
+                if let fixed = chosen.fixedTurn(hits) {
+                    status = fixed.status
+                } else {
+                    status = computed.flatMap { $0.isFault ? nil : $0.wire.status }
                 }
-                return (hits, state.answered, computed)
+                state.log.append(
+                    LoggedRequest(
+                        request: request, stub: StubHandle(id: chosen.id, name: chosen.name(turn: hits)),
+                        status: status))
             }
-            let answer = computed ?? chosen.answer(turn: turn, to: request, number: number)
-            var wire = answer.wire
-            if headFromGet {
-                // The length the GET would have had, as a server says it for a HEAD.
-                if wire.headers["Content-Length"] == nil { wire.headers["Content-Length"] = String(wire.body.count) }
-                wire.body = Data()
-            }
-            let answeredBy = chosen.name(turn: turn)
-            latency += answer.latency
-            guard !answer.isFault, followsRedirects,
-                let hop = RedirectRule.hop(
-                    status: wire.status, location: wire.headers["Location"], from: request.url, method: request.method)
-            else {
-                return delivering(wire, to: request, latency: latency, answeredBy: answeredBy)
-            }
-            request = StubRequest(
+            return (hits, state.answered, computed)
+        }
+        let answer = computed ?? chosen.answer(turn: turn, to: request, number: number)
+        var wire = answer.wire
+        if headFromGet {
+            // The length the GET would have had, as a server says it for a HEAD.
+            if wire.headers["Content-Length"] == nil { wire.headers["Content-Length"] = String(wire.body.count) }
+            wire.body = Data()
+        }
+        let answeredBy = chosen.name(turn: turn)
+        latency += answer.latency
+        // The options are read (a lock) only for a redirect.
+        guard !answer.isFault, RedirectRule.isRedirect(wire.status), followsRedirects,
+            let hop = RedirectRule.hop(
+                status: wire.status, location: wire.headers["Location"], from: request.url, method: request.method)
+        else {
+            return .outcome(delivering(wire, to: request, latency: latency, answeredBy: answeredBy))
+        }
+        return .redirect(
+            StubRequest(
                 method: hop.method,
                 url: hop.url,
                 headers: HeaderFields(request.headers.fields.filter { hop.keeps(header: $0.name) }),
                 body: hop.keepsBody ? request.body : nil
-            )
-        }
-        return .failure(
-            URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]), latency: latency)
+            ))
     }
 
     /// The stubs that may answer `request`, in lists each in the order its stubs were added: those of its path and
@@ -537,10 +558,10 @@ public final class StubSet: Sendable {
                     headerNamesMatch(field.name, "WWW-Authenticate")
                         ? HeaderFields.Field(name: "X-WWW-Authenticate", value: field.value) : field
                 })
-            return .response(renamed, request: request, latency: latency, answeredBy: answeredBy)
+            return .response(renamed, at: request.location, latency: latency, answeredBy: answeredBy)
         }
         #endif
-        return .response(wire, request: request, latency: latency, answeredBy: answeredBy)
+        return .response(wire, at: request.location, latency: latency, answeredBy: answeredBy)
     }
 
 }

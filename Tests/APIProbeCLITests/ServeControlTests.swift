@@ -120,6 +120,14 @@ struct ServeControlTests {
         #expect(refused?.status == 400)
         let sources = try await client.requests().suffix(3).map { "\($0.source ?? "-") \($0.status ?? 0)" }
         #expect(sources == ["fixture 200", "fault 500", "fixture 200"])
+        // A pending fault outlives a reload of the folder, and a reset clears it.
+        try await client.injectFault(path: "/search", status: 502, times: 2)
+        #expect(try await get("/search?q=tea").0 == 502)
+        try Self.fixture("GET", "https://shop.example.com/extra", status: 200, body: "{}")
+            .write(to: folder.appendingPathComponent("shop/extra.json"))
+        #expect(try await client.reload() == ["shop/extra"])
+        #expect(try await get("/search?q=tea").0 == 502, "the fault's second time, after the reload")
+        #expect(try await get("/search?q=tea").0 == 200)
 
         // A scenario's fixture edited on disk is served from the next request on, the log kept.
         let logged = try await client.requests().count
@@ -132,11 +140,13 @@ struct ServeControlTests {
 
         // A reset goes back to the scenario of the start and empties the log.
         try await client.activateScenario("empty")
+        try await client.injectFault(path: "/search", status: 502, times: 1)
         try await client.reset()
         #expect(try await client.scenarios().active == nil)
         #expect(try await client.requests().isEmpty)
+        #expect(try await get("/search?q=tea").0 == 200, "the reset cleared the pending fault")
         #expect(try await command.stop() == 0)
-        #expect(command.standardError.contains("apiprobe serve: reloaded 6 fixtures of \(folder.path)"))
+        #expect(command.standardError.contains("apiprobe serve: reloaded 7 fixtures of \(folder.path)"))
 
         // Started in a scenario; an unknown one at the start is bad input naming those there are.
         let (started, startedBase, startedBanner) = try await Self.serve(folder, ["--scenario", "empty"])
