@@ -81,7 +81,12 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The value at a JSON Pointer (RFC 6901), or `nil` when the pointer leads nowhere.
     public func value(at pointer: String) -> JSONValue? {
-        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
+        JSONPointer.tokens(of: pointer).flatMap(value(atTokens:))
+    }
+
+    /// The value at a pointer's tokens (unescaped, as `JSONPointer.tokens(of:)` reads them): for a pointer read
+    /// once and looked up many times (a stub's body condition, for each request).
+    package func value(atTokens tokens: [String]) -> JSONValue? {
         var current = self
         for token in tokens {
             switch current {

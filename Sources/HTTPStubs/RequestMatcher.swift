@@ -427,11 +427,13 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public func jsonBody(at pointer: String, equals expected: JSONValue) -> RequestMatcher {
         let secret = Self.pointerNamesCredential(pointer)
         let shown = secret ? RedactionPolicy.default.marker : Redactor().redactingJSON(expected).compactText
+        // The pointer is read once, not for each request (an invalid one finds nothing).
+        let tokens = JSONPointer.tokens(of: pointer)
         return adding(
             Condition("JSON body \(pointer.isEmpty ? "/" : pointer) = \(shown)") { request in
                 guard let body = request.body else { return Self.noBodyReason }
                 guard let actual = try? JSONValue(parsing: body) else { return "body is not JSON" }
-                guard let found = actual.value(at: pointer) else {
+                guard let found = tokens.flatMap(actual.value(atTokens:)) else {
                     return "JSON body has nothing at \(pointer.isEmpty ? "/" : pointer)"
                 }
                 if found == expected { return nil }

@@ -9,6 +9,7 @@ import FoundationNetworking
 public struct StubRequest: Sendable, Hashable {
     /// `GET`, `POST`, …
     public var method: String
+    /// The request's URL. Setting it reads the path, query, host, scheme and port again.
     public var url: URL {
         get { location.url }
         set {
@@ -170,6 +171,7 @@ public struct StubRequest: Sendable, Hashable {
         self.body = body
     }
 
+    /// Whether two requests have the same method, URL (compared as text), headers and body.
     public static func == (left: StubRequest, right: StubRequest) -> Bool {
         left.method == right.method && left.location.text == right.location.text && left.headers == right.headers
             && left.body == right.body
