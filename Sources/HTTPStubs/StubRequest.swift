@@ -130,7 +130,7 @@ public struct StubRequest: Sendable, Hashable {
     }
 
     /// The parts of a server's origin (`https://api.example.com`, perhaps with a base path), read once, so that
-    /// each request a server receives (``init(method:url:origin:target:headers:body:)``) is not parsed again.
+    /// each request a server receives (``init(method:origin:target:headers:body:)``) is not parsed again.
     package struct Origin: Sendable {
         /// The origin's text, without a final `/`: a request's URL is this text followed by its target.
         let text: String

@@ -417,18 +417,17 @@ public final class StubSet: Sendable {
         var latency = Duration.zero
         // The first request is answered as given (not copied); each hop of a redirect is a request of its own.
         var step = answerOne(first, latency: &latency)
-        var hops = 0
-        while case .redirect(let next) = step {
-            hops += 1
-            guard hops <= RedirectRule.maximumHops else {
-                return .failure(
-                    URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]),
-                    latency: latency)
-            }
+        for _ in 0..<RedirectRule.maximumHops {
+            guard case .redirect(let next) = step else { break }
             step = answerOne(next, latency: &latency)
         }
-        guard case .outcome(let outcome) = step else { preconditionFailure("a redirect is followed above") }
-        return outcome
+        switch step {
+        case .outcome(let outcome):
+            return outcome
+        case .redirect:
+            return .failure(
+                URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: first.url]), latency: latency)
+        }
     }
 
     /// What one request of ``answer(_:)`` comes to: an outcome, or a redirect the set follows.
