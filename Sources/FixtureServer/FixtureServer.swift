@@ -125,9 +125,8 @@ package struct FixtureServer: Sendable {
             store: store, displayName: displayName, fixtures: fixtures, signature: signature,
             scenario: options.scenario, allowsNone: allowsNone, log: log)
         let forwarder = options.proxy.map { LiveForwarder(upstream: $0) }
-        let text = chosen.absoluteString
         let responder = FixtureResponder(
-            library: library, origin: chosen, originText: text.hasSuffix("/") ? String(text.dropLast()) : text,
+            library: library, origin: chosen, originText: StubRequest.Origin.text(of: chosen),
             originParts: StubRequest.Origin(chosen), spec: options.spec, validatesRequests: options.validatesRequests,
             latency: options.latency, forwarder: forwarder,
             adminGuard: AdminGuard(host: options.host, token: options.adminToken), cors: options.cors,

@@ -364,8 +364,8 @@ final class Stub: Sendable {
             isFault = response.fault != nil
         }
 
-        init(wire: WireResponse, latency: Duration, isFault: Bool) {
-            (self.wire, self.latency, self.isFault) = (wire, latency, isFault)
+        init(_ turn: Turn) {
+            (wire, latency, isFault) = (turn.wire, turn.latency, turn.status == nil)
         }
     }
 
@@ -373,16 +373,14 @@ final class Stub: Sendable {
     /// the last (a template filled from `request`, numbered `number` in its set), or the computed one. A fixed
     /// response is answered as prepared when the stub was added, not copied.
     func answer(turn: Int, to request: StubRequest, number: Int = 0) -> Answer {
-        if let fixed = fixedTurn(turn), templates.isEmpty {
-            return Answer(wire: fixed.wire, latency: fixed.latency, isFault: fixed.status == nil)
-        }
+        if templates.isEmpty, let fixed = fixedTurn(turn) { return Answer(fixed) }
         switch answers {
-        case .fixed(let responses, let wire):
+        case .fixed(let responses, _):
             let index = min(turn, responses.count - 1)
             if !templates.isEmpty, let template = templates[index] {
                 return Answer(ResponseTemplate.fill(responses[index], of: template, from: request, number: number))
             }
-            return Answer(wire: wire[index], latency: responses[index].latency, isFault: responses[index].fault != nil)
+            return Answer(turns[index])
         case .computed(let respond):
             return Answer(respond(request))
         }

@@ -146,8 +146,13 @@ public struct StubRequest: Sendable, Hashable {
             encodedPath = path.hasSuffix("/") ? String(path.dropLast()) : path
             let parts = StubRequest.parts(of: url)
             (host, scheme, port) = (parts.host, parts.scheme, parts.port)
+            text = Self.text(of: url)
+        }
+
+        /// A server's origin as text a request's target is appended to: the URL without its final `/`.
+        package static func text(of url: URL) -> String {
             let text = url.absoluteString
-            self.text = text.hasSuffix("/") ? String(text.dropLast()) : text
+            return text.hasSuffix("/") ? String(text.dropLast()) : text
         }
     }
 
