@@ -148,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "ServeBenchmark",
             dependencies: [
-                "FixtureServer", "RecipesServer", "BenchmarkSupport",
+                "FixtureServer", "HTTPStubs", "HTTPFixtures", "RecipesServer", "BenchmarkSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

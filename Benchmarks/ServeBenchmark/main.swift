@@ -4,6 +4,7 @@
 //
 //   swift run -c release ServeBenchmark [--fixtures 1000] [--seconds 10] [--rounds 3] [--soak-seconds 0]
 //                                       [--record 10000] [--patterned-every 10]
+//   swift run -c release ServeBenchmark --matching [200000]      (no network: see below)
 //
 // One fixture in ten uses the matching UI tests reach for (issue 35): a path pattern (an ECMA-262 regular
 // expression, so the fixture is not in the exact-path index and is tried for every request) and a value at a body
@@ -23,6 +24,8 @@
 import BenchmarkSupport
 import FixtureServer
 import Foundation
+import HTTPFixtures
+import HTTPStubs
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -71,6 +74,62 @@ if let index = CommandLine.arguments.firstIndex(of: "--child"), CommandLine.argu
     }
     started.wait()
     while true { sleep(3_600) }
+}
+
+// `ServeBenchmark --matching [N]`: the stub set's own cost of a server's request, on one thread and without the
+// network, from --fixtures stubs of exact GET routes: matched (the request made from its target, its candidates
+// looked up and compared: `StubSet.answer`) against answered by its key (`StubSet.answerRepeated`, the same answer
+// of a request whose method and target were answered before by a stub that compared nothing else), interleaved
+// over five rounds of N random requests; the medians per request and their ratio.
+if let index = CommandLine.arguments.firstIndex(of: "--matching") {
+    let requests = CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) } ?? 200_000
+    let set = StubSet()
+    set.keepsRequestLog = false
+    let originURL = URL(string: "https://api.example.test")!
+    for item in 0..<fixtureCount {
+        set.stub(.get("https://api.example.test/items/\(item)"), response: .json(text: body(item)))
+    }
+    guard let origin = StubRequest.Origin(originURL) else { exit(2) }
+    let originText = StubRequest.Origin.text(of: originURL)
+    let targets = (0..<fixtureCount).map { "/items/\($0)" }
+    var generator = SystemRandomNumberGenerator()
+    let order = (0..<requests).map { _ in Int.random(in: 0..<fixtureCount, using: &generator) }
+    func key(_ target: String) -> StubSet.ServedKey? {
+        StubSet.ServedKey(origin: originText, method: "GET", target: target)
+    }
+    // Each key answered once by matching, which remembers it.
+    for target in targets {
+        let request = StubRequest(method: "GET", origin: origin, keptTarget: target, headers: [:], body: nil)
+        _ = set.answer(request, repeatedAs: key(target))
+    }
+    func matched() -> Double {
+        let start = now()
+        for item in order {
+            let request = StubRequest(method: "GET", origin: origin, keptTarget: targets[item], headers: [:], body: nil)
+            guard case .response = set.answer(request) else { exit(1) }
+        }
+        return (now() - start) / Double(requests) * 1e9
+    }
+    func byKey() -> Double {
+        let start = now()
+        for item in order {
+            guard let key = key(targets[item]), set.answerRepeated(key) != nil else { exit(1) }
+        }
+        return (now() - start) / Double(requests) * 1e9
+    }
+    var matchedCosts: [Double] = []
+    var keyCosts: [Double] = []
+    for round in 1...5 {
+        matchedCosts.append(matched())
+        keyCosts.append(byKey())
+        say(
+            "round \(round): matched \(format(matchedCosts.last!, 0)) ns a request; by its key \(format(keyCosts.last!, 0)) ns"
+        )
+    }
+    say(
+        "matching, median of 5: matched \(format(median(matchedCosts), 0)) ns, by its key \(format(median(keyCosts), 0)) ns "
+            + "a request (\(format(median(keyCosts) / median(matchedCosts), 2))x), \(fixtureCount) stubs, one thread")
+    exit(0)
 }
 
 guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {

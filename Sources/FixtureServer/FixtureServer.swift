@@ -126,8 +126,7 @@ package struct FixtureServer: Sendable {
             scenario: options.scenario, allowsNone: allowsNone, log: log)
         let forwarder = options.proxy.map { LiveForwarder(upstream: $0) }
         let responder = FixtureResponder(
-            library: library, origin: chosen, originText: StubRequest.Origin.text(of: chosen),
-            originParts: StubRequest.Origin(chosen), spec: options.spec, validatesRequests: options.validatesRequests,
+            library: library, origin: chosen, spec: options.spec, validatesRequests: options.validatesRequests,
             latency: options.latency, forwarder: forwarder,
             adminGuard: AdminGuard(host: options.host, token: options.adminToken), cors: options.cors,
             naming: options.proxy != nil ? options.spec?.fixtureNaming ?? FixtureNaming() : FixtureNaming(), log: log)
@@ -643,19 +642,32 @@ struct FixtureResponder: HTTPResponder {
     let originParts: StubRequest.Origin?
     /// The description whose examples answer a miss, and whose operations judge each request when
     /// `validatesRequests`.
-    var spec: OpenAPISpec?
-    var validatesRequests = false
+    let spec: OpenAPISpec?
+    let validatesRequests: Bool
     /// Added to each answer from a fixture or an example.
-    var latency: Duration = .zero
+    let latency: Duration
     /// The live API that answers (and records) a miss.
-    var forwarder: LiveForwarder?
+    let forwarder: LiveForwarder?
     /// Who may use the admin API.
-    var adminGuard = AdminGuard(host: "127.0.0.1", token: nil)
+    let adminGuard: AdminGuard
     /// Whether a request from a browser's page on another origin is allowed (`--cors`).
-    var cors = false
+    let cors: Bool
     /// How a recording is named: by the description's operations when there is one.
-    var naming = FixtureNaming()
+    let naming: FixtureNaming
     let log: @Sendable (String) -> Void
+
+    init(
+        library: FixtureLibrary, origin: URL, spec: OpenAPISpec? = nil, validatesRequests: Bool = false,
+        latency: Duration = .zero, forwarder: LiveForwarder? = nil,
+        adminGuard: AdminGuard = AdminGuard(host: "127.0.0.1", token: nil), cors: Bool = false,
+        naming: FixtureNaming = FixtureNaming(), log: @escaping @Sendable (String) -> Void
+    ) {
+        (self.library, self.origin, self.spec, self.validatesRequests, self.latency) =
+            (library, origin, spec, validatesRequests, latency)
+        originText = StubRequest.Origin.text(of: origin)
+        originParts = StubRequest.Origin(origin)
+        (self.forwarder, self.adminGuard, self.cors, self.naming, self.log) = (forwarder, adminGuard, cors, naming, log)
+    }
 
     /// The stub layer's near-miss text as a server's client reads it: fixtures, not stubs (the text names the
     /// in-process API for Swift tests), at most 4,000 characters.
@@ -762,7 +774,7 @@ struct FixtureResponder: HTTPResponder {
         }
         do {
             // A request with neither header has no body (RFC 9112, 6.3): most requests, spared an await.
-            if request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil {
+            if request.headers.contains(.contentLength) || request.headers.contains(.transferEncoding) {
                 body = try await request.body.collect(upTo: FixtureServer.maximumRequestBody)
             }
         } catch  where error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge {
@@ -785,25 +797,37 @@ struct FixtureResponder: HTTPResponder {
             }
             return AdminAPI.respond(to: request, body: body, library: library)
         }
-        // The request's fields as sent: spelling, order and repeats kept.
-        let headers = HeaderFields(request.headers)
-        let requestBody = body.readableBytes > 0 ? Data(body.readableBytesView) : nil
-        // A target of characters a URL keeps as written is read without parsing the URL it makes with the origin
-        // (most requests); another is parsed, and refused when it is not a URL's path.
-        let stubRequest: StubRequest
-        if let originParts,
-            let fast = StubRequest(
-                method: method, origin: originParts, target: target, headers: headers, body: requestBody)
-        {
-            stubRequest = fast
+        // The request as the stub layer reads it (its fields as sent: spelling, order and repeats kept), made when
+        // it is needed. A target of characters a URL keeps as written is read without parsing the URL it makes
+        // with the origin (most requests), and a request the stub set answers by its key alone (the same method
+        // and target as one before, answered by a stub that compared nothing else) needs none of it. Another
+        // target is parsed now, and refused when it is not a URL's path.
+        enum Reading {
+            case keptAsWritten(StubRequest.Origin)
+            case parsed(URL)
+        }
+        let reading: Reading
+        if let originParts, StubRequest.isKeptAsWritten(target) {
+            reading = .keptAsWritten(originParts)
         } else if let url = URL(string: originText + target) {
-            stubRequest = StubRequest(method: method, url: url, headers: headers, body: requestBody)
+            reading = .parsed(url)
         } else {
             return Self.json(status: .badRequest, ["error": "the request target is not a URL path", "request": shown])
         }
+        lazy var stubRequest: StubRequest = {
+            let headers = HeaderFields(request.headers)
+            let requestBody = body.readableBytes > 0 ? Data(body.readableBytesView) : nil
+            switch reading {
+            case .keptAsWritten(let origin):
+                return StubRequest(
+                    method: method, origin: origin, keptTarget: target, headers: headers, body: requestBody)
+            case .parsed(let url):
+                return StubRequest(method: method, url: url, headers: headers, body: requestBody)
+            }
+        }()
         if validatesRequests, let spec {
             let recorded = RecordedRequest(
-                method: method, url: stubRequest.url.absoluteString, headers: headers,
+                method: method, url: stubRequest.url.absoluteString, headers: stubRequest.headers,
                 body: body.readableBytes > 0
                     ? FixtureBody(bytes: Data(body.readableBytesView), contentType: request.headers[.contentType]) : nil
             )
@@ -852,7 +876,7 @@ struct FixtureResponder: HTTPResponder {
         }
         // `Prefer: code=404, example=notFound` (Prism's convention) asks the description for that example, over
         // the fixtures.
-        if let prefer = request.headers[Self.preferHeader], let spec {
+        if let spec, let prefer = request.headers[Self.preferHeader] {
             let preference: ExamplePreference?
             do {
                 preference = try ExamplePreference(header: prefer)
@@ -881,8 +905,8 @@ struct FixtureResponder: HTTPResponder {
                 }
             }
         }
-        switch stubs.answer(stubRequest) {
-        case .response(let wire, _, let fixtureLatency, let fixture):
+        /// A fixture's answer (`wire`, after `fixtureLatency`) as this server sends it.
+        func send(_ wire: WireResponse, after fixtureLatency: Duration, from fixture: String) async throws -> Response {
             var wait = fixtureLatency + latency
             if case .failed(let code) = wire.ending, code == .timedOut, fixtureLatency == .zero {
                 wait += Self.timeoutHold
@@ -912,13 +936,24 @@ struct FixtureResponder: HTTPResponder {
                 fields[.contentLength] = length
             }
             return Response(status: prepared.status, headers: fields, body: ResponseBody(byteBuffer: prepared.body))
+        }
+        let key: StubSet.ServedKey? =
+            if case .keptAsWritten = reading {
+                StubSet.ServedKey(origin: originText, method: method, target: target)
+            } else { nil }
+        if let key, let repeated = stubs.answerRepeated(key) {
+            return try await send(repeated.wire, after: repeated.latency, from: repeated.answeredBy)
+        }
+        switch stubs.answer(stubRequest, repeatedAs: key) {
+        case .response(let wire, _, let fixtureLatency, let fixture):
+            return try await send(wire, after: fixtureLatency, from: fixture)
         case .failure(let error, _):
             if let forwarder {
                 return await forward(stubRequest, target: target, body: body, shown: shown, through: forwarder)
             }
             // The request's own credentials (a header, a `password` in its body) are learned first, so that no
             // line about it repeats them, in the answer or on standard error.
-            redactor.learnHeaders(headers)
+            redactor.learnHeaders(stubRequest.headers)
             if let data = stubRequest.body {
                 redactor.learnBody(data, contentType: request.headers[.contentType])
             }

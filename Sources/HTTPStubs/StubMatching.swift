@@ -262,6 +262,9 @@ final class Stub: Sendable {
     /// For each fixed turn, the fixture whose response is a template filled from each request; `nil` for a plain
     /// one (empty when no turn is a template).
     let templates: [Exchange?]
+    /// Whether every request the stub answers gets its fixed turns exactly as they are: no template, no computed
+    /// answer, no redirect a set may follow and no 401 challenge a set may rename (``StubSet/answer(_:)``).
+    let answersAsFixed: Bool
 
     init(
         id: Int, name: String, matcher: RequestMatcher, answers: Answers, turnNames: [String] = [],
@@ -284,6 +287,14 @@ final class Stub: Sendable {
             turns = []
         }
         onlyTurn = turns.count == 1 ? turns[0] : nil
+        answersAsFixed =
+            !turns.isEmpty && self.templates.isEmpty
+            && turns.allSatisfy { turn in
+                turn.status.map { status in
+                    !RedirectRule.isRedirect(status)
+                        && !(status == 401 && turn.wire.headers.contains("WWW-Authenticate"))
+                } ?? true
+            }
         self.matcher = matcher
         self.answers = answers
         if let method = matcher.exactMethod, let path = matcher.exactPath {
@@ -323,6 +334,11 @@ final class Stub: Sendable {
             id: id, name: name, matcher: matcher, answers: answers, turnNames: turnNames, priority: priority,
             state: state, templates: templates)
     }
+
+    /// Whether the stub compares only the method, path, query, scheme, host and port its conditions fix (no other
+    /// condition, no closure of a test's) and requires no state: its verdict on a request follows from the
+    /// request's method and URL alone.
+    var matchesByURLOnly: Bool { residue.isEmpty && state?.requires == nil }
 
     /// Whether the stub's state machine (if any) is in the state it requires; a machine never moved is in
     /// `FixtureState.initial`.

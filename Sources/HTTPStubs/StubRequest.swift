@@ -162,8 +162,14 @@ public struct StubRequest: Sendable, Hashable {
     /// ``url`` is read. `nil` when the target is not simply appended (it does not start with `/`, or holds a byte a
     /// URL would encode or a fragment): the caller parses the URL and uses the other initializer.
     package init?(method: String, origin: Origin, target: String, headers: HeaderFields, body: Data?) {
+        guard Self.isKeptAsWritten(target) else { return nil }
+        self.init(method: method, origin: origin, keptTarget: target, headers: headers, body: body)
+    }
+
+    /// ``init(method:origin:target:headers:body:)`` for a target already known to be kept as written
+    /// (``isKeptAsWritten(_:)``): a server that checks it first builds the request only when it needs it.
+    package init(method: String, origin: Origin, keptTarget target: String, headers: HeaderFields, body: Data?) {
         let bytes = target.utf8
-        guard bytes.first == UInt8(ascii: "/"), Self.keptAsWritten(bytes) else { return nil }
         let query = bytes.firstIndex(of: UInt8(ascii: "?"))
         self.method = asciiUppercased(method)
         location = .text(origin.text + target)
@@ -187,6 +193,13 @@ public struct StubRequest: Sendable, Hashable {
         hasher.combine(location.text)
         hasher.combine(headers)
         hasher.combine(body)
+    }
+
+    /// Whether a server's request target (origin-form) is appended to its origin's text as it is, so that
+    /// ``init(method:origin:target:headers:body:)`` reads it without parsing a URL: it starts with `/` and a URL
+    /// keeps every byte of it as written.
+    package static func isKeptAsWritten(_ target: String) -> Bool {
+        target.utf8.first == UInt8(ascii: "/") && keptAsWritten(target.utf8)
     }
 
     /// Whether a URL keeps a path and query as written: only RFC 3986's unreserved characters and sub-delims,

@@ -345,7 +345,11 @@ public final class StubSet: Sendable {
     /// Removes every stub and clears the request log (its limit stays); every state machine is back in
     /// `FixtureState.initial`.
     public func reset() {
-        state.withLock { $0 = State(nextID: $0.nextID, log: RequestLog(limit: $0.log.limit), keepsLog: $0.keepsLog) }
+        state.withLock {
+            $0 = State(
+                nextID: $0.nextID, log: RequestLog(limit: $0.log.limit), keepsLog: $0.keepsLog,
+                preparesWire: $0.preparesWire)
+        }
     }
 
     // MARK: State machines
@@ -413,13 +417,16 @@ public final class StubSet: Sendable {
     // MARK: Answering
 
     /// The outcome of `first` (redirects followed), as the URL protocol and `apiprobe serve` deliver it.
-    package func answer(_ first: StubRequest) -> StubOutcome {
+    ///
+    /// - Parameter key: the request as a server received it (``ServedKey``), when it did: an answer that nothing
+    ///   but its key decided is remembered for ``answerRepeated(_:)``.
+    package func answer(_ first: StubRequest, repeatedAs key: ServedKey? = nil) -> StubOutcome {
         var latency = Duration.zero
         // The first request is answered as given (not copied); each hop of a redirect is a request of its own.
-        var step = answerOne(first, latency: &latency)
+        var step = answerOne(first, latency: &latency, repeatedAs: key)
         for _ in 0..<RedirectRule.maximumHops {
             guard case .redirect(let next) = step else { break }
-            step = answerOne(next, latency: &latency)
+            step = answerOne(next, latency: &latency, repeatedAs: nil)
         }
         switch step {
         case .outcome(let outcome):
@@ -430,14 +437,69 @@ public final class StubSet: Sendable {
         }
     }
 
+    /// A request as a server received it: its origin's text (``StubRequest/Origin``), its method and its target
+    /// (origin-form, as received, of the characters a URL keeps as written: ``StubRequest/isKeptAsWritten(_:)``).
+    package struct ServedKey: Hashable, Sendable {
+        let origin: String
+        let method: String
+        let target: String
+        /// The parts' hash, computed when the key is made: the set looks the key up under its lock, which two
+        /// requests should hold as briefly as they can.
+        private let hash: Int
+
+        /// `nil` for a target longer than ``maximumTarget`` (never remembered).
+        package init?(origin: String, method: String, target: String) {
+            guard target.utf8.count <= Self.maximumTarget else { return nil }
+            (self.origin, self.method, self.target) = (origin, method, target)
+            var hasher = Hasher()
+            hasher.combine(origin)
+            hasher.combine(method)
+            hasher.combine(target)
+            hash = hasher.finalize()
+        }
+
+        package static func == (left: ServedKey, right: ServedKey) -> Bool {
+            left.hash == right.hash && left.target == right.target && left.method == right.method
+                && left.origin == right.origin
+        }
+
+        package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+        /// The longest target a set remembers an answer for.
+        static let maximumTarget = 2_048
+    }
+
+    /// The answer to a request a server received, when an earlier one with the same key was answered by a stub
+    /// that nothing else of the request could have changed (``answer(_:repeatedAs:)`` remembers it): that stub's
+    /// next fixed turn, counted as any answer is (its hits, the set's requests, the state it moves). `nil`
+    /// otherwise: the caller makes the request and asks ``answer(_:repeatedAs:)``. A change to the set's stubs
+    /// forgets every remembered answer.
+    package func answerRepeated(_ key: ServedKey) -> RepeatedAnswer? {
+        let turn = state.withLock { state -> Stub.Turn? in
+            guard !state.keepsLog, let stub = state.tables.repeated[key] else { return nil }
+            return stub.fixedTurn(state.count(stub).turn)
+        }
+        return turn.map(RepeatedAnswer.init)
+    }
+
+    /// A fixed turn answering a repeated request (``answerRepeated(_:)``): the same response, latency and name as
+    /// ``answer(_:repeatedAs:)`` would give it.
+    package struct RepeatedAnswer {
+        fileprivate let turn: Stub.Turn
+        package var wire: WireResponse { turn.wire }
+        package var latency: Duration { turn.latency }
+        package var answeredBy: String { turn.name }
+    }
+
     /// What one request of ``answer(_:)`` comes to: an outcome, or a redirect the set follows.
     private enum Step {
         case outcome(StubOutcome)
         case redirect(StubRequest)
     }
 
-    /// The answer to one request (a hop of a redirect, or the first), its latency added to `latency`.
-    private func answerOne(_ request: StubRequest, latency: inout Duration) -> Step {
+    /// The answer to one request (a hop of a redirect, or the first), its latency added to `latency`; remembered
+    /// under `key` when nothing else of the request decided it.
+    private func answerOne(_ request: StubRequest, latency: inout Duration, repeatedAs key: ServedKey?) -> Step {
         // Matchers run outside the lock: a `.matching` closure may read the set (its log, say). The lock is held
         // only to take the tables (one reference) and the machines' states when a stub reads them.
         let (tables, machines) = state.withLock { state in
@@ -466,11 +528,18 @@ public final class StubSet: Sendable {
                         userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: request.url]),
                     latency: latency))
         }
+        // The same method and URL get the same stub again when every candidate compared only what they fix and
+        // the stub's answer is its fixed turns as they are: a server's next such request is answered by its key.
+        let repeatable =
+            key != nil && !headFromGet && chosen.answersAsFixed
+            && lists.allSatisfy { $0.allSatisfy(\.matchesByURLOnly) }
         let (turn, number, computed) = state.withLock { state -> (Int, Int, Stub.Answer?) in
-            let hits = state.hits[chosen.id] ?? 0
-            state.hits[chosen.id] = hits + 1
-            state.answered += 1
-            if let machine = chosen.state, let next = machine.next { state.machines[machine.name] = next }
+            let (hits, answered) = state.count(chosen)
+            // Remembered only in the tables it was matched in (a change since made others) and when no log
+            // expects each request.
+            if repeatable, let key, !state.keepsLog, state.tables === tables {
+                tables.remember(key, answeredBy: chosen)
+            }
             // A computed answer is made under the lock, as its closure may count calls; a fixed one is chosen
             // outside it: under 16 tasks, copying it inside made the requests wait for each other (issue 25).
             let computed = chosen.isFixed ? nil : chosen.answer(turn: hits, to: request)
@@ -486,7 +555,7 @@ public final class StubSet: Sendable {
                         request: request, stub: StubHandle(id: chosen.id, name: chosen.name(turn: hits)),
                         status: status))
             }
-            return (hits, state.answered, computed)
+            return (hits, answered, computed)
         }
         let answer = computed ?? chosen.answer(turn: turn, to: request, number: number)
         var wire = answer.wire
@@ -582,10 +651,25 @@ extension StubSet {
         var keepsLog = true
         var preparesWire: (@Sendable (WireResponse) -> any AnyObject & Sendable)?
 
-        /// The tables, to change (under the lock): copied first when a request still reads them.
+        /// The tables, to change (under the lock): copied first when a request still reads them; the answers
+        /// they remembered forgotten.
         mutating func changingTables() -> Tables {
-            if !isKnownUniquelyReferenced(&tables) { tables = Tables(copying: tables) }
+            if isKnownUniquelyReferenced(&tables) {
+                tables.repeated.removeAll()
+            } else {
+                tables = Tables(copying: tables)
+            }
             return tables
+        }
+
+        /// Counts a request `stub` answers: its hits, the set's requests, the state it moves. Returns the turn it
+        /// answers (0 for its first) and the request's number in the set (`{{request.id}}`).
+        mutating func count(_ stub: Stub) -> (turn: Int, answered: Int) {
+            let turn = hits[stub.id] ?? 0
+            hits[stub.id] = turn + 1
+            answered += 1
+            if let machine = stub.state, let next = machine.next { machines[machine.name] = next }
+            return (turn, answered)
         }
     }
 
@@ -604,6 +688,19 @@ extension StubSet {
         var queryIndexed = false
         /// Whether a stub requires a state machine's state: a request then reads the machines.
         var readsStates = false
+        /// The stub that answered a server's request, by its key, when nothing else of the request decided it
+        /// (``StubSet/answerRepeated(_:)``); read and written only under the set's lock, and never copied (a copy
+        /// of the tables is a change, which forgets them).
+        var repeated: [ServedKey: Stub] = [:]
+
+        /// The most answers remembered: past it they are forgotten and remembered again, so that a client sending
+        /// ever new targets costs bounded memory.
+        static let repeatedLimit = 4_096
+
+        func remember(_ key: ServedKey, answeredBy stub: Stub) {
+            if repeated.count >= Self.repeatedLimit { repeated.removeAll(keepingCapacity: true) }
+            repeated[key] = stub
+        }
 
         init() {}
 

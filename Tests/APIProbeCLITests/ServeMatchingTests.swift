@@ -366,6 +366,45 @@ struct ServeMatchingTests {
         #expect(try await command.stop() == 0)
     }
 
+    /// A request `serve` answers by its method and target alone (the same as one before, answered by a fixture
+    /// that compared nothing else) gets what matching gives it: a sequence's next turn, every request in the log;
+    /// and a fixture that reads a header keeps its route matched on each request.
+    @Test func aRequestAnsweredByItsTargetAloneGetsWhatMatchingGives() async throws {
+        let folder = try TemporaryFolder.make("serve-repeated")
+        try Self.write(
+            #"{"request": {"method": "GET", "url": "\#(Self.origin)/variant"}, "#
+                + #""response": {"status": 200, "body": {"variant": "plain"}}}"#, "variant", in: folder)
+        try Self.write(
+            #"{"metadata": {"match": {"headerPatterns": {"X-Variant": "^beta$"}, "priority": 1}}, "#
+                + #""request": {"method": "GET", "url": "\#(Self.origin)/variant"}, "#
+                + #""response": {"status": 200, "body": {"variant": "beta"}}}"#, "variant-beta", in: folder)
+        try Self.write(
+            #"{"request": {"method": "GET", "url": "\#(Self.origin)/steps"}, "#
+                + #""response": {"status": 200, "body": {"step": 1}}}"#, "steps", in: folder)
+        try Self.write(
+            #"{"request": {"method": "GET", "url": "\#(Self.origin)/steps"}, "#
+                + #""response": {"status": 200, "body": {"step": 2}}}"#, "steps.2", in: folder)
+        let (command, base, _) = try await ServeControlTests.serve(folder)
+        var steps: [String] = []
+        for _ in 0..<4 { steps.append(try await Self.curl([base + "/steps"]).output) }
+        #expect(steps == [#"{"step":1}"#, #"{"step":2}"#, #"{"step":2}"#, #"{"step":2}"#])
+        var variants: [String] = []
+        for header in ["", "beta", "", "beta"] {
+            variants.append(
+                try await Self.curl((header.isEmpty ? [] : ["-H", "X-Variant: \(header)"]) + [base + "/variant"]).output
+            )
+        }
+        #expect(
+            variants == [
+                #"{"variant":"plain"}"#, #"{"variant":"beta"}"#, #"{"variant":"plain"}"#, #"{"variant":"beta"}"#,
+            ])
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let client = FixtureServerClient(baseURL: try #require(URL(string: base)), session: session)
+        try await client.requireRequests(method: "GET", path: "/steps", count: 4)
+        #expect(try await command.stop() == 0)
+    }
+
     /// A negative duration is named as such, not "Missing value".
     @Test func aNegativeLatencyIsSaidToBeNegative() async throws {
         let run = try await CommandLineRunner.run(["serve", "--latency", "-5ms"])
