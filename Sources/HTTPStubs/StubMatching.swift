@@ -263,7 +263,7 @@ final class Stub: Sendable {
     /// one (empty when no turn is a template).
     let templates: [Exchange?]
     /// Whether every request the stub answers gets its fixed turns exactly as they are: no template, no computed
-    /// answer, no redirect a set may follow and no 401 challenge a set may rename (``StubSet/answer(_:)``).
+    /// answer, no redirect a set may follow and no 401 challenge a set may rename (``StubSet/answer(_:repeatedAs:)``).
     let answersAsFixed: Bool
 
     init(

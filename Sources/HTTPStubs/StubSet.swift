@@ -491,7 +491,7 @@ public final class StubSet: Sendable {
         package var answeredBy: String { turn.name }
     }
 
-    /// What one request of ``answer(_:)`` comes to: an outcome, or a redirect the set follows.
+    /// What one request of ``answer(_:repeatedAs:)`` comes to: an outcome, or a redirect the set follows.
     private enum Step {
         case outcome(StubOutcome)
         case redirect(StubRequest)
