@@ -290,10 +290,8 @@ final class Stub: Sendable {
         answersAsFixed =
             !turns.isEmpty && self.templates.isEmpty
             && turns.allSatisfy { turn in
-                turn.status.map { status in
-                    !RedirectRule.isRedirect(status)
-                        && !(status == 401 && turn.wire.headers.contains("WWW-Authenticate"))
-                } ?? true
+                // A fault (no status) is delivered as it is.
+                turn.status == nil || !(RedirectRule.isRedirect(turn.wire.status) || turn.wire.challengesAuthentication)
             }
         self.matcher = matcher
         self.answers = answers

@@ -297,6 +297,10 @@ package struct WireResponse: Sendable {
     /// answer without its body), so it is never a stale copy.
     package private(set) var prepared: (any AnyObject & Sendable)?
 
+    /// Whether the response is a 401 with a `WWW-Authenticate` challenge, which swift-corelibs-foundation never
+    /// completes: the set renames or refuses it on Linux (``StubSet/renamesAuthenticationChallenges``).
+    var challengesAuthentication: Bool { status == 401 && headers.contains("WWW-Authenticate") }
+
     /// This response, with what `prepare` makes of it.
     func preparing(_ prepare: (WireResponse) -> any AnyObject & Sendable) -> WireResponse {
         var copy = self

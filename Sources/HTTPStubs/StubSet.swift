@@ -607,7 +607,7 @@ public final class StubSet: Sendable {
         _ wire: WireResponse, to request: StubRequest, latency: Duration, answeredBy: String
     ) -> StubOutcome {
         #if canImport(FoundationNetworking)
-        if wire.status == 401, wire.headers.contains("WWW-Authenticate") {
+        if wire.challengesAuthentication {
             guard renamesAuthenticationChallenges else {
                 let message =
                     "HTTPStubs: a stubbed 401 with WWW-Authenticate was not delivered: on Linux, "

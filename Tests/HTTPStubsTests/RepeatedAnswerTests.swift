@@ -34,6 +34,11 @@ struct RepeatedAnswerTests {
         return String(decoding: wire.body, as: UTF8.self)
     }
 
+    static func status(_ outcome: StubOutcome) -> Int? {
+        guard case .response(let wire, _, _, _) = outcome else { return nil }
+        return wire.status
+    }
+
     static func body(_ answer: StubSet.RepeatedAnswer?) -> String? {
         answer.map { String(decoding: $0.wire.body, as: UTF8.self) }
     }
@@ -94,6 +99,13 @@ struct RepeatedAnswerTests {
         let (moved, movedKey) = try Self.request("/moved")
         #expect(Self.body(set.answer(moved, repeatedAs: movedKey)) == "items")
         #expect(set.answerRepeated(movedKey) == nil)
+
+        // A 401 challenge, which a set renames or refuses on Linux.
+        set.renamesAuthenticationChallenges = true
+        set.stub(.get(base + "/private"), response: .status(401, headers: ["WWW-Authenticate": "Bearer"]))
+        let (challenged, challengedKey) = try Self.request("/private")
+        #expect(Self.status(set.answer(challenged, repeatedAs: challengedKey)) == 401)
+        #expect(set.answerRepeated(challengedKey) == nil)
 
         set.stub(.get(base + "/page"), response: .text("page"))
         let (head, headKey) = try Self.request("/page", method: "HEAD")
