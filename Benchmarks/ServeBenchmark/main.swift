@@ -5,6 +5,7 @@
 //   swift run -c release ServeBenchmark [--fixtures 1000] [--seconds 10] [--rounds 3] [--soak-seconds 0]
 //                                       [--record 10000] [--patterned-every 10]
 //   swift run -c release ServeBenchmark --matching [200000]      (no network: see below)
+//   swift run -c release ServeBenchmark --handler [100000]       (no network: see below)
 //
 // One fixture in ten uses the matching UI tests reach for (issue 35): a path pattern (an ECMA-262 regular
 // expression, so the fixture is not in the exact-path index and is tried for every request) and a value at a body
@@ -28,7 +29,9 @@ import HTTPFixtures
 import HTTPStubs
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
+import NIOEmbedded
 import RecipesServer
 
 #if canImport(FoundationNetworking)
@@ -132,11 +135,6 @@ if let index = CommandLine.arguments.firstIndex(of: "--matching") {
     exit(0)
 }
 
-guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
-    say("error: wrk is not installed (apt-get install -y wrk)")
-    exit(2)
-}
-
 /// A response body of about 1 KB, as an API's item.
 func body(_ index: Int) -> String {
     let tags = (0..<20).map { "\"tag-\($0)-\(index)\"" }.joined(separator: ", ")
@@ -173,6 +171,80 @@ try Data(
     end
     """.utf8
 ).write(to: script)
+
+// `ServeBenchmark --handler [N]`: one request's handling without the network: the fixture server's responder
+// (what `serve` runs for each request, `FixtureServer.responder`) against the bare route's, called in turn on the
+// same N requests (the wrk script's: a random fixture, a POST with its body for the patterned ones), interleaved
+// over five rounds; the median cost of a request on each side and what serve adds. With the network's part of a
+// request (measured by the wrk run's CPU a request), this is the part of the ratio the handler decides.
+if let index = CommandLine.arguments.firstIndex(of: "--handler") {
+    let count = CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) } ?? 100_000
+    let parallel = max(argument("--parallel", default: 1), 1)
+    let served = try FixtureServer.responder(
+        folder: folder, displayName: "bench", options: FixtureServer.Options(), log: { _ in })
+    let bare = ConstantResponder(bytes: ByteBuffer(string: body(fixtureCount / 2)))
+    var generator = SystemRandomNumberGenerator()
+    let heads: [(HTTPRequest, ByteBuffer?)] = (0..<count).map { _ in
+        let item = Int.random(in: 0..<fixtureCount, using: &generator)
+        var head = HTTPRequest(method: .get, scheme: nil, authority: "127.0.0.1:8080", path: "/items/\(item)")
+        guard patternedEvery > 0, item % patternedEvery == 0 else { return (head, nil) }
+        let body = ByteBuffer(string: #"{"sku": "sku-\#(item)", "qty": 1}"#)
+        head.method = .post
+        head.headerFields[.contentType] = "application/json"
+        head.headerFields[.contentLength] = String(body.readableBytes)
+        return (head, body)
+    }
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        let source = ApplicationRequestContextSource(channel: EmbeddedChannel(), logger: Logger(label: "bench"))
+        // With --parallel P, P tasks answer a share of the requests each at the same time (as a server's threads
+        // do): the cost is the CPU time a request, so that what threads sharing the stub set cost each other shows.
+        func cost<Responder: HTTPResponder>(_ responder: Responder, _ context: Responder.Context) async -> Double
+        where Responder.Context: Sendable {
+            let cpu = processCPUSeconds()
+            await withTaskGroup(of: Void.self) { group in
+                for lane in 0..<parallel {
+                    group.addTask {
+                        for (head, body) in heads[
+                            (heads.count * lane / parallel)..<(heads.count * (lane + 1) / parallel)]
+                        {
+                            let request = Request(head: head, body: RequestBody(buffer: body ?? ByteBuffer()))
+                            guard let response = try? await responder.respond(to: request, context: context),
+                                response.status == .ok
+                            else {
+                                say("error: \(head.method) \(head.path ?? "") was not answered 200")
+                                exit(1)
+                            }
+                        }
+                    }
+                }
+            }
+            return (processCPUSeconds() - cpu) / Double(heads.count) * 1e9
+        }
+        var serveCosts: [Double] = []
+        var bareCosts: [Double] = []
+        for round in 1...5 {
+            bareCosts.append(await cost(bare, BasicRequestContext(source: source)))
+            serveCosts.append(await cost(served, ServeContext(source: source)))
+            say(
+                "round \(round): bare route's handler \(format(bareCosts.last!, 0)) ns a request; serve's "
+                    + "\(format(serveCosts.last!, 0)) ns")
+        }
+        say(
+            "handler, median of 5: bare \(format(median(bareCosts), 0)) ns, serve \(format(median(serveCosts), 0)) ns a "
+                + "request (serve adds \(format(median(serveCosts) - median(bareCosts), 0)) ns), \(fixtureCount) fixtures, "
+                + "one in \(patternedEvery) patterned, \(parallel) at a time, CPU time a request, no network")
+        done.signal()
+    }
+    done.wait()
+    try? FileManager.default.removeItem(at: folder)
+    exit(0)
+}
+
+guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
+    say("error: wrk is not installed (apt-get install -y wrk)")
+    exit(2)
+}
 
 /// The bare route: the same headers and a body of the same size, constant; a request's body is read, as any
 /// handler of a POST reads it.

@@ -4,7 +4,7 @@ package import Foundation
 import HTTPFixtures
 import HTTPStubs
 import HTTPTypes
-import Hummingbird
+package import Hummingbird
 import NIOCore
 package import OpenAPISupport
 import ProbeRunner
@@ -98,6 +98,29 @@ package struct FixtureServer: Sendable {
         if let token = options.adminToken, token.utf8.count < 16 {
             throw Failure(description: "--admin-token: expected at least 16 characters, found \(token.utf8.count)")
         }
+        let (responder, library, forwarder, fixtureCount, scenarios) = try prepare(
+            folder: folder, displayName: displayName, options: options, log: log)
+        let chosen = responder.origin
+        do {
+            let (bound, task) = try await LoopbackLaunch.start(
+                responder, host: options.host, port: options.port, name: "apiprobe serve")
+            return FixtureServer(
+                port: bound, origin: chosen, fixtureCount: fixtureCount, scenarios: scenarios,
+                scenario: options.scenario, task: task, forwarder: forwarder, watcher: library.watch())
+        } catch {
+            forwarder?.close()
+            throw Failure(
+                description: "--port \(options.port): \(error)"
+                    + (error.isAddressInUse
+                        ? "; choose another port, or leave --port out for one the system picks" : ""))
+        }
+    }
+
+    /// What ``start(folder:displayName:options:log:)`` serves with: the responder, its library of fixtures, the
+    /// live API's forwarder, and the fixtures and scenarios loaded.
+    private static func prepare(
+        folder: URL, displayName: String, options: Options, log: @escaping @Sendable (String) -> Void
+    ) throws -> (FixtureResponder, FixtureLibrary, LiveForwarder?, fixtureCount: Int, scenarios: [String]) {
         let store = FixtureStore(directory: folder)
         // With a description or a live API, a folder without fixtures is served from those alone.
         let allowsNone = options.spec != nil || options.proxy != nil
@@ -130,19 +153,15 @@ package struct FixtureServer: Sendable {
             latency: options.latency, forwarder: forwarder,
             adminGuard: AdminGuard(host: options.host, token: options.adminToken), cors: options.cors,
             naming: options.proxy != nil ? options.spec?.fixtureNaming ?? FixtureNaming() : FixtureNaming(), log: log)
-        do {
-            let (bound, task) = try await LoopbackLaunch.start(
-                responder, host: options.host, port: options.port, name: "apiprobe serve")
-            return FixtureServer(
-                port: bound, origin: chosen, fixtureCount: fixtures.count, scenarios: scenarios,
-                scenario: options.scenario, task: task, forwarder: forwarder, watcher: library.watch())
-        } catch {
-            forwarder?.close()
-            throw Failure(
-                description: "--port \(options.port): \(error)"
-                    + (error.isAddressInUse
-                        ? "; choose another port, or leave --port out for one the system picks" : ""))
-        }
+        return (responder, library, forwarder, fixtures.count, scenarios)
+    }
+
+    /// The handler of a server ``start(folder:displayName:options:log:)`` would start, without the server: for a
+    /// benchmark of one request's handling without the network (`ServeBenchmark --handler`).
+    package static func responder(
+        folder: URL, displayName: String, options: Options, log: @escaping @Sendable (String) -> Void
+    ) throws -> some HTTPResponder<ServeContext> {
+        try prepare(folder: folder, displayName: displayName, options: options, log: log).0
     }
 
     /// Runs until the task is cancelled (or the server fails).
@@ -621,11 +640,11 @@ final class FixtureLibrary: Sendable {
 
 /// The context of a request to `serve`: Hummingbird's, and the connection, which a fixture's fault closes without
 /// an answer.
-struct ServeContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
+package struct ServeContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     let channel: any Channel
 
-    init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }

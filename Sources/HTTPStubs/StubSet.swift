@@ -665,11 +665,17 @@ extension StubSet {
         /// Counts a request `stub` answers: its hits, the set's requests, the state it moves. Returns the turn it
         /// answers (0 for its first) and the request's number in the set (`{{request.id}}`).
         mutating func count(_ stub: Stub) -> (turn: Int, answered: Int) {
-            let turn = hits[stub.id] ?? 0
-            hits[stub.id] = turn + 1
+            // One lookup of the stub's count, changed in place.
+            let turn = Self.increment(&hits[stub.id, default: 0])
             answered += 1
             if let machine = stub.state, let next = machine.next { machines[machine.name] = next }
             return (turn, answered)
+        }
+
+        /// `value` before it is incremented.
+        private static func increment(_ value: inout Int) -> Int {
+            defer { value += 1 }
+            return value
         }
     }
 
