@@ -52,7 +52,9 @@ struct RetryRuleTests {
     @Test func recordRetriesATimedOutAttemptAsRunDoes() async throws {
         let server = try Self.flaky(failures: 1, .silent)
         defer { server.stop() }
-        let (result, _) = try await Self.record(server, timeout: .milliseconds(300))
+        // Two seconds: the silent attempt times out, and the retry's answer is not overtaken by its own timer
+        // while the test waits for a cooperative pool that CPU-heavy tests beside it hold.
+        let (result, _) = try await Self.record(server, timeout: .seconds(2))
         let endpoint = try #require(result.endpoints.first)
         #expect(endpoint.outcome == .new, "\(endpoint.message ?? "")")
         #expect(endpoint.status == 200)
@@ -63,7 +65,7 @@ struct RetryRuleTests {
         let run = await ProbeRunner(
             config: ProbeConfig(
                 api: "shop", baseURL: runServer.baseURL,
-                endpoints: [EndpointConfig(name: "items", path: "/items", timeout: .milliseconds(300), retries: 1)]),
+                endpoints: [EndpointConfig(name: "items", path: "/items", timeout: .seconds(2), retries: 1)]),
             directory: FileManager.default.temporaryDirectory
         ).run()
         let sample = try #require(run.endpoints.first?.samples.first)
