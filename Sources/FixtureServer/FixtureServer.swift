@@ -847,8 +847,8 @@ struct FixtureResponder: HTTPResponder {
         if validatesRequests, let spec {
             let recorded = RecordedRequest(
                 method: method, url: stubRequest.url.absoluteString, headers: stubRequest.headers,
-                body: body.readableBytes > 0
-                    ? FixtureBody(bytes: Data(body.readableBytesView), contentType: request.headers[.contentType]) : nil
+                // The bytes the stub request holds (`nil` for an empty body, as there), not a second copy.
+                body: stubRequest.body.map { FixtureBody(bytes: $0, contentType: request.headers[.contentType]) }
             )
             let judged: (operation: SpecOperation, problems: [SpecViolation])?
             do {

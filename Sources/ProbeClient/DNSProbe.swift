@@ -66,12 +66,10 @@ enum DNSProbe {
             }
             host = first
         }
-        if let address = try? SocketAddress(ipAddress: host, port: port) { return .success(address) }
         let name = host
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    returning: HTTPLoader.resolve(name, port: port).map { HappyEyeballs.ordered($0)[0] })
+            HTTPLoader.lookUp(name, port: port) { resolved in
+                continuation.resume(returning: resolved.map { HappyEyeballs.ordered($0)[0] })
             }
         }
     }

@@ -170,8 +170,7 @@ package final class HTTPLoader: Sendable {
             }
             return
         }
-        DispatchQueue.global().async {
-            let resolved = Self.resolve(target.host, port: target.port)
+        Self.lookUp(target.host, port: target.port) { resolved in
             let dns = exchange.lap()
             switch resolved {
             case .failure(let error): exchange.fail(error)
@@ -345,7 +344,27 @@ package final class HTTPLoader: Sendable {
         return redirected
     }
 
-    /// The host's addresses by `getaddrinfo` (called off the event loops and the cooperative pool).
+    /// The host's addresses, then `completion` with them: at once for an IP address, else by ``resolve(_:port:)``
+    /// on a thread of its own.
+    ///
+    /// Not on dispatch's global queues: on Linux, `DispatchQueue.global()` and the jobs of Swift's cooperative pool
+    /// at the default priority share one set of threads, as many as the machine has cores, so a process computing
+    /// on its pool (a large body validated beside the probes; CPU-heavy tests beside a probe test, in CI) kept a new
+    /// connection's lookup waiting (of `127.0.0.1` too, which needs none) until the attempt's timeout cut it: a sample
+    /// that failed as timed out, with no certificate seen; and a shorter wait was counted as DNS time. A thread costs
+    /// tens of microseconds, once for each new connection to a named host.
+    static func lookUp(
+        _ host: String, port: Int, then completion: @escaping @Sendable (Result<[SocketAddress], any Error>) -> Void
+    ) {
+        if let address = try? SocketAddress(ipAddress: host, port: port) {
+            completion(.success([address]))
+            return
+        }
+        Thread.detachNewThread { completion(resolve(host, port: port)) }
+    }
+
+    /// The host's addresses by `getaddrinfo`, which blocks: called by ``lookUp(_:port:then:)``, off the event loops
+    /// and the cooperative pool.
     static func resolve(_ host: String, port: Int) -> Result<[SocketAddress], any Error> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
