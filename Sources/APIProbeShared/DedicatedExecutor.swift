@@ -14,6 +14,9 @@ package import Dispatch
 package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
     /// The executor of in-process HTTP servers.
     static let servers = DedicatedExecutor(label: "apiprobe.servers")
+    /// The executor of the probe client's asynchronous steps inside a timed attempt (a TLS chain verified during
+    /// the handshake): a process computing on its cooperative pool does not hold them until the attempt's timeout.
+    static let probeClient = DedicatedExecutor(label: "apiprobe.probe-client")
 
     private let queue: DispatchQueue
 
@@ -31,11 +34,27 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// A task that runs `operation` on ``DedicatedExecutor/servers`` where the platform has task executors (Linux,
-/// macOS 15 and later), a plain task elsewhere: how an in-process server is started.
-package func serverTask(_ operation: @escaping @Sendable () async throws -> Void) -> Task<Void, any Error> {
+/// The threads a ``dedicatedTask(_:_:)`` runs on.
+package enum DedicatedThreads: Sendable {
+    /// ``DedicatedExecutor/servers``: how an in-process server is started.
+    case servers
+    /// ``DedicatedExecutor/probeClient``: the probe client's steps inside a timed attempt.
+    case probeClient
+}
+
+/// A task that runs `operation` on a ``DedicatedExecutor`` where the platform has task executors (Linux, macOS 15
+/// and later), a plain task elsewhere.
+@discardableResult
+package func dedicatedTask<T: Sendable>(
+    _ threads: DedicatedThreads, _ operation: @escaping @Sendable () async throws -> T
+) -> Task<T, any Error> {
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-        return Task(executorPreference: DedicatedExecutor.servers, operation: operation)
+        let executor: DedicatedExecutor
+        switch threads {
+        case .servers: executor = .servers
+        case .probeClient: executor = .probeClient
+        }
+        return Task(executorPreference: executor, operation: operation)
     }
     return Task(operation: operation)
 }

@@ -65,15 +65,17 @@ final class TLSVerification: Sendable {
         #endif
     }
 
-    /// NIOSSL's custom verification callback: the presented chain, judged on a task.
+    /// NIOSSL's custom verification callback: the presented chain, judged on a task of the probe client's own
+    /// threads (``dedicatedTask(_:_:)``), not the cooperative pool's: the handshake waits for it, inside the
+    /// attempt's timeout, and a process computing on its pool held it there until the timeout cut the attempt.
     func verify(_ certificates: [NIOSSLCertificate], promise: EventLoopPromise<NIOSSLVerificationResult>) {
         let chain = certificates.compactMap { try? Certificate(derEncoded: $0.toDERBytes()) }
         let roots = rootStore()
         let host = host
-        promise.completeWithTask {
+        dedicatedTask(.probeClient) {
             let failure = await Self.check(chain, host: host, roots: roots, now: Date())
             self.outcome.withLock { $0 = (chain, failure) }
-            return failure == nil ? .certificateVerified : .failed
+            promise.succeed(failure == nil ? .certificateVerified : .failed)
         }
     }
 

@@ -57,7 +57,7 @@ package enum LoopbackLaunch {
             },
             logger: logger
         )
-        let task = serverTask {
+        let task = dedicatedTask(.servers) {
             defer { portsContinuation.finish() }
             try await application.run()
         }

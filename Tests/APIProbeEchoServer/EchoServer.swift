@@ -45,7 +45,7 @@ public struct EchoServer: Sendable {
             try await application.run()
         }
         // On threads of its own, as the recipes server: a busy cooperative pool must not starve it.
-        let task = serverTask(serve)
+        let task = dedicatedTask(.servers, serve)
         var iterator = ports.makeAsyncIterator()
         guard let reported = await iterator.next(), let port = reported else {
             task.cancel()

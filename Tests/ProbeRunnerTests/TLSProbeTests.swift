@@ -13,7 +13,7 @@ import Testing
 /// `tls:` and phase timings against real servers on 127.0.0.1 with certificates `openssl` made in the test: a CA
 /// and its leaves (valid, expiring in 3 days, expired, naming another host, a client certificate), a self-signed
 /// one, a server that requires a client certificate.
-@Suite(.tags(.outsideTools), .hangGuard, .temporaryFolder)
+@Suite(.tags(.outsideTools), .hangGuard, .onTime, .temporaryFolder)
 struct TLSProbeTests {
     /// Runs a config; `now`, when given, is the runner's date (the wall clock otherwise).
     func run(_ yaml: String, in folder: URL, environment: [String: String] = [:], now: Date? = nil) async throws
@@ -148,6 +148,27 @@ struct TLSProbeTests {
         #expect(tls.failure == failure.reason && !tls.verified)
         #expect(tls.notAfter == (try await certificates.notAfter(failure.certificate)))
         #expect(Report.render(result, as: .json).contains("\"tlsFailure\": \"\(failure.reason)\""))
+    }
+
+    /// The chain's verification, which the handshake waits for, ran on a task of Swift's cooperative pool: a process
+    /// computing there held it until the attempt's timeout cut the attempt (in CI, `anExpiringCertificate…`'s probe
+    /// failed as timed out, "no certificate was seen", while CPU-heavy tests ran beside it).
+    @Test func aHandshakeDoesNotWaitForABusyPool() async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSTestServer.start(
+            certificate: certificates.file("valid.pem"), key: certificates.file("leaf.key"))
+        let config = try ProbeConfig.parse(
+            Data(
+                """
+                api: tls
+                endpoints:
+                  - {name: ip, url: "https://127.0.0.1:\(server.port)/", timeout: 5s, tls: {caFile: ca.pem}}
+                """.utf8), environment: [:], file: "apiprobe.yml", directory: certificates.folder)
+        let runner = ProbeRunner(config: config, directory: certificates.folder)
+        let result = await whileTheDefaultThreadsAreBusy { await runner.run() }
+        await server.stop()
+        #expect(result.passed, "\(failedChecks(result))")
+        #expect(result.endpoints.first?.tls?.verified == true)
     }
 
     @Test func aServerThatDoesNotSpeakTLSIsAHandshakeFailure() async throws {
