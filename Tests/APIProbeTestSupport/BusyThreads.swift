@@ -9,7 +9,10 @@ import Foundation
 public func whileTheDefaultThreadsAreBusy<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
     let done = BusyFlag()
     let giveUp = Date().addingTimeInterval(60)
-    for _ in 0...ProcessInfo.processInfo.activeProcessorCount {
+    // More blocks than there are cores: dispatch adds threads while some are blocked in a system call (a child
+    // process waited for), so the pool may have more threads than cores for a while; blocks that find none wait in
+    // the queue ahead of anything sent there after them.
+    for _ in 0..<(4 * ProcessInfo.processInfo.activeProcessorCount + 4) {
         DispatchQueue.global().async {
             var spins = 0
             while !done.isRaised && Date() < giveUp { spins &+= 1 }

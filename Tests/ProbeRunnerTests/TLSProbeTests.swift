@@ -152,23 +152,32 @@ struct TLSProbeTests {
 
     /// The chain's verification, which the handshake waits for, ran on a task of Swift's cooperative pool: a process
     /// computing there held it until the attempt's timeout cut the attempt (in CI, `anExpiringCertificate…`'s probe
-    /// failed as timed out, "no certificate was seen", while CPU-heavy tests ran beside it).
+    /// failed as timed out, "no certificate was seen", while CPU-heavy tests ran beside it). In a process of its own
+    /// (an exit test): every default thread kept busy would stall every other test of this process meanwhile.
     @Test func aHandshakeDoesNotWaitForABusyPool() async throws {
-        let certificates = try await TestCertificates.shared()
-        let server = try await TLSTestServer.start(
-            certificate: certificates.file("valid.pem"), key: certificates.file("leaf.key"))
-        let config = try ProbeConfig.parse(
-            Data(
-                """
-                api: tls
-                endpoints:
-                  - {name: ip, url: "https://127.0.0.1:\(server.port)/", timeout: 5s, tls: {caFile: ca.pem}}
-                """.utf8), environment: [:], file: "apiprobe.yml", directory: certificates.folder)
-        let runner = ProbeRunner(config: config, directory: certificates.folder)
-        let result = await whileTheDefaultThreadsAreBusy { await runner.run() }
-        await server.stop()
-        #expect(result.passed, "\(failedChecks(result))")
-        #expect(result.endpoints.first?.tls?.verified == true)
+        let outcome = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let certificates = try await TestCertificates.shared()
+            let server = try await TLSTestServer.start(
+                certificate: certificates.file("valid.pem"), key: certificates.file("leaf.key"))
+            let config = try ProbeConfig.parse(
+                Data(
+                    """
+                    api: tls
+                    endpoints:
+                      - {name: ip, url: "https://127.0.0.1:\(server.port)/", timeout: 5s, tls: {caFile: ca.pem}}
+                    """.utf8), environment: [:], file: "apiprobe.yml", directory: certificates.folder)
+            let runner = ProbeRunner(config: config, directory: certificates.folder)
+            let result = await whileTheDefaultThreadsAreBusy { await runner.run() }
+            await server.stop()
+            guard result.passed, result.endpoints.first?.tls?.verified == true else {
+                FileHandle.standardError.write(
+                    Data("\(result.endpoints.flatMap(\.checks).filter { !$0.passed })\n".utf8))
+                exit(1)
+            }
+        }
+        if let outcome, outcome.exitStatus != .exitCode(0) {
+            Issue.record("\(String(decoding: outcome.standardErrorContent, as: UTF8.self))")
+        }
     }
 
     @Test func aServerThatDoesNotSpeakTLSIsAHandshakeFailure() async throws {
