@@ -20,9 +20,10 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
 
     private let queue: DispatchQueue
 
-    /// An executor whose jobs run on `qos`'s threads. Dispatch keeps a pool of threads for each quality of service
-    /// (as many as the machine has cores, more while some block), apart from the cooperative pool's: executors of
-    /// different qualities never wait for each other's threads, executors of the same one share them.
+    /// An executor whose jobs run on `qos`'s threads. Dispatch keeps pools of threads by quality of service (as many
+    /// as the machine has cores, more while some block); executors of one quality share them. On Linux, measured:
+    /// `.utility` has its own; `.default` is the cooperative pool's for default-priority jobs (and
+    /// `DispatchQueue.global()`'s); `.userInitiated` and `.userInteractive` share one.
     package init(label: String, qos: DispatchQoS = .userInitiated) {
         queue = DispatchQueue(label: label, qos: qos, attributes: .concurrent)
     }

@@ -18,13 +18,7 @@ public import Testing
 ///
 /// The preference covers the test's body and its child tasks (`async let`, task groups); unstructured tasks and
 /// actors the code under test starts still run on the pool.
-///
-/// `.onTime` is the same on threads of another quality (user-interactive), for the tests that wait and judge what
-/// happens in time: a timeout, a deadline, an alert's budget.
 public struct OffThePoolTrait: TestTrait, SuiteTrait, TestScoping {
-    /// The quality of service of the threads the test's jobs run on.
-    let qos: DispatchQoS
-
     /// On a suite, every test in it (and in suites within it).
     public var isRecursive: Bool { true }
 
@@ -35,24 +29,13 @@ public struct OffThePoolTrait: TestTrait, SuiteTrait, TestScoping {
             // No task executors before these: the test runs on the pool, as without the trait.
             return try await function()
         }
-        let executor = DedicatedExecutor(label: "apiprobe.test.\(test.name.prefix { $0 != "(" })", qos: qos)
+        let executor = DedicatedExecutor(label: "apiprobe.test.\(test.name.prefix { $0 != "(" })", qos: .utility)
         try await withTaskExecutorPreference(executor) { try await function() }
     }
 }
 
 extension Trait where Self == OffThePoolTrait {
     /// Each test on dispatch's utility threads, not on Swift's cooperative pool: ``OffThePoolTrait``.
-    public static var offThePool: Self { Self(qos: .utility) }
-
-    /// Each test on dispatch's user-interactive threads, not on Swift's cooperative pool: for tests that wait on
-    /// loopback servers and timers and judge what happens in time (a timeout, a deadline, an alert's budget).
-    ///
-    /// Swift Testing starts every test of a run at once, so the pool's queue holds the first steps of hundreds of
-    /// tests, and every await of a test on the pool resumes behind them: measured here, with 5 s of work queued on
-    /// the pool a resumption on it waited 4.9 s, one on these threads 0.04–0.08 ms (with work queued on the
-    /// in-process servers' threads too). In CI, AlertTests' webhook, back after an outage, took the down alert and
-    /// then the recovery found the run's 10-second alert budget spent ("no attempt before the deadline"). No other
-    /// tests use these threads; the in-process servers keep theirs (user-initiated).
-    public static var onTime: Self { Self(qos: .userInteractive) }
+    public static var offThePool: Self { Self() }
 }
 #endif

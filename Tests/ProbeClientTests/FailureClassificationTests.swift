@@ -5,7 +5,7 @@ import ProbeClient
 import Testing
 
 /// A transport error as a code (`ProbeClientError`), and the code as a probe's failure (`FailureClassification`).
-@Suite(.hangGuard, .onTime)
+@Suite(.hangGuard)
 struct FailureClassificationTests {
     @Test func otherUnknownErrorsStayConnectionFailures() {
         let error = NSError(

@@ -7,7 +7,7 @@ import ProbeTestSupport
 import Testing
 
 /// Alerts on state transitions only, against real receivers on loopback.
-@Suite(.hangGuard, .onTime, .temporaryFolder)
+@Suite(.hangGuard, .temporaryFolder)
 struct AlertTests {
     @Test(
         arguments: [

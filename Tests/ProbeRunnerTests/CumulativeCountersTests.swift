@@ -9,7 +9,7 @@ import Testing
 
 /// The `_total` series count every run that shares a history file, so the cron + Pushgateway setup the README
 /// recommends gives Prometheus counters that never go back: `increase()` over the runs is what they probed.
-@Suite(.tags(.outsideTools), .hangGuard, .onTime, .temporaryFolder)
+@Suite(.tags(.outsideTools), .hangGuard, .temporaryFolder)
 struct CumulativeCountersTests {
     static func config(_ api: RawHTTPServer) throws -> ProbeConfig {
         try ProbeConfig.parse(

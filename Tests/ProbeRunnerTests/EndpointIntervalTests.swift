@@ -6,7 +6,7 @@ import Testing
 
 /// A per-endpoint `interval`: the endpoint is probed in the rounds where its interval has passed since its last
 /// probe, by this process or as the history file says (a cron job that starts a new process every time).
-@Suite(.hangGuard, .onTime, .temporaryFolder)
+@Suite(.hangGuard, .temporaryFolder)
 struct EndpointIntervalTests {
     func config(baseURL: URL, interval: String = "1h") throws -> ProbeConfig {
         try ProbeConfig.parse(

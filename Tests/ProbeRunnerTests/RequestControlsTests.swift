@@ -6,7 +6,7 @@ import ProbeRunner
 import Testing
 
 /// `followRedirects` and `auth`, per endpoint.
-@Suite(.hangGuard, .onTime, .temporaryFolder)
+@Suite(.hangGuard, .temporaryFolder)
 struct RequestControlsTests {
     func parse(_ endpoint: String) throws -> ProbeConfig {
         try ProbeConfig.parse(
@@ -84,7 +84,7 @@ struct RequestControlsTests {
 }
 
 /// Conditions on bodies that are not JSON: the text and the size; HEAD and OPTIONS requests.
-@Suite(.hangGuard, .onTime, .temporaryFolder)
+@Suite(.hangGuard, .temporaryFolder)
 struct TextBodyConditionTests {
     func run(_ endpoints: String, server: RawHTTPServer) async throws -> ProbeRunResult {
         let config = try ProbeConfig.parse(

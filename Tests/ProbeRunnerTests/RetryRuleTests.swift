@@ -8,7 +8,7 @@ import Testing
 
 /// One retry rule for every sender (issue 36): `record` retries and waits out a rate limit as `run` does, and the
 /// client sends a request's header fields as given.
-@Suite(.hangGuard, .onTime, .temporaryFolder)
+@Suite(.hangGuard, .temporaryFolder)
 struct RetryRuleTests {
     /// A server that answers the first `failures` requests with `failure`, then a JSON body.
     static func flaky(failures: Int, _ failure: RawHTTPServer.Behaviour) throws -> RawHTTPServer {

@@ -13,7 +13,7 @@ import FoundationNetworking
 #endif
 
 /// End-to-end runner tests on loopback: the real recipes server in-process, and a misbehaving raw server.
-@Suite("Probe runner", .serialized, .hangGuard, .onTime, .temporaryFolder)
+@Suite("Probe runner", .serialized, .hangGuard, .temporaryFolder)
 struct RunnerTests {
     func temporaryDirectory() throws -> URL { try TemporaryFolder.make("probe-runner") }
 

@@ -13,7 +13,7 @@ import Testing
 /// `tcp://`, `tls://` and `dns://` endpoints against real parts on 127.0.0.1: a listening socket and a closed one, a
 /// TLS server with `openssl`-made certificates, and Debian's `dnsmasq` as the DNS server with `dig` as the oracle
 /// for every answer.
-@Suite(.tags(.outsideTools), .hangGuard, .onTime, .temporaryFolder)
+@Suite(.tags(.outsideTools), .hangGuard, .temporaryFolder)
 struct SocketAndDNSProbeTests {
     func run(_ yaml: String, in folder: URL? = nil, environment: [String: String] = [:]) async throws
         -> ProbeRunResult

@@ -13,7 +13,7 @@ import Testing
 /// `tls:` and phase timings against real servers on 127.0.0.1 with certificates `openssl` made in the test: a CA
 /// and its leaves (valid, expiring in 3 days, expired, naming another host, a client certificate), a self-signed
 /// one, a server that requires a client certificate.
-@Suite(.tags(.outsideTools), .hangGuard, .onTime, .temporaryFolder)
+@Suite(.tags(.outsideTools), .hangGuard, .temporaryFolder)
 struct TLSProbeTests {
     /// Runs a config; `now`, when given, is the runner's date (the wall clock otherwise).
     func run(_ yaml: String, in folder: URL, environment: [String: String] = [:], now: Date? = nil) async throws
